@@ -1,0 +1,185 @@
+// The one typed configuration object (DESIGN.md §4). Every field has a doc line and a default;
+// unknown keys are errors (strict objects) so a typo never silently falls back to a default.
+import { z } from 'zod';
+
+const url = z.string().url();
+const positiveInt = z.number().int().positive();
+
+/** The policy being trained and served. */
+export const RolloutSchema = z
+  .object({
+    /** `embedded`: the bundled CPU model; `openai_compatible`: SGLang / vLLM / any OpenAI server. */
+    provider: z.enum(['openai_compatible', 'embedded']).default('embedded'),
+    /** Upstream base URL; `…/v1` and bare host styles are both accepted. */
+    base_url: url.optional(),
+    api_key: z.string().optional(),
+    /** Model id sent upstream (and served at /v1/models unless server.served_model_name is set). */
+    model_id: z.string().min(1).default('openclaw-rl-policy'),
+    temperature: z.number().min(0).max(2).default(0.8),
+    top_p: z.number().gt(0).max(1).optional(),
+    /** Upper bound for a response; larger client `max_tokens` values are clamped to this. */
+    max_tokens: positiveInt.default(2048),
+    /** Local Hugging Face model folder (tokenizer.json + tokenizer_config.json) for re-tokenising. */
+    tokenizer: z.string().optional(),
+    /** Embedded engine: checkpoint folder (default: the one shipped with the package). */
+    checkpoint: z.string().optional(),
+    /** Prompt tokens the policy accepts; longer prompts get a 400 naming both lengths. */
+    context_length: positiveInt.optional(),
+    /** Total deadline for one upstream call, retries included. */
+    timeout_s: z.number().positive().default(600),
+    /** Deadline for the first streamed byte of the upstream answer. */
+    first_token_timeout_s: z.number().positive().default(120),
+    /** Retries on 429/5xx/connection errors before the first byte (never once streaming began). */
+    max_retries: z.number().int().min(0).max(10).default(2),
+  })
+  .strict();
+
+/** The process reward model / hint judge. */
+export const JudgeSchema = z
+  .object({
+    /** `rules`: deterministic offline judge; `openai_compatible`: a judge model over HTTP. */
+    provider: z.enum(['openai_compatible', 'rules']).default('rules'),
+    base_url: url.optional(),
+    api_key: z.string().optional(),
+    model_id: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).default(0.0),
+    max_tokens: positiveInt.default(512),
+    timeout_s: z.number().positive().default(120),
+  })
+  .strict();
+
+/** The teacher that re-scores responses under the hinted prompt. */
+export const TeacherSchema = z
+  .object({
+    provider: z.enum(['openai_compatible', 'embedded']).default('embedded'),
+    base_url: url.optional(),
+    api_key: z.string().optional(),
+    model_id: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).default(0.7),
+    /** How prompt log-probs are asked for: SGLang `/generate`, vLLM `/v1/completions`, or in-process. */
+    logprob_api: z.enum(['sglang', 'vllm', 'embedded']).default('embedded'),
+    max_concurrency: positiveInt.default(4),
+    timeout_s: z.number().positive().default(120),
+  })
+  .strict();
+
+/** The HTTP server in front of the policy. */
+export const ServerSchema = z
+  .object({
+    host: z.string().default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(30000),
+    /** Bearer key clients must send; unset = no auth (also `--api-key`, OPENCLAW_RL_API_KEY). */
+    api_key: z.string().optional(),
+    /** Name at /v1/models; defaults to rollout.model_id. */
+    served_model_name: z.string().optional(),
+    body_limit_mb: z.number().positive().default(32),
+    /** Turn type for requests that say none: `main` trains, `side` does not. */
+    default_turn_type: z.enum(['main', 'side']).default('main'),
+    /** Without a session id: infer the session from the message history, or use one shared id. */
+    session_fallback: z.enum(['infer', 'anonymous']).default('infer'),
+    /** Sessions idle this long are closed (their pending turns finalised) to bound memory. */
+    session_idle_timeout_s: z.number().positive().default(1800),
+    /** Hard cap on live sessions; the least recently used is closed beyond it. */
+    max_sessions: positiveInt.default(10000),
+    /** Regexes (JS syntax) of client-internal context messages that are never a next state. */
+    ignore_message_patterns: z
+      .array(z.string())
+      .default(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
+  })
+  .strict();
+
+/** How judged turns are scored and turned into samples. */
+export const ScoringSchema = z
+  .object({
+    /** Judge votes per turn (`--majority-vote`). */
+    majority_vote: positiveInt.default(3),
+    /** Valid votes needed to decide; fewer → score 0. 1 reproduces the reference. */
+    quorum: positiveInt.default(1),
+    hint_selection: z.enum(['longest', 'overlap']).default('longest'),
+    min_hint_chars: z.number().int().min(0).default(10),
+    /** Teacher top-K log-probs to keep per token (0 = none). */
+    distill_topk: z.number().int().min(0).default(0),
+    /** Concurrent judge calls across all turns. */
+    judge_concurrency: positiveInt.default(8),
+  })
+  .strict();
+
+/** PPO training (DESIGN.md §2). */
+export const TrainingSchema = z
+  .object({
+    batch_size: positiveInt.default(16),
+    lr: z.number().positive().default(1e-4),
+    epochs: positiveInt.default(1),
+    minibatches: positiveInt.default(1),
+    clip_ratio: z.number().positive().default(0.2),
+    clip_ratio_high: z.number().positive().default(0.28),
+    kl_coef: z.number().min(0).default(0),
+    entropy_coef: z.number().min(0).default(0),
+    w_rl: z.number().default(1.0),
+    w_opd: z.number().default(1.0),
+    /** Per-token clip of (teacher − old) in OPD advantages; unset = no clip. */
+    opd_adv_clip: z.number().positive().optional(),
+    normalize_rewards: z.boolean().default(false),
+    max_grad_norm: z.number().positive().default(1.0),
+    weight_decay: z.number().min(0).default(0.0),
+    /** Samples more than this many policy versions old are dropped, not trained. */
+    max_staleness: z.number().int().min(0).default(4),
+    /** Checkpoint every N steps (0 = only at exit). */
+    save_interval: z.number().int().min(0).default(10),
+    /** openclaw-rl: a session with no trainable turn trains its first judged turn. */
+    at_least_one: z.boolean().default(true),
+    /** openclaw-opd: turns without an accepted hint are dropped. */
+    hint_reject: z.boolean().default(true),
+    /** openclaw-opd: turns that never got a next state are dropped at session end. */
+    force_drop: z.boolean().default(true),
+    /** openclaw-combine: dispatch each turn to opd+rl / opd / rl / nothing. */
+    three_way_dispatch: z.boolean().default(true),
+  })
+  .strict();
+
+export const MODES = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'] as const;
+/** Training signal: binary RL, on-policy distillation, or both. */
+export type Mode = (typeof MODES)[number];
+
+export const ConfigSchema = z
+  .object({
+    mode: z.enum(MODES).default('openclaw-combine'),
+    /** Run folder: logs/, records, the sample store and checkpoints go under it. */
+    output_dir: z.string().default('.'),
+    server: ServerSchema.default({}),
+    rollout: RolloutSchema.default({}),
+    judge: JudgeSchema.default({}),
+    teacher: TeacherSchema.default({}),
+    scoring: ScoringSchema.default({}),
+    training: TrainingSchema.default({}),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const needsUrl: Array<[string, { provider: string; base_url?: string }]> = [
+      ['rollout', c.rollout],
+      ['judge', c.judge],
+      ['teacher', c.teacher],
+    ];
+    for (const [name, ch] of needsUrl) {
+      if (ch.provider === 'openai_compatible' && ch.base_url === undefined) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [name, 'base_url'],
+          message: `required when ${name}.provider is openai_compatible`,
+        });
+      }
+    }
+    if (c.teacher.provider === 'openai_compatible' && c.teacher.logprob_api === 'embedded') {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['teacher', 'logprob_api'],
+        message: 'must be sglang or vllm when teacher.provider is openai_compatible',
+      });
+    }
+    if (c.judge.provider === 'openai_compatible' && c.judge.model_id === undefined) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['judge', 'model_id'], message: 'required when judge.provider is openai_compatible' });
+    }
+  });
+
+/** The validated configuration every component receives. */
+export type Config = z.infer<typeof ConfigSchema>;
