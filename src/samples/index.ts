@@ -1,0 +1,26 @@
+// samples: the training sample type and the durable store of a run (DESIGN.md §3, issue 3 item 7).
+// In: finished main turns awaiting judgement (`addPendingTurn`, the acknowledgement point) and their
+// outcomes (`resolvePendingTurn`: sample(s) or a drop with a reason). Out: batches for the trainer
+// (`leaseBatch` → `markTrained` / `releaseLease`), counters and pages for dashboards, JSONL export.
+// One SQLite file in WAL mode with synchronous=FULL: nothing acknowledged is lost to a crash, and on
+// open leased-but-untrained samples go back to ready while pending turns wait to be re-judged.
+
+export type { Sample, SampleType, Vote } from './types.ts';
+export type {
+  Lease,
+  LeaseOptions,
+  ListOptions,
+  OpenOptions,
+  PendingTurn,
+  RecoveryReport,
+  SampleState,
+  StoreCounts,
+  StoredSample,
+  TurnOutcome,
+  TurnRef,
+  TurnStatus,
+} from './store-types.ts';
+export { SampleStore, SAMPLE_STORE_FILE } from './store.ts';
+export { SCHEMA_VERSION } from './schema.ts';
+export { exportJsonl, exportRecord } from './export.ts';
+export type { ExportedSample } from './export.ts';

@@ -1,0 +1,101 @@
+// The store's SQL schema and its version check. A store written by a newer openclaw-rl is refused
+// rather than half-understood; an older one would be migrated here (there is only version 1 yet).
+import type Database from 'better-sqlite3';
+import { OpenClawError } from '../errors/index.ts';
+
+/** Schema version this code writes and understands. */
+export const SCHEMA_VERSION = 1;
+
+const META_DDL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);`;
+
+const DDL = `
+-- Turns waiting for a judge. A row leaves this table in the same transaction that records its
+-- outcome (samples or a turn drop), so a turn is always in exactly one place.
+CREATE TABLE IF NOT EXISTS pending_turns (
+  seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id       TEXT    NOT NULL,
+  turn_id          INTEGER NOT NULL,
+  policy_version   INTEGER NOT NULL,
+  prompt_messages  TEXT    NOT NULL,           -- JSON array of chat messages
+  prompt_ids       BLOB    NOT NULL,           -- Int32 LE
+  response_text    TEXT    NOT NULL,
+  response_ids     BLOB    NOT NULL,           -- Int32 LE
+  rollout_logprobs BLOB    NOT NULL,           -- Float64 LE
+  tool_calls       TEXT,                       -- JSON or NULL
+  next_state       TEXT,                       -- JSON array of messages, NULL = none at session end
+  extra            TEXT,                       -- JSON or NULL
+  created_at       INTEGER NOT NULL,
+  UNIQUE (session_id, turn_id)
+);
+
+CREATE TABLE IF NOT EXISTS samples (
+  seq              INTEGER PRIMARY KEY AUTOINCREMENT,  -- insertion order = "oldest first"
+  id               TEXT    NOT NULL UNIQUE,
+  session_id       TEXT    NOT NULL,
+  turn_id          INTEGER NOT NULL,
+  policy_version   INTEGER NOT NULL,
+  prompt_ids       BLOB    NOT NULL,           -- Int32 LE
+  response_ids     BLOB    NOT NULL,           -- Int32 LE
+  rollout_logprobs BLOB    NOT NULL,           -- Float64 LE
+  loss_mask        INTEGER NOT NULL CHECK (loss_mask IN (0, 1)),
+  reward           REAL    NOT NULL,
+  teacher_logprobs BLOB,                       -- Float64 LE or NULL
+  teacher_topk     BLOB,                       -- see codec.encodeTopK, or NULL
+  type             TEXT    NOT NULL CHECK (type IN ('rl', 'opd', 'opd+rl')),
+  votes            TEXT    NOT NULL,           -- JSON array of 1 | 0 | -1 | "fail"
+  hint             TEXT,
+  created_at       INTEGER NOT NULL,
+  state            TEXT    NOT NULL DEFAULT 'ready'
+                   CHECK (state IN ('ready', 'leased', 'trained', 'dropped')),
+  drop_reason      TEXT,
+  lease_id         TEXT,
+  lease_count      INTEGER NOT NULL DEFAULT 0,
+  updated_at       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS samples_state_seq ON samples (state, seq);
+CREATE INDEX IF NOT EXISTS samples_lease ON samples (lease_id) WHERE lease_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS samples_session ON samples (session_id, turn_id);
+
+-- Turns that ended without any sample, and why (hint_reject, no_next_state, teacher_mismatch, ...).
+CREATE TABLE IF NOT EXISTS turn_drops (
+  session_id TEXT    NOT NULL,
+  turn_id    INTEGER NOT NULL,
+  reason     TEXT    NOT NULL,
+  info       TEXT,                             -- JSON or NULL
+  dropped_at INTEGER NOT NULL,
+  PRIMARY KEY (session_id, turn_id)
+);
+`;
+
+/** Creates the tables of a new store, or checks the version of an existing one. */
+export function ensureSchema(db: Database.Database, path: string): void {
+  db.transaction(() => {
+    // Version first: a newer schema may have changed tables this DDL would trip over.
+    db.exec(META_DDL);
+    const row = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as
+      | { value: string }
+      | undefined;
+    if (row === undefined) {
+      db.exec(DDL);
+      db.prepare(`INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('created_at', ?)`).run(
+        String(SCHEMA_VERSION),
+        new Date().toISOString(),
+      );
+      return;
+    }
+    const found = Number(row.value);
+    if (!Number.isInteger(found) || found > SCHEMA_VERSION) {
+      throw new OpenClawError(
+        'data',
+        `sample store ${path} has schema version ${row.value}, but this openclaw-rl understands up to ` +
+          `version ${SCHEMA_VERSION}; upgrade openclaw-rl, or point it at another output folder`,
+        { code: 'store_schema_too_new' },
+      );
+    }
+    db.exec(DDL); // idempotent; future migrations from older versions go here
+  }).immediate();
+}

@@ -1,0 +1,111 @@
+// Types of the durable sample store: what goes in (pending turns, outcomes) and what comes out
+// (stored samples with their state, leases, counters).
+import type { ChatMessage } from '../engines/types.ts';
+import type { Sample } from './types.ts';
+
+/** Where a sample is in its life: trainable, taken by a trainer batch, used, or thrown away. */
+export type SampleState = 'ready' | 'leased' | 'trained' | 'dropped';
+
+/** Identifies one main turn of one session. */
+export interface TurnRef {
+  sessionId: string;
+  turnId: number;
+}
+
+/**
+ * A finished main turn whose next state is settled (known, or known to be absent at session end)
+ * and that has not been judged yet: everything needed to judge it and build its sample.
+ */
+export interface PendingTurn extends TurnRef {
+  /** Policy version that generated the response. */
+  policyVersion: number;
+  /** The prompt as chat messages (what the judge and the hinted teacher prompt are built from). */
+  promptMessages: ChatMessage[];
+  promptIds: number[];
+  responseText: string;
+  responseIds: number[];
+  /** Rollout (behaviour) log-probs, one per response token. */
+  rolloutLogprobs: number[];
+  toolCalls: Array<Record<string, unknown>> | null;
+  /** Messages the next request appended after this answer; null = the session ended without one. */
+  nextState: ChatMessage[] | null;
+  createdAt: number;
+  /** Free-form JSON the caller needs later (request tools, sampling settings); null if none. */
+  extra?: Record<string, unknown> | null;
+}
+
+/** How a judged turn ends: as sample(s) for training, or as a recorded drop with a reason. */
+export type TurnOutcome =
+  | { kind: 'samples'; samples: Sample[] }
+  | { kind: 'dropped'; reason: string; info?: Record<string, unknown> | null };
+
+/** A sample as stored: the Sample plus its state, drop reason and current lease. */
+export interface StoredSample extends Sample {
+  state: SampleState;
+  dropReason: string | null;
+  leaseId: string | null;
+  /** How many times a trainer batch has taken this sample (a sample that keeps failing shows here). */
+  leaseCount: number;
+}
+
+/** What `getTurnOutcome` knows about a turn. */
+export type TurnStatus =
+  | { status: 'pending'; turn: PendingTurn }
+  | { status: 'samples'; samples: StoredSample[] }
+  | { status: 'dropped'; reason: string; info: Record<string, unknown> | null; droppedAt: number };
+
+/** Options of `leaseBatch`: the staleness bound is applied only when both are given. */
+export interface LeaseOptions {
+  currentVersion?: number;
+  maxStaleness?: number;
+}
+
+/** A batch taken by a trainer: `markTrained` or `releaseLease` it by `leaseId`. */
+export interface Lease {
+  leaseId: string;
+  samples: StoredSample[];
+  /** Ready samples dropped as too stale while taking this batch. */
+  staleDropped: number;
+}
+
+/** Row counts for dashboards and metrics. */
+export interface StoreCounts {
+  pending: number;
+  ready: number;
+  leased: number;
+  trained: number;
+  /** Samples dropped after they were stored (e.g. 'stale'). */
+  droppedSamples: number;
+  /** Turns that ended without a sample (e.g. 'hint_reject', 'no_next_state'). */
+  droppedTurns: number;
+}
+
+/** What `open` repaired after the previous process stopped. */
+export interface RecoveryReport {
+  /** Leased-but-untrained samples put back to ready. */
+  leasesReturned: number;
+  /** Turns still waiting for a judge; the caller re-judges them (`pendingTurns()`). */
+  pendingTurns: number;
+}
+
+/** Options of `SampleStore.open`. */
+export interface OpenOptions {
+  /**
+   * SQLite `synchronous` level. FULL (default) fsyncs the WAL at every commit, so an acknowledged
+   * write survives power loss too; NORMAL survives a process crash but may lose the last commits
+   * on power loss or an OS crash.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** Return leased samples to ready on open (default true). Off for a second, read-mostly process. */
+  recoverLeases?: boolean;
+  /** Milliseconds to wait for another process's write lock (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+/** Filters and pagination of `listSamples` / `countSamples`. */
+export interface ListOptions {
+  sessionId?: string;
+  state?: SampleState;
+  limit?: number;
+  offset?: number;
+}

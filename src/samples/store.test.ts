@@ -1,0 +1,242 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { OpenClawError } from '../errors/index.ts';
+import { SampleStore } from './store.ts';
+import { makeSample, makeTurn } from './testdata/fixtures.ts';
+
+function tempDir(t: { after: (fn: () => void) => void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'openclaw-samples-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function openTemp(t: { after: (fn: () => void) => void }): SampleStore {
+  const store = SampleStore.open(join(tempDir(t), 'run', 'samples.sqlite'));
+  t.after(() => store.close());
+  return store;
+}
+
+function hasCode(code: string) {
+  return (e: unknown) => e instanceof OpenClawError && e.code === code;
+}
+
+test('open creates the folders and a WAL-mode file that records its schema version', (t) => {
+  const path = join(tempDir(t), 'a', 'b', 'samples.sqlite');
+  SampleStore.open(path).close();
+  assert.ok(existsSync(path));
+  const raw = new Database(path, { readonly: true });
+  assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
+  assert.deepEqual(raw.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '1' });
+  raw.close();
+});
+
+test('a store written by a newer schema is refused with a clear error, and left untouched', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  SampleStore.open(path).close();
+  const raw = new Database(path);
+  raw.prepare(`UPDATE meta SET value = '2' WHERE key = 'schema_version'`).run();
+  raw.close();
+  assert.throws(() => SampleStore.open(path), (e: unknown) =>
+    e instanceof OpenClawError && e.code === 'store_schema_too_new' && /schema version 2/.test(e.message) &&
+    /upgrade openclaw-rl/.test(e.message));
+  const again = new Database(path, { readonly: true });
+  assert.deepEqual(again.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
+  again.close();
+});
+
+test('a file that is not a store gives an actionable error naming the path', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  writeFileSync(path, 'this is not sqlite at all, just some text that is long enough to be a header'.repeat(20));
+  assert.throws(() => SampleStore.open(path), (e: unknown) =>
+    e instanceof OpenClawError && e.code === 'store_open_failed' && e.message.includes(path));
+});
+
+test('a pending turn comes back exactly as stored, and is stored only once', (t) => {
+  const store = openTemp(t);
+  const turn = makeTurn('s1', 0, {
+    toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+    extra: { tools: [{ type: 'function' }] },
+  });
+  store.addPendingTurn(turn);
+  store.addPendingTurn(makeTurn('s1', 1, { nextState: null }));
+  assert.deepEqual(store.pendingTurns(), [turn, makeTurn('s1', 1, { nextState: null })]);
+  assert.deepEqual(store.getTurnOutcome('s1', 0), { status: 'pending', turn });
+  assert.throws(() => store.addPendingTurn(turn), hasCode('duplicate_turn'));
+  assert.equal(store.counts().pending, 2);
+});
+
+test('a pending turn whose log-probs do not match its response tokens is refused', (t) => {
+  const store = openTemp(t);
+  assert.throws(() => store.addPendingTurn(makeTurn('s1', 0, { rolloutLogprobs: [-1] })),
+    /rolloutLogprobs has 1 entries for 2 response tokens/);
+  assert.equal(store.counts().pending, 0);
+});
+
+test('resolving a turn into a sample moves it from pending to ready in one step', (t) => {
+  const store = openTemp(t);
+  store.addPendingTurn(makeTurn('s1', 0));
+  const sample = makeSample('s1', 0, {
+    type: 'opd+rl',
+    teacherLogprobs: [-0.4, -0.3, -0.2],
+    teacherTopK: [{ ids: [7, 3], logprobs: [-0.4, -1.2] }, { ids: [8], logprobs: [-0.3] }, { ids: [9], logprobs: [-0.2] }],
+    hint: 'check the file first',
+  });
+  store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [sample] });
+  assert.deepEqual(store.pendingTurns(), []);
+  const outcome = store.getTurnOutcome('s1', 0);
+  assert.deepEqual(outcome, {
+    status: 'samples',
+    samples: [{ ...sample, state: 'ready', dropReason: null, leaseId: null, leaseCount: 0 }],
+  });
+  assert.throws(() => store.addPendingTurn(makeTurn('s1', 0)), (e: unknown) =>
+    e instanceof OpenClawError && e.code === 'duplicate_turn' && /already judged/.test(e.message));
+});
+
+test('resolving a turn as a drop records the reason, and drops are counted by reason', (t) => {
+  const store = openTemp(t);
+  for (let i = 0; i < 3; i++) store.addPendingTurn(makeTurn('s1', i));
+  store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'dropped', reason: 'hint_reject', info: { votes: [-1, -1] } });
+  store.resolvePendingTurn({ sessionId: 's1', turnId: 1 }, { kind: 'dropped', reason: 'hint_reject' });
+  store.resolvePendingTurn({ sessionId: 's1', turnId: 2 }, { kind: 'dropped', reason: 'no_next_state' });
+  const outcome = store.getTurnOutcome('s1', 0);
+  assert.ok(outcome !== null && outcome.status === 'dropped');
+  assert.equal(outcome.reason, 'hint_reject');
+  assert.deepEqual(outcome.info, { votes: [-1, -1] });
+  assert.deepEqual(store.dropsByReason(), { hint_reject: 2, no_next_state: 1 });
+  assert.deepEqual(store.counts(), { pending: 0, ready: 0, leased: 0, trained: 0, droppedSamples: 0, droppedTurns: 3 });
+  assert.equal(store.getTurnOutcome('s1', 9), null);
+});
+
+test('a resolution that fails half-way leaves the turn pending and nothing else written', (t) => {
+  const store = openTemp(t);
+  store.addSample(makeSample('s1', 5, { id: 'taken' }));
+  store.addPendingTurn(makeTurn('s1', 0));
+  const good = makeSample('s1', 0, { id: 'fresh' });
+  const clash = makeSample('s1', 0, { id: 'taken' });
+  // the first sample inserts, the second violates uniqueness: the transaction must undo both
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [good, clash] }),
+    hasCode('duplicate_sample'));
+  assert.equal(store.getTurnOutcome('s1', 0)?.status, 'pending');
+  assert.equal(store.countSamples(), 1);
+});
+
+test('resolutions that would lose or misfile a turn are refused', (t) => {
+  const store = openTemp(t);
+  store.addPendingTurn(makeTurn('s1', 0));
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 7 }, { kind: 'dropped', reason: 'x' }),
+    hasCode('turn_not_pending'));
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [makeSample('s2', 0)] }),
+    /belongs to s2:0/);
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [] }),
+    /must be a drop with a reason/);
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'dropped', reason: '' }),
+    /non-empty reason/);
+  assert.equal(store.getTurnOutcome('s1', 0)?.status, 'pending');
+});
+
+test('batches take the oldest ready samples; trained and released leases end where they should', (t) => {
+  const store = openTemp(t);
+  for (let i = 1; i <= 5; i++) store.addSample(makeSample('s', i));
+  const first = store.leaseBatch(2);
+  assert.deepEqual(first.samples.map((s) => s.id), ['s:1', 's:2']);
+  assert.ok(first.samples.every((s) => s.state === 'leased' && s.leaseId === first.leaseId));
+  const second = store.leaseBatch(2);
+  assert.deepEqual(second.samples.map((s) => s.id), ['s:3', 's:4']);
+  assert.notEqual(first.leaseId, second.leaseId);
+  assert.equal(store.countReady(), 1);
+
+  assert.equal(store.markTrained(first.leaseId), 2);
+  assert.equal(store.releaseLease(second.leaseId), 2);
+  assert.equal(store.markTrained(second.leaseId), 0, 'a released lease no longer owns its samples');
+  assert.deepEqual(store.counts(), { pending: 0, ready: 3, leased: 0, trained: 2, droppedSamples: 0, droppedTurns: 0 });
+
+  const third = store.leaseBatch(10);
+  assert.deepEqual(third.samples.map((s) => [s.id, s.leaseCount]), [['s:3', 2], ['s:4', 2], ['s:5', 1]]);
+  assert.deepEqual(store.leaseBatch(4).samples, []);
+});
+
+test('a batch never drops the samples beyond its size', (t) => {
+  const store = openTemp(t);
+  for (let i = 0; i < 7; i++) store.addSample(makeSample('s', i));
+  const lease = store.leaseBatch(3, { currentVersion: 3, maxStaleness: 0 });
+  assert.equal(lease.samples.length, 3);
+  assert.equal(lease.staleDropped, 0);
+  assert.deepEqual(store.counts(), { pending: 0, ready: 4, leased: 3, trained: 0, droppedSamples: 0, droppedTurns: 0 });
+  assert.deepEqual(store.listSamples({ state: 'ready' }).map((s) => s.id), ['s:3', 's:4', 's:5', 's:6']);
+});
+
+test('samples more than maxStaleness versions old are dropped as stale and counted', (t) => {
+  const store = openTemp(t);
+  [0, 1, 2, 3, 5].forEach((v, i) => store.addSample(makeSample('s', i, { policyVersion: v })));
+  // current 5, bound 2: staleness 5, 4, 3 are too old; staleness 2 (version 3) is still allowed
+  const lease = store.leaseBatch(1, { currentVersion: 5, maxStaleness: 2 });
+  assert.equal(lease.staleDropped, 3);
+  assert.deepEqual(lease.samples.map((s) => s.policyVersion), [3]);
+  assert.deepEqual(store.listSamples({ state: 'ready' }).map((s) => s.policyVersion), [5]);
+  assert.deepEqual(store.dropsByReason(), { stale: 3 });
+  assert.deepEqual(store.listSamples({ state: 'dropped' }).map((s) => [s.policyVersion, s.dropReason]),
+    [[0, 'stale'], [1, 'stale'], [2, 'stale']]);
+  assert.throws(() => store.leaseBatch(1, { maxStaleness: 2 }), /needs currentVersion/);
+});
+
+test('reopening returns leased-but-untrained samples to ready and keeps pending turns', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const before = SampleStore.open(path);
+  for (let i = 0; i < 4; i++) before.addSample(makeSample('s', i));
+  before.addPendingTurn(makeTurn('s', 10));
+  const trained = before.leaseBatch(1);
+  before.markTrained(trained.leaseId);
+  before.leaseBatch(2); // the "trainer" dies before finishing this batch
+  before.close();
+
+  const after = SampleStore.open(path);
+  t.after(() => after.close());
+  assert.deepEqual(after.recovery, { leasesReturned: 2, pendingTurns: 1 });
+  assert.deepEqual(after.counts(), { pending: 1, ready: 3, leased: 0, trained: 1, droppedSamples: 0, droppedTurns: 0 });
+  assert.deepEqual(after.listSamples({ state: 'ready' }).map((s) => [s.id, s.leaseId]), [['s:1', null], ['s:2', null], ['s:3', null]]);
+  assert.deepEqual(after.pendingTurns(), [makeTurn('s', 10)]);
+});
+
+test('with recoverLeases off, a second process leaves the leases of the first alone', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const owner = SampleStore.open(path);
+  t.after(() => owner.close());
+  owner.addSample(makeSample('s', 0));
+  const lease = owner.leaseBatch(1);
+  const reader = SampleStore.open(path, { recoverLeases: false });
+  assert.deepEqual(reader.recovery, { leasesReturned: 0, pendingTurns: 0 });
+  assert.deepEqual(reader.listSamples().map((s) => [s.state, s.leaseId]), [['leased', lease.leaseId]]);
+  reader.close();
+});
+
+test('samples page by session with totals, and only ready samples can be dropped by hand', (t) => {
+  const store = openTemp(t);
+  for (let i = 0; i < 5; i++) store.addSample(makeSample('a', i));
+  for (let i = 0; i < 2; i++) store.addSample(makeSample('b', i));
+  assert.deepEqual(store.listSamples({ sessionId: 'a', limit: 2, offset: 2 }).map((s) => s.id), ['a:2', 'a:3']);
+  assert.deepEqual(store.listSamples({ limit: 3, offset: 5 }).map((s) => s.id), ['b:0', 'b:1']);
+  assert.equal(store.countSamples({ sessionId: 'a' }), 5);
+  assert.equal(store.countSamples(), 7);
+
+  store.leaseBatch(1);
+  assert.equal(store.dropSample('a:0', 'operator'), false, 'a leased sample belongs to its trainer batch');
+  assert.equal(store.dropSample('a:1', 'operator'), true);
+  assert.equal(store.dropSample('nope', 'operator'), false);
+  assert.deepEqual(store.dropsByReason(), { operator: 1 });
+  assert.throws(() => store.listSamples({ limit: -1 }), /limit must be a non-negative integer/);
+});
+
+test('samples that break a per-token invariant are refused before anything is written', (t) => {
+  const store = openTemp(t);
+  assert.throws(() => store.addSample(makeSample('s', 0, { teacherLogprobs: [-1, -2] })),
+    /teacherLogprobs has 2 entries for 3 response tokens/);
+  assert.throws(() => store.addSample(makeSample('s', 0, { reward: Number.NaN })), /reward must be a finite number/);
+  assert.throws(() => store.addSample(makeSample('s', 0, { policyVersion: -1 })), /policyVersion must be a non-negative integer/);
+  store.addSample(makeSample('s', 0));
+  assert.throws(() => store.addSample(makeSample('s', 0)), hasCode('duplicate_sample'));
+  assert.equal(store.countSamples(), 1);
+});

@@ -1,0 +1,402 @@
+// The durable sample store: one SQLite file (WAL) per run. Every method that writes is one
+// transaction, and a write is acknowledged when the method returns: from then on a crash of the
+// process (or, with synchronous=FULL, of the machine) cannot lose it.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { OpenClawError, invalidRequest } from '../errors/index.ts';
+import type { Sample } from './types.ts';
+import type {
+  Lease,
+  LeaseOptions,
+  ListOptions,
+  OpenOptions,
+  PendingTurn,
+  RecoveryReport,
+  SampleState,
+  StoreCounts,
+  StoredSample,
+  TurnOutcome,
+  TurnRef,
+  TurnStatus,
+} from './store-types.ts';
+import { ensureSchema } from './schema.ts';
+import { pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
+import type { PendingRow, SampleRow, StoredSampleRow } from './rows.ts';
+
+/** File name of the store inside a run's output folder. */
+export const SAMPLE_STORE_FILE = 'samples.sqlite';
+
+const INSERT_PENDING = `INSERT INTO pending_turns
+  (session_id, turn_id, policy_version, prompt_messages, prompt_ids, response_text, response_ids,
+   rollout_logprobs, tool_calls, next_state, extra, created_at)
+  VALUES (@session_id, @turn_id, @policy_version, @prompt_messages, @prompt_ids, @response_text,
+   @response_ids, @rollout_logprobs, @tool_calls, @next_state, @extra, @created_at)`;
+
+const INSERT_SAMPLE = `INSERT INTO samples
+  (id, session_id, turn_id, policy_version, prompt_ids, response_ids, rollout_logprobs, loss_mask,
+   reward, teacher_logprobs, teacher_topk, type, votes, hint, created_at, updated_at)
+  VALUES (@id, @session_id, @turn_id, @policy_version, @prompt_ids, @response_ids, @rollout_logprobs,
+   @loss_mask, @reward, @teacher_logprobs, @teacher_topk, @type, @votes, @hint, @created_at, @updated_at)`;
+
+function openDatabase(path: string, opts: OpenOptions): Database.Database {
+  const inMemory = path === ':memory:';
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { timeout: opts.busyTimeoutMs ?? 5000 });
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (!inMemory && mode !== 'wal') {
+      throw new OpenClawError(
+        'data',
+        `sample store ${path} could not switch to WAL mode (SQLite kept '${String(mode)}'); ` +
+          'put the output folder on a local disk (network filesystems lack the shared memory WAL needs)',
+        { code: 'store_no_wal' },
+      );
+    }
+    db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+    ensureSchema(db, path);
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof OpenClawError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    throw new OpenClawError(
+      'data',
+      `cannot open sample store ${path}: ${message}; check that the file is an openclaw-rl store and the folder is writable`,
+      { code: 'store_open_failed', cause: err },
+    );
+  }
+}
+
+function whereOf(opts: Pick<ListOptions, 'sessionId' | 'state'>): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (opts.sessionId !== undefined) {
+    clauses.push('session_id = ?');
+    params.push(opts.sessionId);
+  }
+  if (opts.state !== undefined) {
+    clauses.push('state = ?');
+    params.push(opts.state);
+  }
+  return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** The durable store of pending turns, samples and drops of one run (single writer process). */
+export class SampleStore {
+  /** File the store lives in. */
+  readonly path: string;
+  /** What opening repaired after the previous process stopped. */
+  readonly recovery: RecoveryReport;
+  private readonly db: Database.Database;
+
+  private constructor(path: string, db: Database.Database, recoverLeases: boolean) {
+    this.path = path;
+    this.db = db;
+    const leasesReturned = recoverLeases
+      ? db
+          .prepare(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE state = 'leased'`)
+          .run(Date.now()).changes
+      : 0;
+    this.recovery = { leasesReturned, pendingTurns: this.countPending() };
+  }
+
+  /** Opens (or creates) the store at `path`, creating folders, and recovers from a crash. */
+  static open(path: string, opts: OpenOptions = {}): SampleStore {
+    return new SampleStore(path, openDatabase(path, opts), opts.recoverLeases ?? true);
+  }
+
+  /** Closes the database; the store cannot be used afterwards. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ---- pending turns -------------------------------------------------------------------------
+
+  /** Stores a turn awaiting judgement; once this returns the turn is acknowledged and durable. */
+  addPendingTurn(turn: PendingTurn): void {
+    const row = pendingToRow(turn);
+    this.db
+      .transaction(() => {
+        if (this.hasOutcome(turn.sessionId, turn.turnId)) throw duplicateTurn(turn, 'was already judged');
+        try {
+          this.db.prepare(INSERT_PENDING).run(row);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending');
+          throw err;
+        }
+      })
+      .immediate();
+  }
+
+  /** Turns still waiting for a judge, oldest first (after a restart: re-judge each of them). */
+  pendingTurns(): PendingTurn[] {
+    const rows = this.db.prepare(`SELECT * FROM pending_turns ORDER BY seq`).all() as PendingRow[];
+    return rows.map(rowToPending);
+  }
+
+  /** Number of turns waiting for a judge. */
+  countPending(): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n;
+  }
+
+  /**
+   * Replaces a pending turn by its outcome in one transaction: its sample(s), or a recorded drop.
+   * If anything fails the turn stays pending, so it is never lost nor half-resolved.
+   */
+  resolvePendingTurn(ref: TurnRef, outcome: TurnOutcome): void {
+    const now = Date.now();
+    const rows =
+      outcome.kind === 'samples'
+        ? outcome.samples.map((s) => {
+            if (s.sessionId !== ref.sessionId || s.turnId !== ref.turnId) {
+              throw new OpenClawError(
+                'data',
+                `sample ${s.id} belongs to ${s.sessionId}:${s.turnId}, not to the turn being resolved ${ref.sessionId}:${ref.turnId}`,
+                { code: 'invalid_sample_data' },
+              );
+            }
+            return { ...sampleToRow(s), updated_at: now };
+          })
+        : [];
+    if (outcome.kind === 'dropped' && outcome.reason === '') throw invalidRequest('a turn drop needs a non-empty reason');
+    if (outcome.kind === 'samples' && rows.length === 0) {
+      // Every acknowledged turn must end as a sample or a recorded drop, never as nothing.
+      throw invalidRequest(`turn ${ref.sessionId}:${ref.turnId}: an outcome without samples must be a drop with a reason`);
+    }
+    this.db
+      .transaction(() => {
+        const removed = this.db
+          .prepare(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+          .run(ref.sessionId, ref.turnId).changes;
+        if (removed === 0) {
+          throw new OpenClawError(
+            'not_found',
+            `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`,
+            { code: 'turn_not_pending' },
+          );
+        }
+        if (outcome.kind === 'dropped') {
+          this.db
+            .prepare(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
+            .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
+        }
+        for (const row of rows) this.insertSample(row);
+      })
+      .immediate();
+  }
+
+  // ---- samples -------------------------------------------------------------------------------
+
+  /** Stores a ready sample that did not go through the pending stage (acknowledged on return). */
+  addSample(sample: Sample): void {
+    this.insertSample({ ...sampleToRow(sample), updated_at: Date.now() });
+  }
+
+  private insertSample(row: SampleRow & { updated_at: number }): void {
+    try {
+      this.db.prepare(INSERT_SAMPLE).run(row);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      throw new OpenClawError('data', `sample ${row.id} is already stored; each sample is stored once`, {
+        code: 'duplicate_sample',
+        cause: err,
+      });
+    }
+  }
+
+  /** Drops a ready sample with a reason; false if it is not ready (leased, trained, dropped, absent). */
+  dropSample(id: string, reason: string): boolean {
+    if (reason === '') throw invalidRequest('a sample drop needs a non-empty reason');
+    return (
+      this.db
+        .prepare(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE id = ? AND state = 'ready'`)
+        .run(reason, Date.now(), id).changes === 1
+    );
+  }
+
+  /**
+   * Takes up to `n` oldest ready samples for a training batch. With a staleness bound, ready
+   * samples more than `maxStaleness` versions behind `currentVersion` are first dropped as
+   * 'stale'. Samples beyond `n` stay ready for the next batch.
+   */
+  leaseBatch(n: number, opts: LeaseOptions = {}): Lease {
+    if (!Number.isInteger(n) || n < 0) throw invalidRequest(`batch size must be a non-negative integer, got ${n}`);
+    if (opts.maxStaleness !== undefined) {
+      if (opts.currentVersion === undefined) {
+        throw invalidRequest('leaseBatch: maxStaleness needs currentVersion to count staleness from');
+      }
+      if (!Number.isInteger(opts.maxStaleness) || opts.maxStaleness < 0) {
+        throw invalidRequest(`maxStaleness must be a non-negative integer, got ${opts.maxStaleness}`);
+      }
+    }
+    const leaseId = `lease-${randomUUID()}`;
+    return this.db
+      .transaction((): Lease => {
+        const now = Date.now();
+        let staleDropped = 0;
+        if (opts.maxStaleness !== undefined && opts.currentVersion !== undefined) {
+          // staleness = currentVersion - policyVersion; too stale when it exceeds maxStaleness
+          staleDropped = this.db
+            .prepare(
+              `UPDATE samples SET state = 'dropped', drop_reason = 'stale', updated_at = ?
+               WHERE state = 'ready' AND policy_version < ?`,
+            )
+            .run(now, opts.currentVersion - opts.maxStaleness).changes;
+        }
+        this.db
+          .prepare(
+            `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
+             WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY seq LIMIT ?)`,
+          )
+          .run(leaseId, now, n);
+        return { leaseId, samples: this.leased(leaseId), staleDropped };
+      })
+      .immediate();
+  }
+
+  /** Marks every sample of a lease as trained; returns how many were. */
+  markTrained(leaseId: string): number {
+    return this.db
+      .prepare(`UPDATE samples SET state = 'trained', updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
+      .run(Date.now(), leaseId).changes;
+  }
+
+  /** Returns a lease's samples to ready (the training step failed); returns how many. */
+  releaseLease(leaseId: string): number {
+    return this.db
+      .prepare(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
+      .run(Date.now(), leaseId).changes;
+  }
+
+  private leased(leaseId: string): StoredSample[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY seq`)
+      .all(leaseId) as StoredSampleRow[];
+    return rows.map(rowToSample);
+  }
+
+  // ---- queries -------------------------------------------------------------------------------
+
+  /** Number of samples ready for training. */
+  countReady(): number {
+    return this.countSamples({ state: 'ready' });
+  }
+
+  /** Row counts by state, plus pending turns and dropped turns. */
+  counts(): StoreCounts {
+    const byState: Record<SampleState, number> = { ready: 0, leased: 0, trained: 0, dropped: 0 };
+    const rows = this.db.prepare(`SELECT state, count(*) AS n FROM samples GROUP BY state`).all() as {
+      state: SampleState;
+      n: number;
+    }[];
+    for (const r of rows) byState[r.state] = r.n;
+    const droppedTurns = (this.db.prepare(`SELECT count(*) AS n FROM turn_drops`).get() as { n: number }).n;
+    return {
+      pending: this.countPending(),
+      ready: byState.ready,
+      leased: byState.leased,
+      trained: byState.trained,
+      droppedSamples: byState.dropped,
+      droppedTurns,
+    };
+  }
+
+  /** Drops by reason, over dropped turns and dropped samples together. */
+  dropsByReason(): Record<string, number> {
+    const rows = this.db
+      .prepare(
+        `SELECT reason, sum(n) AS n FROM (
+           SELECT reason, count(*) AS n FROM turn_drops GROUP BY reason
+           UNION ALL
+           SELECT drop_reason AS reason, count(*) AS n FROM samples WHERE state = 'dropped' GROUP BY drop_reason
+         ) GROUP BY reason ORDER BY reason`,
+      )
+      .all() as { reason: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
+  }
+
+  /** One page of samples (oldest first), optionally of one session and/or one state. */
+  listSamples(opts: ListOptions = {}): StoredSample[] {
+    const limit = opts.limit ?? 50;
+    const offset = opts.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 0) throw invalidRequest(`limit must be a non-negative integer, got ${limit}`, 'limit');
+    if (!Number.isInteger(offset) || offset < 0) throw invalidRequest(`offset must be a non-negative integer, got ${offset}`, 'offset');
+    const where = whereOf(opts);
+    const rows = this.db
+      .prepare(`SELECT * FROM samples ${where.sql} ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(...where.params, limit, offset) as StoredSampleRow[];
+    return rows.map(rowToSample);
+  }
+
+  /** Number of samples matching the same filters as `listSamples` (for pagination). */
+  countSamples(opts: Pick<ListOptions, 'sessionId' | 'state'> = {}): number {
+    const where = whereOf(opts);
+    return (this.db.prepare(`SELECT count(*) AS n FROM samples ${where.sql}`).get(...where.params) as { n: number }).n;
+  }
+
+  /**
+   * Every sample matching the filters, oldest first, read in small pages so that neither memory
+   * nor the connection is held between items (other writers keep working during an export).
+   */
+  *iterateSamples(opts: Pick<ListOptions, 'sessionId' | 'state'> = {}, pageSize = 256): Generator<StoredSample> {
+    const where = whereOf(opts);
+    const after = where.sql === '' ? 'WHERE seq > ?' : `${where.sql} AND seq > ?`;
+    const page = this.db.prepare(`SELECT * FROM samples ${after} ORDER BY seq LIMIT ?`);
+    let lastSeq = 0;
+    for (;;) {
+      const rows = page.all(...where.params, lastSeq, pageSize) as StoredSampleRow[];
+      for (const row of rows) yield rowToSample(row);
+      if (rows.length < pageSize) return;
+      lastSeq = rows[rows.length - 1].seq;
+    }
+  }
+
+  /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */
+  getTurnOutcome(sessionId: string, turnId: number): TurnStatus | null {
+    const pending = this.db
+      .prepare(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+      .get(sessionId, turnId) as PendingRow | undefined;
+    if (pending !== undefined) return { status: 'pending', turn: rowToPending(pending) };
+    const samples = this.db
+      .prepare(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`)
+      .all(sessionId, turnId) as StoredSampleRow[];
+    if (samples.length > 0) return { status: 'samples', samples: samples.map(rowToSample) };
+    const drop = this.db
+      .prepare(`SELECT reason, info, dropped_at FROM turn_drops WHERE session_id = ? AND turn_id = ?`)
+      .get(sessionId, turnId) as { reason: string; info: string | null; dropped_at: number } | undefined;
+    if (drop !== undefined) {
+      return {
+        status: 'dropped',
+        reason: drop.reason,
+        info: drop.info === null ? null : JSON.parse(drop.info),
+        droppedAt: drop.dropped_at,
+      };
+    }
+    return null;
+  }
+
+  private hasOutcome(sessionId: string, turnId: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
+           UNION ALL SELECT 1 FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId LIMIT 1`,
+        )
+        .get({ sessionId, turnId }) !== undefined
+    );
+  }
+}
+
+function duplicateTurn(turn: TurnRef, why: string): OpenClawError {
+  return new OpenClawError('data', `turn ${turn.sessionId}:${turn.turnId} ${why}; each main turn is stored once`, {
+    code: 'duplicate_turn',
+  });
+}
