@@ -3,6 +3,14 @@
 import { z } from 'zod';
 
 const url = z.string().url();
+const regex = z.string().refine((s) => {
+  try {
+    new RegExp(s);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not a valid regular expression');
 const positiveInt = z.number().int().positive();
 
 /** The policy being trained and served. */
@@ -31,6 +39,8 @@ export const RolloutSchema = z
     first_token_timeout_s: z.number().positive().default(120),
     /** Retries on 429/5xx/connection errors before the first byte (never once streaming began). */
     max_retries: z.number().int().min(0).max(10).default(2),
+    /** Ask the upstream for token ids (`return_token_ids`, vLLM); off for servers that reject unknown fields. */
+    return_token_ids: z.boolean().default(true),
   })
   .strict();
 
@@ -83,8 +93,10 @@ export const ServerSchema = z
     max_sessions: positiveInt.default(10000),
     /** Regexes (JS syntax) of client-internal context messages that are never a next state. */
     ignore_message_patterns: z
-      .array(z.string())
+      .array(regex)
       .default(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
+    /** Regexes matched against the system prompt: a match makes a header-less request a side turn. */
+    side_turn_patterns: z.array(regex).default([]),
   })
   .strict();
 

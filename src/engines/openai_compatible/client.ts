@@ -1,0 +1,180 @@
+// HTTP client for one OpenAI-compatible channel (rollout, judge or doctor checks): one keep-alive
+// undici Pool per channel, retries before the first byte within one total deadline, a separate
+// first-event timeout for streams, and every failure explained (explain.ts).
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { ChatChannel, ChatStreamEvent } from '../types.ts';
+import { OpenClawError } from '../../errors/index.ts';
+import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
+import { retryDelay } from './retry.ts';
+import { sseData } from './sse.ts';
+import { explainBadBody, explainCutStream, explainHttpFailure, explainNetworkFailure, type ChannelInfo } from './explain.ts';
+
+/** Settings of one channel. */
+export interface OpenAIChannelOptions {
+  channel: string;
+  baseUrl: string;
+  apiKey?: string;
+  model?: string;
+  timeoutMs: number;
+  firstTokenTimeoutMs: number;
+  maxRetries: number;
+  connections?: number;
+}
+
+type Body = Record<string, unknown>;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
+  });
+
+/** An OpenAI-compatible upstream: chat completions, model list, and raw JSON posts (teacher/judge). */
+export class OpenAICompatibleChannel implements ChatChannel {
+  readonly kind = 'openai_compatible';
+  readonly base: NormalizedBaseUrl;
+  readonly info: ChannelInfo;
+  private readonly pool: Pool;
+  private readonly opts: OpenAIChannelOptions;
+
+  constructor(opts: OpenAIChannelOptions) {
+    this.opts = opts;
+    this.base = normalizeBaseUrl(opts.baseUrl);
+    this.info = { channel: opts.channel, url: this.base.url, model: opts.model };
+    this.pool = new Pool(this.base.origin, {
+      connections: opts.connections ?? 256,
+      keepAliveTimeout: 30_000,
+      pipelining: 1,
+      headersTimeout: opts.firstTokenTimeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+  }
+
+  version(): number {
+    return 0;
+  }
+
+  private headers(stream: boolean): Record<string, string> {
+    const h: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
+    if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
+    return h;
+  }
+
+  /**
+   * POSTs JSON with retries before any byte of the answer was used; resolves with a 2xx response
+   * whose body is still unread. Total deadline across attempts: `timeoutMs`.
+   */
+  async post(path: string, body: Body, opts: { stream?: boolean; signal?: AbortSignal } = {}): Promise<Dispatcher.ResponseData> {
+    const deadline = Date.now() + this.opts.timeoutMs;
+    const payload = JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.pool.request({
+          path: `${path.startsWith('/') ? '' : this.base.prefix + '/'}${path}`,
+          method: 'POST',
+          headers: this.headers(opts.stream ?? false),
+          body: payload,
+          signal: opts.signal,
+        });
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        const delay = retryDelay({ attempt, maxRetries: this.opts.maxRetries });
+        if (delay === null || Date.now() + delay > deadline) throw explainNetworkFailure(this.info, err);
+        await sleep(delay, opts.signal);
+        continue;
+      }
+      if (res.statusCode >= 200 && res.statusCode < 300) return res;
+      const text = await res.body.text().catch(() => '');
+      const delay = retryDelay({ status: res.statusCode, headers: res.headers, attempt, maxRetries: this.opts.maxRetries });
+      if (delay === null || Date.now() + delay > deadline) throw explainHttpFailure(this.info, res.statusCode, text);
+      await sleep(delay, opts.signal);
+    }
+  }
+
+  /** POST returning parsed JSON; a non-JSON 200 is explained as a bad body. */
+  async postJson(path: string, body: Body, signal?: AbortSignal): Promise<Body> {
+    const res = await this.post(path, body, { signal });
+    const text = await res.body.text();
+    try {
+      return JSON.parse(text) as Body;
+    } catch {
+      throw explainBadBody(this.info, text);
+    }
+  }
+
+  async complete(body: Body, signal?: AbortSignal): Promise<Body> {
+    const json = await this.postJson('chat/completions', { ...body, stream: false }, signal);
+    if (!Array.isArray(json.choices) || json.choices.length === 0) throw explainBadBody(this.info, JSON.stringify(json));
+    return json;
+  }
+
+  async stream(body: Body, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const firstEvent = new AbortController();
+    const combined = signal ? AbortSignal.any([signal, firstEvent.signal]) : firstEvent.signal;
+    const timer = setTimeout(
+      () => firstEvent.abort(new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (rollout.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' })),
+      this.opts.firstTokenTimeoutMs,
+    );
+    try {
+      const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal: combined });
+      const events = this.parseEvents(res.body);
+      const first = await events.next();
+      return prepend(first, events);
+    } catch (err) {
+      if (firstEvent.signal.aborted) throw firstEvent.signal.reason;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async *parseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<ChatStreamEvent> {
+    let done = false;
+    let finished = false;
+    try {
+      for await (const data of sseData(body)) {
+        if (data.trim() === '[DONE]') { done = true; break; }
+        let chunk: Body;
+        try {
+          chunk = JSON.parse(data) as Body;
+        } catch {
+          throw explainCutStream(this.info, `unparseable event: ${data.slice(0, 120)}`);
+        }
+        if (chunk.error !== undefined) {
+          const e = chunk.error as { message?: string };
+          throw new OpenClawError('upstream', `${this.info.channel} upstream ${this.info.url} reported an error mid-stream: ${e?.message ?? JSON.stringify(chunk.error)}`, { status: 502, code: 'upstream_stream_error' });
+        }
+        const choices = chunk.choices as Array<{ finish_reason?: unknown }> | undefined;
+        if (choices?.some((c) => c.finish_reason)) finished = true;
+        yield { raw: data, chunk };
+      }
+    } catch (err) {
+      if (err instanceof OpenClawError) throw err;
+      throw explainCutStream(this.info, (err as Error).message);
+    }
+    if (!done && !finished) throw explainCutStream(this.info, 'connection closed before [DONE]');
+  }
+
+  async health(): Promise<{ ok: boolean; detail: string }> {
+    try {
+      const res = await this.pool.request({ path: `${this.base.prefix}/models`, method: 'GET', headers: this.headers(false), headersTimeout: 5000, bodyTimeout: 5000 });
+      await res.body.dump();
+      if (res.statusCode === 401 || res.statusCode === 403) return { ok: false, detail: `${this.base.url}/models answered ${res.statusCode}: API key rejected` };
+      return { ok: res.statusCode < 500, detail: `${this.base.url} reachable (HTTP ${res.statusCode} on /models)` };
+    } catch (err) {
+      return { ok: false, detail: explainNetworkFailure(this.info, err).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+async function* prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
+}

@@ -1,0 +1,146 @@
+// The chat-completions path: parse → resolve session → forward → stream/return the answer →
+// record the turn. Streaming is real (each upstream chunk is written as it arrives); an upstream
+// failure before the first byte keeps its status; after that it becomes an SSE error event and
+// `[DONE]`, never a silently truncated 200. Failed answers are never recorded as training turns.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatChannel, ChatMessage } from '../engines/types.ts';
+import { OpenClawError, toOpenAIError } from '../errors/index.ts';
+import { prefixHashes, sessionHints, contentText, type SessionTracker, type TurnHandle } from '../sessions/index.ts';
+import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
+import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
+import type { TokenResolver } from './tokens.ts';
+
+/** What the chat path needs. */
+export interface ChatDeps {
+  channel: ChatChannel;
+  tracker: SessionTracker;
+  tokens: TokenResolver;
+  modelId: string;
+  maxTokensLimit: number;
+  returnTokenIds: boolean;
+  sidePatterns: RegExp[];
+  onWarning?: (kind: 'no_session_id' | 'no_turn_type', count: number) => void;
+}
+
+/** Result of one turn run through the gateway (used by POST /session). */
+export interface TurnOutcome {
+  handle: TurnHandle;
+  body: Record<string, unknown>;
+  message: ChatMessage;
+  turnId?: number;
+}
+
+function sideByRule(messages: ChatMessage[], patterns: RegExp[]): boolean {
+  if (patterns.length === 0) return false;
+  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => contentText(m.content)).join('\n');
+  return patterns.some((re) => re.test(system));
+}
+
+/** Parses the request and resolves its session and turn type. */
+export function beginTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}): { req: ParsedChatRequest; handle: TurnHandle } {
+  const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit });
+  const hints = sessionHints(req.messages, body as Record<string, unknown>, req.meta.traceparent);
+  const handle = deps.tracker.begin({
+    explicitSessionId: overrides.sessionId ?? req.meta.sessionId,
+    turnType: overrides.turnType ?? req.meta.turnType,
+    sessionDone: req.meta.sessionDone,
+    messages: req.messages,
+    prefix: prefixHashes(req.messages),
+    hints,
+    sideByRule: sideByRule(req.messages, deps.sidePatterns),
+  });
+  if (handle.turn) handle.turn.tools = req.tools;
+  if (handle.turnType === 'main') {
+    requestTokenData(req.upstreamBody, deps.returnTokenIds);
+    deps.tracker.noteTrace(handle.sessionId, hints.traceId);
+  }
+  const c = deps.tracker.counters;
+  if (req.meta.sessionId === undefined && overrides.sessionId === undefined) deps.onWarning?.('no_session_id', c.requests_without_session_id);
+  if (req.meta.turnType === undefined && overrides.turnType === undefined) deps.onWarning?.('no_turn_type', c.requests_without_turn_type);
+  return { req, handle };
+}
+
+/** Records a completed main turn (no-op for side turns). */
+function recordTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, acc: AnswerAccumulator, version: number): number | undefined {
+  if (handle.turnType !== 'main') return undefined;
+  const message = acc.message();
+  const tokens = deps.tokens.resolve(req.messages, req.tools, acc, message);
+  const turn = deps.tracker.complete(handle, {
+    message,
+    finishReason: acc.finishReason,
+    promptText: tokens.promptText,
+    promptIds: tokens.promptIds,
+    responseIds: tokens.responseIds,
+    logprobs: tokens.logprobs,
+    policyVersion: version,
+    tokenWarnings: tokens.warnings,
+  });
+  return turn?.turnId;
+}
+
+/** Runs one non-streamed turn; throws OpenClawError on upstream failure (turn not recorded). */
+export async function runTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, signal?: AbortSignal): Promise<TurnOutcome> {
+  const version = deps.channel.version();
+  let json: Record<string, unknown>;
+  try {
+    json = await deps.channel.complete(req.upstreamBody, signal);
+  } catch (err) {
+    deps.tracker.fail(handle);
+    throw err;
+  }
+  const acc = new AnswerAccumulator();
+  acc.addCompletion(json);
+  const turnId = recordTurn(deps, req, handle, acc, version);
+  const body = req.clientWantsLogprobs ? json : stripTokenData(json, false, false);
+  return { handle, body, message: acc.message(), turnId };
+}
+
+/** POST /v1/chat/completions. */
+export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { req, handle } = beginTurn(deps, request.body, request.headers as Record<string, unknown>);
+  const abort = new AbortController();
+  reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
+  if (!req.stream) {
+    const out = await runTurn(deps, req, handle, abort.signal);
+    reply.header('x-session-id', handle.sessionId);
+    if (out.turnId !== undefined) reply.header('x-turn-id', String(out.turnId));
+    await reply.send(out.body);
+    return;
+  }
+  const version = deps.channel.version();
+  let events: AsyncIterable<{ raw: string; chunk: Record<string, unknown> }>;
+  try {
+    events = await deps.channel.stream(req.upstreamBody, abort.signal);
+  } catch (err) {
+    deps.tracker.fail(handle);
+    throw err; // before the first byte: the error handler answers with the real status
+  }
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-session-id': handle.sessionId,
+  });
+  const acc = new AnswerAccumulator();
+  const rewrite = !req.clientWantsLogprobs;
+  try {
+    for await (const ev of events) {
+      acc.addChunk(ev.chunk);
+      const isUsageOnly = Array.isArray(ev.chunk.choices) && (ev.chunk.choices as unknown[]).length === 0 && ev.chunk.usage !== undefined;
+      if (isUsageOnly && !req.includeUsage) continue;
+      res.write(`data: ${rewrite ? JSON.stringify(stripTokenData(ev.chunk, false, false)) : ev.raw}\n\n`);
+    }
+  } catch (err) {
+    deps.tracker.fail(handle);
+    if (!res.destroyed) {
+      const { body } = toOpenAIError(err instanceof OpenClawError || abort.signal.aborted ? err : new OpenClawError('upstream', String((err as Error).message)));
+      res.write(`data: ${JSON.stringify(body)}\n\n`);
+      res.end('data: [DONE]\n\n');
+    }
+    return;
+  }
+  res.end('data: [DONE]\n\n');
+  recordTurn(deps, req, handle, acc, version);
+}

@@ -1,0 +1,127 @@
+// Parsing a chat-completions request once at the edge: validate what we rely on (OpenAI-shaped
+// 400s naming the field), pull out session metadata (headers or body), and build the upstream body:
+// unknown fields pass through untouched, our metadata fields are removed, `max_tokens` is clamped.
+import { z } from 'zod';
+import { invalidRequest } from '../errors/index.ts';
+import type { ChatMessage } from '../engines/types.ts';
+
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
+
+const MessageSchema = z
+  .object({
+    role: z.enum(ROLES),
+    content: z.union([z.string(), z.array(z.object({ type: z.string() }).passthrough()), z.null()]).optional(),
+    tool_calls: z.array(z.object({}).passthrough()).optional(),
+    tool_call_id: z.string().optional(),
+    name: z.string().optional(),
+  })
+  .passthrough();
+
+const ChatBodySchema = z
+  .object({
+    model: z.string().optional(),
+    messages: z.array(z.unknown()).min(1, 'messages must contain at least one message'),
+    stream: z.boolean().optional(),
+    max_tokens: z.number().int().positive().nullable().optional(),
+    max_completion_tokens: z.number().int().positive().nullable().optional(),
+    temperature: z.number().min(0).max(2).nullable().optional(),
+    top_p: z.number().gt(0).max(1).nullable().optional(),
+    n: z.number().int().positive().nullable().optional(),
+    tools: z.array(z.object({}).passthrough()).optional(),
+    logprobs: z.boolean().nullable().optional(),
+    top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullable().optional(),
+    session_id: z.union([z.string().min(1), z.number()]).optional(),
+    turn_type: z.string().optional(),
+    session_done: z.union([z.boolean(), z.string(), z.number()]).optional(),
+  })
+  .passthrough();
+
+/** Session metadata of a request, from headers or body fields. */
+export interface RequestMeta {
+  sessionId?: string;
+  turnType?: string;
+  sessionDone: boolean;
+  traceparent?: string;
+}
+
+/** A validated request: the messages, the metadata, and the body to send upstream. */
+export interface ParsedChatRequest {
+  messages: ChatMessage[];
+  stream: boolean;
+  includeUsage: boolean;
+  clientWantsLogprobs: boolean;
+  meta: RequestMeta;
+  upstreamBody: Record<string, unknown>;
+  tools?: unknown[];
+}
+
+function zodToInvalid(err: z.ZodError, prefix: string) {
+  const issue = err.issues[0];
+  const param = [prefix, ...issue.path].filter((p) => p !== '').map(String).join('.').replace(/\.(\d+)/g, '[$1]');
+  return invalidRequest(`Invalid value for '${param}': ${issue.message}`, param, 'invalid_value');
+}
+
+function truthy(v: unknown): boolean {
+  return v === true || v === 1 || (typeof v === 'string' && /^(1|true|yes)$/i.test(v.trim()));
+}
+
+function header(headers: Record<string, unknown>, name: string): string | undefined {
+  const v = headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
+}
+
+/** Options that shape the upstream body. */
+export interface UpstreamShaping {
+  modelId: string;
+  maxTokensLimit: number;
+}
+
+/** Validates a chat request body and splits it into metadata and the upstream body. */
+export function parseChatRequest(body: unknown, headers: Record<string, unknown>, shaping: UpstreamShaping): ParsedChatRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalidRequest('Request body must be a JSON object.', null, 'invalid_body');
+  }
+  if (!('messages' in body)) throw invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
+  const parsed = ChatBodySchema.safeParse(body);
+  if (!parsed.success) throw zodToInvalid(parsed.error, '');
+  const b = parsed.data;
+  const messages: ChatMessage[] = [];
+  for (let i = 0; i < b.messages.length; i++) {
+    const m = MessageSchema.safeParse(b.messages[i]);
+    if (!m.success) throw zodToInvalid(m.error, `messages.${i}`);
+    messages.push(m.data as ChatMessage);
+  }
+  const meta: RequestMeta = {
+    sessionId: header(headers, 'x-session-id') ?? (b.session_id !== undefined ? String(b.session_id) : undefined),
+    turnType: header(headers, 'x-turn-type') ?? b.turn_type,
+    sessionDone: truthy(header(headers, 'x-session-done')) || truthy(b.session_done),
+    traceparent: header(headers, 'traceparent'),
+  };
+  const upstream: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  delete upstream.session_id;
+  delete upstream.turn_type;
+  delete upstream.session_done;
+  upstream.model = shaping.modelId;
+  for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
+    const v = b[key];
+    if (typeof v === 'number' && v > shaping.maxTokensLimit) upstream[key] = shaping.maxTokensLimit;
+  }
+  const clientWantsLogprobs = b.logprobs === true;
+  return {
+    messages,
+    stream: b.stream === true,
+    includeUsage: b.stream_options?.include_usage === true,
+    clientWantsLogprobs,
+    meta,
+    upstreamBody: upstream,
+    tools: b.tools,
+  };
+}
+
+/** Main turns train on the answer: ask the upstream for per-token log-probs and token ids. */
+export function requestTokenData(upstream: Record<string, unknown>, returnTokenIds: boolean): void {
+  if (upstream.logprobs !== true) upstream.logprobs = true;
+  if (returnTokenIds && upstream.return_token_ids === undefined) upstream.return_token_ids = true;
+}

@@ -1,0 +1,153 @@
+// The HTTP server (Fastify 5): OpenAI chat completions, models, sessions, health and metrics,
+// with bearer-key auth and one error shape everywhere. Later stages (feedback, dashboard, …)
+// add routes through `extraRoutes` instead of editing this file.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
+import type { ChatChannel } from '../engines/types.ts';
+import type { SessionTracker } from '../sessions/index.ts';
+import { beginTurn, handleChat, runTurn, type ChatDeps } from './chat.ts';
+import type { ServerMetrics } from './metrics.ts';
+import type { TokenResolver } from './tokens.ts';
+import type { SessionViews } from './views.ts';
+
+/** Everything the server is built from (wired by the app from the config). */
+export interface GatewayOptions {
+  channel: ChatChannel;
+  tracker: SessionTracker;
+  tokens: TokenResolver;
+  views: SessionViews;
+  metrics: ServerMetrics;
+  servedModelName: string;
+  upstreamModelId: string;
+  maxTokensLimit: number;
+  returnTokenIds: boolean;
+  sidePatterns: RegExp[];
+  bodyLimitBytes: number;
+  apiKey?: string;
+  /** Extra fields for /healthz (mode, trainer state, …). */
+  health?: () => Record<string, unknown>;
+  /** Called for requests without session id / turn type (counts), to log them. */
+  onWarning?: ChatDeps['onWarning'];
+  extraRoutes?: (app: FastifyInstance) => void;
+}
+
+function keyDigest(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+/** Constant-time bearer check (digests make lengths equal, so timing says nothing about the key). */
+export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const m = header !== undefined ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  const given = keyDigest(m ? m[1] : '');
+  return timingSafeEqual(given, expected) && m !== null;
+}
+
+const OPEN_ROUTES = new Set(['/healthz']);
+
+/** Builds the server; call `listen` on the result. */
+export function buildGateway(opts: GatewayOptions): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: opts.bodyLimitBytes, keepAliveTimeout: 65_000, forceCloseConnections: true });
+  const chatDeps: ChatDeps = {
+    channel: opts.channel,
+    tracker: opts.tracker,
+    tokens: opts.tokens,
+    modelId: opts.upstreamModelId,
+    maxTokensLimit: opts.maxTokensLimit,
+    returnTokenIds: opts.returnTokenIds,
+    sidePatterns: opts.sidePatterns,
+    onWarning: opts.onWarning,
+  };
+  const expectedKey = opts.apiKey !== undefined && opts.apiKey !== '' ? keyDigest(opts.apiKey) : undefined;
+
+  app.addHook('onRequest', async (request) => {
+    if (!expectedKey) return;
+    const path = request.url.split('?')[0];
+    if (OPEN_ROUTES.has(path)) return;
+    if (!bearerMatches(request.headers.authorization, expectedKey)) {
+      throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.', { code: 'invalid_api_key' });
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unknown';
+    opts.metrics.requests.inc({ route, status: String(reply.statusCode) });
+    opts.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler((err, _request, reply) => {
+    const e = err as { code?: string; statusCode?: number; message: string };
+    let mapped: unknown = err;
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      mapped = new OpenClawError('invalid_request', `Request body is larger than the server limit of ${opts.bodyLimitBytes} bytes (server.body_limit_mb).`, { status: 413, code: 'request_too_large' });
+    } else if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      mapped = invalidRequest('Content-Type must be application/json.', null, 'invalid_content_type');
+    } else if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (err instanceof SyntaxError) || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e.statusCode === 400 && /JSON/i.test(e.message))) {
+      mapped = invalidRequest(`We could not parse the JSON body of your request: ${e.message}`, null, 'invalid_json');
+    }
+    const { status, body } = toOpenAIError(mapped);
+    void reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = toOpenAIError(new OpenClawError('not_found', `Unknown endpoint ${request.method} ${request.url.split('?')[0]}.`, { code: 'unknown_url' }));
+    void reply.status(status).send(body);
+  });
+
+  app.post('/v1/chat/completions', (request, reply) => handleChat(chatDeps, request, reply));
+
+  app.get('/v1/models', async () => ({
+    object: 'list',
+    data: [{ id: opts.servedModelName, object: 'model', created: 0, owned_by: 'openclaw-rl' }],
+  }));
+
+  let cachedHealth: { at: number; value: { ok: boolean; detail: string } } | undefined;
+  app.get('/healthz', async () => {
+    if (!cachedHealth || Date.now() - cachedHealth.at > 2000) cachedHealth = { at: Date.now(), value: await opts.channel.health() };
+    const c = opts.tracker.counters;
+    const warnings: string[] = [];
+    if (c.requests_without_session_id > 0) warnings.push(`${c.requests_without_session_id} requests carried no session id (X-Session-Id / session_id); their sessions were inferred or defaulted (server.session_fallback)`);
+    if (c.requests_without_turn_type > 0) warnings.push(`${c.requests_without_turn_type} requests carried no turn type (X-Turn-Type / turn_type); they got the default turn type (server.default_turn_type)`);
+    return {
+      status: cachedHealth.value.ok ? 'ok' : 'degraded',
+      upstream: cachedHealth.value,
+      policy_version: opts.channel.version(),
+      live_sessions: opts.tracker.size,
+      counters: { ...c, tokens: opts.tokens.counters },
+      warnings,
+      ...(opts.health?.() ?? {}),
+    };
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    reply.header('content-type', opts.metrics.registry.contentType);
+    return opts.metrics.registry.metrics();
+  });
+
+  app.post('/session', async (request) => {
+    const b = request.body as Record<string, unknown> | null;
+    if (b === null || typeof b !== 'object' || Array.isArray(b)) throw invalidRequest('Request body must be a JSON object with session_id and messages.', null, 'invalid_body');
+    if (b.session_id === undefined || b.session_id === null || String(b.session_id).trim() === '') {
+      throw invalidRequest("Missing required parameter: 'session_id'.", 'session_id', 'missing_required_parameter');
+    }
+    const sessionId = String(b.session_id);
+    const { req, handle } = beginTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' });
+    const out = await runTurn(chatDeps, req, handle);
+    return {
+      session_id: sessionId,
+      turn_id: out.turnId ?? null,
+      message: out.message,
+      judged_turns: opts.views.judgedTurns(sessionId),
+    };
+  });
+
+  app.get('/sessions/:id', async (request) => {
+    const id = (request.params as { id: string }).id;
+    const turns = opts.views.turns(id);
+    if (!turns) throw new OpenClawError('not_found', `No session '${id}' is known to this server (sessions are kept in memory for the most recent 5000).`, { code: 'session_not_found', param: 'id' });
+    return { session_id: id, turns };
+  });
+
+  opts.extraRoutes?.(app);
+  return app;
+}

@@ -1,0 +1,90 @@
+// What `GET /sessions/:id` and `POST /session` show: a bounded, in-memory summary of each
+// session's turns (newest sessions kept), updated as turns complete, get their next state, and
+// (from the scoring stage) their judgement.
+import type { Turn } from '../sessions/index.ts';
+import { contentText } from '../sessions/index.ts';
+
+/** Judgement of a turn as shown to users (filled by the scoring stage). */
+export interface TurnJudgement {
+  score: number | null;
+  votes: Array<number | 'fail'>;
+  loss_mask: 0 | 1 | null;
+  hint_accepted: boolean;
+  hint: string | null;
+  sample_type: string | null;
+  dropped_reason?: string;
+}
+
+/** One turn in a session view. */
+export interface TurnSummary {
+  turn_id: number;
+  started_at: string;
+  completed_at: string;
+  policy_version: number;
+  finish_reason: string | null;
+  response: string;
+  tool_calls: number;
+  next_state: { role: string; content: string } | null | 'pending';
+  next_state_reason?: string;
+  token_warnings?: string[];
+  judgement?: TurnJudgement;
+}
+
+/** Keeps turn summaries for the most recent `maxSessions` sessions. */
+export class SessionViews {
+  private readonly sessions = new Map<string, Map<number, TurnSummary>>();
+  private readonly maxSessions: number;
+
+  constructor(maxSessions = 5000) {
+    this.maxSessions = maxSessions;
+  }
+
+  private session(id: string, create: boolean): Map<number, TurnSummary> | undefined {
+    let s = this.sessions.get(id);
+    if (!s && create) {
+      s = new Map();
+      this.sessions.set(id, s);
+      if (this.sessions.size > this.maxSessions) this.sessions.delete(this.sessions.keys().next().value as string);
+    }
+    return s;
+  }
+
+  turnCompleted(turn: Turn): void {
+    const r = turn.response!;
+    this.session(turn.sessionId, true)!.set(turn.turnId!, {
+      turn_id: turn.turnId!,
+      started_at: new Date(turn.startedAt).toISOString(),
+      completed_at: new Date(turn.completedAt!).toISOString(),
+      policy_version: r.policyVersion,
+      finish_reason: r.finishReason,
+      response: contentText(r.message.content),
+      tool_calls: Array.isArray(r.message.tool_calls) ? r.message.tool_calls.length : 0,
+      next_state: 'pending',
+      token_warnings: r.tokenWarnings && r.tokenWarnings.length > 0 ? r.tokenWarnings : undefined,
+    });
+  }
+
+  turnFinalized(turn: Turn): void {
+    const t = this.session(turn.sessionId, false)?.get(turn.turnId!);
+    if (!t) return;
+    t.next_state = turn.nextState ? { role: turn.nextState.role, content: turn.nextState.content } : null;
+    if (!turn.nextState) t.next_state_reason = turn.noNextStateReason;
+  }
+
+  /** Attaches (or replaces) the judgement of a turn. */
+  judge(sessionId: string, turnId: number, judgement: TurnJudgement): void {
+    const t = this.session(sessionId, false)?.get(turnId);
+    if (t) t.judgement = judgement;
+  }
+
+  /** The turns of a session in order, or undefined if unknown. */
+  turns(sessionId: string): TurnSummary[] | undefined {
+    const s = this.sessions.get(sessionId);
+    return s ? [...s.values()].sort((a, b) => a.turn_id - b.turn_id) : undefined;
+  }
+
+  /** Judged turns of a session (those with a judgement). */
+  judgedTurns(sessionId: string): Array<{ turn_id: number } & TurnJudgement> {
+    return (this.turns(sessionId) ?? []).filter((t) => t.judgement).map((t) => ({ turn_id: t.turn_id, ...t.judgement! }));
+  }
+}

@@ -1,0 +1,50 @@
+// A message's identity for session inference: what a client replays verbatim (role, text,
+// tool-call names and arguments) and nothing it rewrites (tool-call ids, extra fields).
+// Prefix hashes chain per-message hashes, so hashing a request costs one pass over it.
+import { createHash } from 'node:crypto';
+import type { ChatMessage } from '../engines/types.ts';
+
+/** Plain text of a message's content, whether a string or a list of parts. */
+export function contentText(content: ChatMessage['content']): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  return content
+    .map((p) => (typeof p.text === 'string' ? p.text : typeof p.type === 'string' && p.type !== 'text' ? `[${p.type}]` : ''))
+    .join('');
+}
+
+function toolCallKey(tc: Record<string, unknown>): string {
+  const fn = (tc.function ?? {}) as { name?: unknown; arguments?: unknown };
+  const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? '');
+  return `${String(fn.name ?? '')}(${args})`;
+}
+
+/** Canonical text of a message: role, content text, tool calls by name+arguments (ids ignored). */
+export function canonicalMessage(m: ChatMessage): string {
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map(toolCallKey).join(';') : '';
+  return `${m.role}\u0000${contentText(m.content)}\u0000${calls}`;
+}
+
+const ROOT = '0'.repeat(40);
+
+/** Hash of the prefix extended by one message: H(prev ‖ H(message)). */
+export function extendHash(prev: string, m: ChatMessage): string {
+  const h = createHash('sha1');
+  h.update(prev);
+  h.update(canonicalMessage(m));
+  return h.digest('hex');
+}
+
+/** Prefix hashes P_1..P_n of a message list (P_k covers messages[0..k)), index k-1. */
+export function prefixHashes(messages: ChatMessage[]): string[] {
+  const out: string[] = new Array(messages.length);
+  let h = ROOT;
+  for (let i = 0; i < messages.length; i++) {
+    h = extendHash(h, messages[i]);
+    out[i] = h;
+  }
+  return out;
+}
+
+/** The hash of the empty prefix (a session with no history). */
+export const EMPTY_PREFIX_HASH = ROOT;

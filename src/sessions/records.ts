@@ -1,0 +1,137 @@
+// The JSONL record file of a run: one `turn` line as soon as a main turn's answer is complete,
+// then one `next_state` line when its next state is known (or known to be absent). Writing both
+// as soon as they are known means a crash loses at most a partially written last line.
+// Lines are written with one write(2) each on a file opened for append, so the kernel keeps them
+// across a process crash; on open, a torn last line is terminated so the next line stays valid.
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Turn } from './tracker.ts';
+
+/** One line of the record file. */
+export type RecordLine =
+  | {
+      type: 'turn';
+      session_id: string;
+      turn_id: number;
+      messages: unknown[];
+      tools?: unknown;
+      prompt_text?: string;
+      response: unknown;
+      response_text: string;
+      tool_calls?: unknown;
+      prompt_ids?: number[];
+      response_ids?: number[];
+      logprobs?: number[];
+      finish_reason: string | null;
+      policy_version: number;
+      token_warnings?: string[];
+      started_at: string;
+      completed_at: string;
+    }
+  | {
+      type: 'next_state';
+      session_id: string;
+      turn_id: number;
+      next_state: { role: string; content: string } | null;
+      reason?: string;
+      at: string;
+    };
+
+/** Appends record lines to one file; survives process crashes line by line. */
+export class RecordWriter {
+  readonly path: string;
+  private fd: number;
+  lines = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'a+');
+    const size = fstatSync(this.fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(this.fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeSync(this.fd, '\n'); // a crash tore the last line: end it
+    }
+  }
+
+  /** Appends one line (a single write call). */
+  append(line: RecordLine): void {
+    writeSync(this.fd, JSON.stringify(line) + '\n');
+    this.lines++;
+  }
+
+  /** The `turn` line of a completed turn. */
+  turnCompleted(turn: Turn): void {
+    const r = turn.response!;
+    const content = r.message.content;
+    this.append({
+      type: 'turn',
+      session_id: turn.sessionId,
+      turn_id: turn.turnId!,
+      messages: turn.messages,
+      tools: turn.tools,
+      prompt_text: r.promptText,
+      response: r.message,
+      response_text: typeof content === 'string' ? content : '',
+      tool_calls: r.message.tool_calls,
+      prompt_ids: r.promptIds,
+      response_ids: r.responseIds,
+      logprobs: r.logprobs,
+      finish_reason: r.finishReason,
+      policy_version: r.policyVersion,
+      token_warnings: r.tokenWarnings,
+      started_at: new Date(turn.startedAt).toISOString(),
+      completed_at: new Date(turn.completedAt!).toISOString(),
+    });
+  }
+
+  /** The `next_state` line of a finalised turn. */
+  turnFinalized(turn: Turn): void {
+    this.append({
+      type: 'next_state',
+      session_id: turn.sessionId,
+      turn_id: turn.turnId!,
+      next_state: turn.nextState ? { role: turn.nextState.role, content: turn.nextState.content } : null,
+      reason: turn.nextState ? undefined : turn.noNextStateReason,
+      at: new Date().toISOString(),
+    });
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** A turn as read back from a record file: the turn line with its next state merged in. */
+export type RecordedTurn = Extract<RecordLine, { type: 'turn' }> & {
+  next_state?: { role: string; content: string } | null;
+  next_state_reason?: string;
+};
+
+/** Reads a record file back into turns (torn or corrupt lines are skipped and counted). */
+export function readRecords(path: string): { turns: RecordedTurn[]; skipped: number } {
+  if (!existsSync(path)) return { turns: [], skipped: 0 };
+  const byKey = new Map<string, RecordedTurn>();
+  let skipped = 0;
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    if (text.trim() === '') continue;
+    let line: RecordLine;
+    try {
+      line = JSON.parse(text) as RecordLine;
+    } catch {
+      skipped++;
+      continue;
+    }
+    const key = `${line.session_id}\u0000${line.turn_id}`;
+    if (line.type === 'turn') byKey.set(key, { ...line });
+    else if (line.type === 'next_state') {
+      const t = byKey.get(key);
+      if (t) {
+        t.next_state = line.next_state;
+        if (line.reason !== undefined) t.next_state_reason = line.reason;
+      }
+    }
+  }
+  return { turns: [...byKey.values()], skipped };
+}

@@ -1,0 +1,168 @@
+// A scripted OpenAI-compatible upstream on loopback for tests and benchmarks: a real HTTP server
+// that answers chat completions (streamed or not) with text or tool calls, per-token log-probs and
+// vLLM-style token ids, and that can be told to fail in each way the gateway must explain.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the next request(s) should get. */
+export type Behaviour =
+  | { kind: 'text'; text?: string; tokens?: string[] }
+  | { kind: 'tool_call'; name: string; arguments: string; id?: string }
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'no_choices' }
+  | { kind: 'cut_stream'; afterTokens: number }
+  | { kind: 'error_mid_stream'; afterTokens: number }
+  | { kind: 'slow_first_token'; delayMs: number; text?: string }
+  | { kind: 'hang' };
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+/** Token id of a piece of text in this fake vocabulary (stable, for assertions). */
+export function fakeTokenId(piece: string): number {
+  let h = 7;
+  for (const ch of piece) h = (h * 31 + ch.codePointAt(0)!) % 50_000;
+  return 1000 + h;
+}
+
+function splitTokens(text: string): string[] {
+  return text.match(/\s*\S+/g) ?? [text];
+}
+
+export class ScriptedUpstream {
+  readonly received: ReceivedRequest[] = [];
+  private readonly queue: Behaviour[] = [];
+  /** Used when the queue is empty. */
+  fallback: Behaviour | ((req: ReceivedRequest) => Behaviour) = { kind: 'text' };
+  private server?: Server;
+  url = '';
+  /** Delay between streamed tokens (ms). */
+  tokenDelayMs = 0;
+  /** Set false to keep request bodies out of `received` (benchmarks). */
+  keepRequests = true;
+
+  /** Queues behaviours for the next requests, in order. */
+  script(...b: Behaviour[]): this {
+    this.queue.push(...b);
+    return this;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((r) => this.server?.close(() => r()) ?? r());
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }));
+      return;
+    }
+    let body: Record<string, unknown> = {};
+    try {
+      body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+    } catch {
+      res.writeHead(400).end('{"error":{"message":"bad json"}}');
+      return;
+    }
+    const received = { path, headers: req.headers, body };
+    if (this.keepRequests) this.received.push(received);
+    if (!path.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
+      return;
+    }
+    const b = this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(received) : this.fallback);
+    await this.answer(b, body, res);
+  }
+
+  private async answer(b: Behaviour, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    if (b.kind === 'hang') return; // never answers; the gateway's timeouts must cope
+    if (b.kind === 'status') {
+      res.writeHead(b.status, { 'content-type': 'application/json', ...(b.headers ?? {}) });
+      res.end(JSON.stringify(b.body ?? { error: { message: `scripted ${b.status}`, type: 'error' } }));
+      return;
+    }
+    if (b.kind === 'no_choices') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', detail: 'this is not a chat completion' }));
+      return;
+    }
+    const stream = body.stream === true;
+    const withIds = body.return_token_ids === true;
+    const withLogprobs = body.logprobs === true;
+    const model = String(body.model ?? 'scripted-model');
+    const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`;
+    const isTool = b.kind === 'tool_call';
+    const text = b.kind === 'text' ? (b.text ?? 'Hello from the scripted upstream.') : b.kind === 'slow_first_token' ? (b.text ?? 'slow hello') : b.kind === 'tool_call' ? '' : 'partial answer that will be cut off here';
+    const pieces = b.kind === 'text' && b.tokens ? b.tokens : isTool ? [`<tool_call>${b.name}`, b.arguments, '</tool_call>'] : splitTokens(text);
+    const lp = (i: number) => -0.05 - 0.01 * i;
+    if (!stream) {
+      const choice: Record<string, unknown> = {
+        index: 0,
+        message: isTool
+          ? { role: 'assistant', content: null, tool_calls: [{ id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: b.arguments } }] }
+          : { role: 'assistant', content: pieces.join('') },
+        finish_reason: isTool ? 'tool_calls' : 'stop',
+        logprobs: withLogprobs ? { content: pieces.map((t, i) => ({ token: t, logprob: lp(i), bytes: [...Buffer.from(t)], top_logprobs: [] })) } : null,
+      };
+      if (withIds) choice.token_ids = pieces.map(fakeTokenId);
+      if (b.kind === 'slow_first_token') await sleep(b.delayMs);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({
+        id, object: 'chat.completion', created: 1, model, choices: [choice],
+        usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length },
+        ...(withIds ? { prompt_token_ids: [1, 2, 3] } : {}),
+      }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, i: number | null, finish: string | null, extra: Record<string, unknown> = {}) => ({
+      id, object: 'chat.completion.chunk', created: 1, model, ...extra,
+      choices: [{
+        index: 0, delta, finish_reason: finish,
+        logprobs: withLogprobs && i !== null ? { content: [{ token: pieces[i], logprob: lp(i), bytes: [...Buffer.from(pieces[i])], top_logprobs: [] }] } : null,
+        ...(withIds && i !== null ? { token_ids: [fakeTokenId(pieces[i])] } : {}),
+      }],
+    });
+    if (b.kind === 'slow_first_token') await sleep(b.delayMs);
+    send(chunk({ role: 'assistant', content: '' }, null, null, withIds ? { prompt_token_ids: [1, 2, 3] } : {}));
+    for (let i = 0; i < pieces.length; i++) {
+      if ((b.kind === 'cut_stream' || b.kind === 'error_mid_stream') && i === b.afterTokens) {
+        if (b.kind === 'error_mid_stream') {
+          send({ error: { message: 'scripted engine failure mid-stream', type: 'server_error' } });
+          res.end();
+        } else res.destroy();
+        return;
+      }
+      if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs);
+      if (isTool) {
+        const delta = i === 0
+          ? { tool_calls: [{ index: 0, id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: '' } }] }
+          : i === 1 ? { tool_calls: [{ index: 0, function: { arguments: b.arguments } }] } : {};
+        send(chunk(delta, i, null));
+      } else send(chunk({ content: pieces[i] }, i, null));
+    }
+    send(chunk({}, null, isTool ? 'tool_calls' : 'stop'));
+    const so = body.stream_options as { include_usage?: boolean } | undefined;
+    if (so?.include_usage) send({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length } });
+    res.end('data: [DONE]\n\n');
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
