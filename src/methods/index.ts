@@ -1,0 +1,21 @@
+// methods: the three training modes (DESIGN.md §2) as pure functions.
+// Input: a finished main turn (token ids, rollout log-probs, policy version, whether it got a
+// next state) with its judge signals (PRM score and votes, accepted hint, teacher log-probs),
+// the mode and its flags. Output: a Decision — a Sample to store, or a drop with a fixed reason.
+// `decideTurn` decides one turn; `finishSession` applies the session-level rule (at-least-one)
+// when a session ends or expires. No I/O and no state: callers own sessions and storage.
+
+export type {
+  Decision,
+  DropReason,
+  FinishedTurn,
+  HintSignal,
+  MethodFlags,
+  Mode,
+  PrmSignal,
+  TeacherSignal,
+  TurnSignals,
+} from './types.ts';
+export { DEFAULT_METHOD_FLAGS } from './types.ts';
+export { decideTurn, type DecideOptions } from './dispatch.ts';
+export { applyAtLeastOne, finishSession } from './session.ts';

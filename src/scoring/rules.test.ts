@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from './rules.ts';
+import type { JudgedTurnInput, NextState } from './types.ts';
+
+const user = (content: NextState['content']): NextState => ({ role: 'user', content });
+const tool = (content: string): NextState => ({ role: 'tool', content });
+const score = (next: NextState) => classifyNextState(next).score;
+
+test('English user cues: thanks/great/perfect → +1, wrong/redo/try again/not what I → −1, else 0', () => {
+  assert.equal(score(user('Thanks, that is perfect!')), 1);
+  assert.equal(score(user('Great, works now.')), 1);
+  assert.equal(score(user("That's wrong.")), -1);
+  assert.equal(score(user('Please redo the table.')), -1);
+  assert.equal(score(user('Try again with the other file.')), -1);
+  assert.equal(score(user('This is not what I asked for')), -1);
+  assert.equal(score(user('Thanks, but it is still wrong')), -1, 'negative beats positive');
+  assert.equal(score(user('What time is it in Tokyo?')), 0);
+  assert.equal(score(user('')), 0);
+});
+
+test('Chinese user cues: 谢谢/好的 → +1, 不对/重新/错了 → −1', () => {
+  assert.equal(score(user('谢谢！')), 1);
+  assert.equal(score(user('好的，明白了')), 1);
+  assert.equal(score(user('不对，这个数字算错了')), -1);
+  assert.equal(score(user('请重新写一遍')), -1);
+  assert.equal(score(user('错了')), -1);
+});
+
+test('content lists and the OpenClaw internal context block are handled', () => {
+  const next = user([
+    { type: 'text', text: 'Thanks!' },
+    { type: 'text', text: '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>> error: wrong retry <<<END_OPENCLAW_INTERNAL_CONTEXT>>>' },
+  ]);
+  assert.equal(score(next), 1);
+});
+
+test('tool outputs: errors → −1, anything else → +1', () => {
+  assert.equal(score(tool('Traceback (most recent call last):\n  File "x.py"')), -1);
+  assert.equal(score(tool('ValueError: invalid literal')), -1);
+  assert.equal(score(tool('Command failed')), -1);
+  assert.equal(score(tool('process exited with code 2')), -1);
+  assert.equal(score(tool('{"exit_code": 1, "stdout": ""}')), -1);
+  assert.equal(score(tool('文件读取错误')), -1);
+  assert.equal(score(tool('a.txt\nb.txt')), 1);
+  assert.equal(score(tool('{"exit_code": 0, "stdout": "ok"}')), 1);
+  assert.equal(score(tool('Build finished with 0 errors')), 1);
+  assert.equal(classifyNextState(tool('error')).hint, null, 'tool outputs give no hint');
+});
+
+test('explicit corrections become hints (the correction sentences, trimmed)', () => {
+  const v = classifyNextState(user('Hmm.   You should use metric units.  And the chart looks odd'));
+  assert.equal(v.score, -1);
+  assert.equal(v.hint, 'You should use metric units.');
+
+  assert.equal(classifyNextState(user("Don't use global variables. Use a class instead.")).hint, "Don't use global variables. Use a class instead.");
+  assert.equal(classifyNextState(user('Do not delete files without asking.')).hint, 'Do not delete files without asking.');
+  assert.equal(classifyNextState(user('不要用全局变量。请改用类。')).hint, '不要用全局变量。 请改用类。');
+  assert.equal(classifyNextState(user('Please answer in French.')).hint, 'Please answer in French.');
+  assert.equal(classifyNextState(user('请用中文回答')).hint, '请用中文回答');
+});
+
+test('a correction that comes with thanks is mixed (0) but still gives its hint', () => {
+  const v = classifyNextState(user('Thanks! Next time use pnpm instead of npm.'));
+  assert.equal(v.score, 0);
+  assert.equal(v.hint, 'Next time use pnpm instead of npm.');
+});
+
+test('a polite request after thanks is a new task, not a correction', () => {
+  const v = classifyNextState(user('Thanks! Please now write the tests.'));
+  assert.equal(v.score, 1);
+  assert.equal(v.hint, null);
+});
+
+const turn = (nextState: NextState): JudgedTurnInput => ({
+  promptMessages: [{ role: 'user', content: 'Convert 3 miles.' }],
+  responseText: 'About 3 miles.',
+  responseToolCalls: [],
+  nextState,
+});
+
+test('rules PRM runner: m identical votes in the model-judge shape', async () => {
+  const r = await runRulesPrmJudge(turn(user('Wrong, try again')), { m: 3 });
+  assert.equal(r.score, -1);
+  assert.deepEqual(r.votes, [-1, -1, -1]);
+  assert.equal(r.provider, 'rules');
+  assert.deepEqual(r.outcome, { score: -1, valid: 3, failed: 0, reason: 'majority' });
+  assert.equal(r.details.length, 3);
+  assert.match(r.details[0].raw ?? '', /\\boxed\{-1\}/);
+  assert.equal(r.details[0].error, null);
+});
+
+test('rules hint runner: +1 votes with the correction as hint, or −1 votes and no hint', async () => {
+  const yes = await runRulesHintJudge(turn(user('You should convert to kilometres.')), { m: 2 });
+  assert.deepEqual(yes.votes, [1, 1]);
+  assert.equal(yes.hint, 'You should convert to kilometres.');
+  assert.equal(yes.selection.eligible, 2);
+
+  const no = await runRulesHintJudge(turn(user('Thanks!')), { m: 3 });
+  assert.deepEqual(no.votes, [-1, -1, -1]);
+  assert.equal(no.hint, null);
+
+  const tooShort = await runRulesHintJudge(turn(user("Don't.")), { m: 1 });
+  assert.deepEqual(tooShort.votes, [1]);
+  assert.equal(tooShort.hint, null, 'hints of 10 characters or fewer are not accepted');
+});
