@@ -10,6 +10,7 @@ import type { ChatChannel } from '../engines/types.ts';
 import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
 import { SessionTracker, RecordWriter, compileIgnorePatterns, type Turn } from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver, type Retokenizer } from '../gateway/index.ts';
+import { hfRetokenizer } from './retokenize.ts';
 
 /** A running server and its parts. */
 export interface RunningServer {
@@ -84,7 +85,13 @@ export async function startServer(
     },
   );
   const metrics = new ServerMetrics();
-  const tokens = new TokenResolver(opts.retokenizer);
+  let retokenizer = opts.retokenizer;
+  if (!retokenizer && config.rollout.tokenizer !== undefined && config.rollout.provider === 'openai_compatible') {
+    const hf = await hfRetokenizer(config.rollout.tokenizer);
+    retokenizer = hf.retokenize;
+    metrics.addGauges('alignment', 'Re-tokenisation counter', () => ({ ...hf.counters }));
+  }
+  const tokens = new TokenResolver(retokenizer);
   metrics.addGauges('sessions', 'Session tracker counter', () => {
     const c = tracker.counters;
     const { sessions_by_source: _s, ...flat } = c;

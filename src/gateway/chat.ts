@@ -19,6 +19,8 @@ export interface ChatDeps {
   maxTokensLimit: number;
   returnTokenIds: boolean;
   sidePatterns: RegExp[];
+  /** Refuses prompts over the policy's context (throws a 400) before anything else happens. */
+  contextGuard?: (messages: ChatMessage[], tools?: unknown[]) => unknown;
   onWarning?: (kind: 'no_session_id' | 'no_turn_type', count: number) => void;
 }
 
@@ -39,6 +41,7 @@ function sideByRule(messages: ChatMessage[], patterns: RegExp[]): boolean {
 /** Parses the request and resolves its session and turn type. */
 export function beginTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}): { req: ParsedChatRequest; handle: TurnHandle } {
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit });
+  deps.contextGuard?.(req.messages, req.tools);
   const hints = sessionHints(req.messages, body as Record<string, unknown>, req.meta.traceparent);
   const handle = deps.tracker.begin({
     explicitSessionId: overrides.sessionId ?? req.meta.sessionId,
@@ -72,6 +75,7 @@ function recordTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, 
     promptIds: tokens.promptIds,
     responseIds: tokens.responseIds,
     logprobs: tokens.logprobs,
+    logprobMask: tokens.logprobMask,
     policyVersion: version,
     tokenWarnings: tokens.warnings,
   });

@@ -9,6 +9,8 @@ export interface TurnTokens {
   promptIds?: number[];
   responseIds?: number[];
   logprobs?: number[];
+  /** 1 = the log-prob at this position is real; 0 = padded by alignment (never train on it). */
+  logprobMask?: number[];
   promptText?: string;
   warnings: string[];
 }
@@ -18,6 +20,7 @@ export type Retokenizer = (input: {
   messages: ChatMessage[];
   tools?: unknown[];
   response: ChatMessage;
+  finishReason: string | null;
   upstreamLogprobs: number[];
 }) => TurnTokens;
 
@@ -54,7 +57,7 @@ export class TokenResolver {
       return { promptIds: acc.promptTokenIds, responseIds: acc.tokenIds, logprobs: acc.logprobs, warnings };
     }
     if (this.retokenize && acc.logprobs.length > 0) {
-      const t = this.retokenize({ messages, tools, response, upstreamLogprobs: acc.logprobs });
+      const t = this.retokenize({ messages, tools, response, finishReason: acc.finishReason, upstreamLogprobs: acc.logprobs });
       this.counters.retokenized++;
       this.counters.warnings += t.warnings.length + warnings.length;
       return { ...t, warnings: [...warnings, ...t.warnings] };

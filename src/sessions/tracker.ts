@@ -1,11 +1,58 @@
 // SessionTracker: which session a request belongs to, main vs side turns, turn numbering, the
 // next state of each turn, and session end (done, idle expiry, LRU cap). It owns no I/O: it
-// reports completed and finalised turns through listeners (records, scoring).
+// reports completed and finalised turns through listeners (records, views, scoring).
 //
-// Session resolution, strongest first: explicit id (header/body) → client hint (OpenClaw runtime
-// sessionId, prompt_cache_key) → longest recorded-history prefix of the message list (hash index)
-// → traceparent trace id of an earlier request → a new inferred session. Per request this costs one
-// hash pass over the messages and one map lookup per message, whatever the number of sessions.
+// Session resolution — the first rule that applies wins:
+//  1. explicit id: `X-Session-Id` header or `session_id` body field (the gateway passes it in);
+//  2. `server.session_fallback: anonymous`: every header-less request shares session `anonymous`;
+//  3. client hints: OpenClaw's `Runtime: … sessionId=X` trailer in the first user message →
+//     session `openclaw-X`; else `prompt_cache_key` "X:<n>" → session `pck-X`;
+//  4. prefix: a live session whose latest history end — (its last request + our answer), and
+//     also (that request minus its last message + our answer), because OpenClaw drops its
+//     trailing internal-context block from the next request — is a prefix of the new message
+//     list. Found by hash lookup, longest match first;
+//  5. trace: the W3C `traceparent` trace id of a recent main request of a live session (all
+//     requests of one OpenClaw user turn, tool follow-ups included, share it);
+//  6. otherwise a new inferred session `s-<uuid>`.
+// Message identity (canonical.ts): role, content text and tool calls by name + arguments.
+// Tool-call ids and any other fields are ignored: clients rewrite ids (`call_rec_2` → `callrec2`).
+//
+// Cost per request: one hash pass over the request's own messages (linear in the request, like
+// parsing it) plus at most one map lookup per assistant message in it; nothing depends on the
+// number of sessions or on what is stored for them. Each live session keeps ≤ 2 index keys (its
+// latest history end only), ≤ 4 trace ids and its last turn (whose request it holds until the
+// turn is finalised: memory ≈ live sessions × last request size, capped by `maxSessions`).
+//
+// Next state of a main turn = the messages the next main request of its session appended after
+// our answer (everything after the matched history; without a match, everything after the
+// request's last assistant message), keeping `user`/`tool` messages that match no ignore
+// pattern (`server.ignore_message_patterns`, OpenClaw's internal-context markers by default).
+// Several tool results become one next state with role `tool`. Nothing left → no next state
+// (`no_new_message`).
+//
+// Turn type: an explicit `X-Turn-Type`/`turn_type` wins (`main` trains; anything else is a side
+// turn). Without one, a request whose system prompt matches `server.side_turn_patterns` is a side
+// turn (e.g. a client's summarisation/compaction call), else `server.default_turn_type` (main).
+// Side turns are forwarded and never recorded; they do not touch session state, except that a
+// side request carrying `session_done` for an explicit id still closes that session.
+//
+// Turn numbers start at 1 per session and are given when the answer completes; failed turns get
+// none. A session ends on `session_done` (after that request's answer), after `idleTimeoutMs`
+// without requests (`expireIdle`), by LRU eviction beyond `maxSessions`, or at shutdown; its
+// last turn is then finalised with no next state and its index entries are freed at once (a
+// turn still in flight is finalised when its answer arrives). When a closed session's id comes
+// back, numbering continues (the last `maxSessions` closed ids are remembered).
+//
+// Limits (inference is a heuristic; explicit ids or hints avoid all of these):
+//  - two sessions with identical histories (same system prompt, user text and answer) share
+//    index keys: the later one owns them, so the other one's next request starts a new session;
+//  - only a continuation of a session's latest answer matches: a client that rewrites history
+//    (compaction, edits, regenerating an earlier turn) starts a new inferred session;
+//  - a client that alters replayed text (trimmed answers, reformatted tool arguments) defeats
+//    prefix matching (the trace id may still tie one user turn's requests together);
+//  - a request that arrives while the session's previous turn is still in flight cannot contain
+//    that turn's answer, so that turn ends with no next state (`overlapped`);
+//  - numbering restarts after a server restart (records keep session ids; see records.ts).
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../engines/types.ts';
 import { extendHash, EMPTY_PREFIX_HASH } from './canonical.ts';
@@ -16,7 +63,7 @@ import { nextStateFrom, type NextState } from './nextState.ts';
 export type SessionSource = 'explicit' | 'runtime_hint' | 'prompt_cache_key' | 'prefix' | 'trace' | 'new' | 'anonymous';
 
 /** Why a turn ended without a next state. */
-export type NoNextStateReason = 'session_done' | 'expired' | 'evicted' | 'no_new_message' | 'shutdown';
+export type NoNextStateReason = 'session_done' | 'expired' | 'evicted' | 'no_new_message' | 'shutdown' | 'overlapped';
 
 /** What the gateway knows about a request before calling the policy. */
 export interface TurnRequest {
@@ -40,6 +87,8 @@ export interface TurnResponse {
   promptIds?: number[];
   responseIds?: number[];
   logprobs?: number[];
+  /** 1 = the log-prob at this position is real; 0 = padded by token alignment (never trained on). */
+  logprobMask?: number[];
   policyVersion: number;
   tokenWarnings?: string[];
 }
@@ -79,6 +128,7 @@ export interface TrackerListeners {
   onSessionClosed?(sessionId: string, reason: NoNextStateReason): void;
 }
 
+/** Tracker settings (from the `server` config section). */
 export interface TrackerOptions {
   defaultTurnType: 'main' | 'side';
   fallback: 'infer' | 'anonymous';
@@ -101,22 +151,38 @@ export interface TrackerCounters {
   sessions_evicted: number;
 }
 
+/** Sizes of the tracker's in-memory tables (all bounded by `maxSessions`). */
+export interface TrackerMemory {
+  sessions: number;
+  prefixKeys: number;
+  traceKeys: number;
+  closedIds: number;
+}
+
+/** Turn counter shared by every incarnation of one session id (numbers never repeat). */
+interface TurnCounter {
+  n: number;
+}
+
 interface SessionState {
   id: string;
-  turnCount: number;
+  counter: TurnCounter;
   last?: Turn;
   keys: string[];
   traceIds: string[];
   lastActive: number;
-  closing?: NoNextStateReason;
-  inferred: boolean;
+  closed?: NoNextStateReason;
 }
 
-/** Tracks live sessions; see the file header for the resolution rules. */
+const MAX_TRACE_IDS = 4;
+
+/** Tracks live sessions; see the file header for the rules and their limits. */
 export class SessionTracker {
   private readonly sessions = new Map<string, SessionState>(); // insertion order = LRU order
   private readonly prefixIndex = new Map<string, { sessionId: string; length: number }>();
   private readonly traceIndex = new Map<string, string>();
+  private readonly closedCounters = new Map<string, TurnCounter>();
+  private readonly owner = new WeakMap<Turn, SessionState>();
   private readonly opts: TrackerOptions;
   private readonly listeners: TrackerListeners;
   private readonly now: () => number;
@@ -143,25 +209,34 @@ export class SessionTracker {
     return this.sessions.size;
   }
 
+  /** Sizes of the in-memory tables, to show memory stays bounded. */
+  memory(): TrackerMemory {
+    return { sessions: this.sessions.size, prefixKeys: this.prefixIndex.size, traceKeys: this.traceIndex.size, closedIds: this.closedCounters.size };
+  }
+
   /** Resolves the session and turn type of a request; for main turns, gives the previous turn its next state. */
   begin(req: TurnRequest): TurnHandle {
     if (req.turnType === undefined) this.counters.requests_without_turn_type++;
-    const turnType = req.turnType !== undefined ? (req.turnType === 'main' ? 'main' : 'side') : req.sideByRule ? 'side' : this.opts.defaultTurnType;
     if (req.explicitSessionId === undefined) this.counters.requests_without_session_id++;
+    const turnType = req.turnType !== undefined ? (req.turnType === 'main' ? 'main' : 'side') : req.sideByRule ? 'side' : this.opts.defaultTurnType;
     if (turnType === 'side') {
       this.counters.side_turns++;
-      return { sessionId: req.explicitSessionId ?? '', turnType, source: req.explicitSessionId ? 'explicit' : 'new', sessionDone: req.sessionDone };
+      if (req.sessionDone && req.explicitSessionId !== undefined) this.close(req.explicitSessionId, 'session_done');
+      return { sessionId: req.explicitSessionId ?? '', turnType, source: req.explicitSessionId !== undefined ? 'explicit' : 'new', sessionDone: req.sessionDone };
     }
     const { state, source, matchedLength } = this.resolve(req);
     this.counters.sessions_by_source[source]++;
     this.touch(state);
     const prev = state.last;
     if (prev && !prev.failed && prev.nextState === undefined) {
-      const appended = req.messages.slice(matchedLength ?? this.afterLastAssistant(req.messages));
-      const ns = nextStateFrom(appended, this.opts.ignorePatterns);
-      this.setNextState(prev, ns ?? null, 'no_new_message');
+      if (prev.completedAt === undefined) this.setNextState(prev, null, 'overlapped');
+      else {
+        const appended = req.messages.slice(matchedLength ?? this.afterLastAssistant(req.messages));
+        this.setNextState(prev, nextStateFrom(appended, this.opts.ignorePatterns) ?? null, 'no_new_message');
+      }
     }
     const turn: Turn = { sessionId: state.id, messages: req.messages, prefix: req.prefix, startedAt: this.now(), finalized: false, failed: false };
+    this.owner.set(turn, state);
     state.last = turn;
     this.counters.main_turns++;
     return { sessionId: state.id, turnType, source, turn, sessionDone: req.sessionDone };
@@ -170,50 +245,46 @@ export class SessionTracker {
   /** Records the policy's answer: numbers the turn, indexes the new history, finalises if due. */
   complete(handle: TurnHandle, response: TurnResponse): Turn | undefined {
     const turn = handle.turn;
-    if (!turn) return undefined;
-    const state = this.sessions.get(turn.sessionId);
+    const state = turn ? this.owner.get(turn) : undefined;
+    if (!turn || !state || turn.failed || turn.completedAt !== undefined) return undefined;
     turn.response = response;
     turn.completedAt = this.now();
-    if (!state) {
-      // The session was closed while this turn was in flight: record it, with no next state.
-      turn.turnId = 1;
-      this.listeners.onTurnCompleted?.(turn);
-      this.setNextState(turn, null, 'expired');
-      return turn;
+    turn.turnId = ++state.counter.n;
+    if (state.closed === undefined) {
+      this.indexHistory(state, turn);
+      this.touch(state);
     }
-    turn.turnId = ++state.turnCount;
-    this.indexHistory(state, turn);
     this.listeners.onTurnCompleted?.(turn);
     if (turn.nextState !== undefined) this.finalize(turn);
-    if (handle.sessionDone) this.close(state.id, 'session_done');
-    else if (state.closing) this.close(state.id, state.closing);
+    if (handle.sessionDone && state.closed === undefined) this.close(state.id, 'session_done');
     return turn;
   }
 
   /** The upstream failed: the turn is not a training turn and gets no number. */
   fail(handle: TurnHandle): void {
     const turn = handle.turn;
-    if (!turn) return;
+    const state = turn ? this.owner.get(turn) : undefined;
+    if (!turn || !state || turn.completedAt !== undefined) return;
     turn.failed = true;
-    const state = this.sessions.get(turn.sessionId);
-    if (state && state.last === turn) state.last = undefined;
-    if (state && handle.sessionDone) this.close(state.id, 'session_done');
+    if (state.last === turn) state.last = undefined;
+    if (handle.sessionDone && state.closed === undefined) this.close(state.id, 'session_done');
   }
 
-  /** Closes a session: its last turn gets no next state; its index entries go. */
+  /** Closes a session now: its last turn gets no next state; its index entries are freed. */
   close(sessionId: string, reason: NoNextStateReason): boolean {
     const state = this.sessions.get(sessionId);
     if (!state) return false;
-    const last = state.last;
-    if (last && !last.failed && last.completedAt === undefined) {
-      // In flight: finish closing when its answer arrives.
-      state.closing = reason;
-      return true;
-    }
-    if (last && !last.failed && last.nextState === undefined) this.setNextState(last, null, reason);
+    state.closed = reason;
     this.sessions.delete(sessionId);
     for (const k of state.keys) if (this.prefixIndex.get(k)?.sessionId === sessionId) this.prefixIndex.delete(k);
     for (const t of state.traceIds) if (this.traceIndex.get(t) === sessionId) this.traceIndex.delete(t);
+    state.keys = [];
+    state.traceIds = [];
+    this.rememberClosed(sessionId, state.counter);
+    const last = state.last;
+    // A turn still in flight is finalised with this reason when its answer arrives.
+    if (last && !last.failed && last.nextState === undefined) this.setNextState(last, null, reason);
+    state.last = undefined;
     this.listeners.onSessionClosed?.(sessionId, reason);
     return true;
   }
@@ -224,7 +295,10 @@ export class SessionTracker {
     let n = 0;
     for (const s of [...this.sessions.values()]) {
       if (s.lastActive > cutoff) break; // LRU order: the rest are newer
-      if (this.close(s.id, 'expired')) { n++; this.counters.sessions_expired++; }
+      if (this.close(s.id, 'expired')) {
+        n++;
+        this.counters.sessions_expired++;
+      }
     }
     return n;
   }
@@ -234,40 +308,44 @@ export class SessionTracker {
     for (const id of [...this.sessions.keys()]) this.close(id, 'shutdown');
   }
 
-  /** Live session ids (for tests and the dashboard). */
+  /** Live session ids, least recently used first (for tests and the dashboard). */
   sessionIds(): string[] {
     return [...this.sessions.keys()];
   }
 
+  /** Remembers a main request's trace id for its session (tool follow-ups share it). */
+  noteTrace(sessionId: string, traceId: string | undefined): void {
+    const state = this.sessions.get(sessionId);
+    if (!state || traceId === undefined || state.traceIds.includes(traceId)) return;
+    state.traceIds.push(traceId);
+    if (state.traceIds.length > MAX_TRACE_IDS) {
+      const old = state.traceIds.shift()!;
+      if (this.traceIndex.get(old) === sessionId) this.traceIndex.delete(old);
+    }
+    this.traceIndex.set(traceId, sessionId);
+  }
+
   private resolve(req: TurnRequest): { state: SessionState; source: SessionSource; matchedLength?: number } {
-    if (req.explicitSessionId !== undefined) {
-      const state = this.getOrCreate(req.explicitSessionId, false);
-      return { state, source: 'explicit', matchedLength: this.matchOwnHistory(state, req.prefix) };
-    }
-    if (this.opts.fallback === 'anonymous') {
-      const state = this.getOrCreate('anonymous', false);
-      return { state, source: 'anonymous', matchedLength: this.matchOwnHistory(state, req.prefix) };
-    }
-    const hinted = req.hints.runtimeSessionId !== undefined ? { id: `openclaw-${req.hints.runtimeSessionId}`, source: 'runtime_hint' as const }
-      : req.hints.promptCacheKey !== undefined ? { id: `pck-${req.hints.promptCacheKey}`, source: 'prompt_cache_key' as const } : undefined;
-    if (hinted) {
-      const state = this.getOrCreate(hinted.id, true);
-      return { state, source: hinted.source, matchedLength: this.matchOwnHistory(state, req.prefix) };
-    }
-    for (let k = req.prefix.length; k >= 1; k--) {
+    if (req.explicitSessionId !== undefined) return this.named(req, req.explicitSessionId, 'explicit', false);
+    if (this.opts.fallback === 'anonymous') return this.named(req, 'anonymous', 'anonymous', false);
+    if (req.hints.runtimeSessionId !== undefined) return this.named(req, `openclaw-${req.hints.runtimeSessionId}`, 'runtime_hint', true);
+    if (req.hints.promptCacheKey !== undefined) return this.named(req, `pck-${req.hints.promptCacheKey}`, 'prompt_cache_key', true);
+    // Every indexed history ends with our answer, so only assistant positions can match.
+    for (let k = req.messages.length; k >= 1; k--) {
+      if (req.messages[k - 1].role !== 'assistant') continue;
       const hit = this.prefixIndex.get(req.prefix[k - 1]);
-      if (hit && hit.length === k) {
-        const state = this.sessions.get(hit.sessionId);
-        if (state) return { state, source: 'prefix', matchedLength: k };
-      }
+      const state = hit && hit.length === k ? this.sessions.get(hit.sessionId) : undefined;
+      if (state) return { state, source: 'prefix', matchedLength: k };
     }
-    if (req.hints.traceId !== undefined) {
-      const id = this.traceIndex.get(req.hints.traceId);
-      const state = id !== undefined ? this.sessions.get(id) : undefined;
-      if (state) return { state, source: 'trace', matchedLength: this.matchOwnHistory(state, req.prefix) };
-    }
-    const state = this.getOrCreate(`s-${randomUUID()}`, true);
-    return { state, source: 'new', matchedLength: req.prefix.length };
+    const traced = req.hints.traceId !== undefined ? this.traceIndex.get(req.hints.traceId) : undefined;
+    const tracedState = traced !== undefined ? this.sessions.get(traced) : undefined;
+    if (tracedState) return { state: tracedState, source: 'trace', matchedLength: this.matchOwnHistory(tracedState, req.prefix) };
+    return { state: this.getOrCreate(`s-${randomUUID()}`, true), source: 'new', matchedLength: req.prefix.length };
+  }
+
+  private named(req: TurnRequest, id: string, source: SessionSource, inferred: boolean): { state: SessionState; source: SessionSource; matchedLength?: number } {
+    const state = this.getOrCreate(id, inferred);
+    return { state, source, matchedLength: this.matchOwnHistory(state, req.prefix) };
   }
 
   /** Where this session's recorded history ends in the new message list, if it is a prefix. */
@@ -286,19 +364,25 @@ export class SessionTracker {
 
   private getOrCreate(id: string, inferred: boolean): SessionState {
     let state = this.sessions.get(id);
-    if (!state) {
-      state = { id, turnCount: 0, keys: [], traceIds: [], lastActive: this.now(), inferred };
-      this.sessions.set(id, state);
-      if (inferred) this.counters.sessions_inferred++;
-      while (this.sessions.size > this.opts.maxSessions) {
-        const oldest = this.sessions.keys().next().value as string;
-        if (oldest === id) break;
-        this.close(oldest, 'evicted');
-        this.sessions.delete(oldest); // even if its turn is in flight, the cap holds
-        this.counters.sessions_evicted++;
-      }
+    if (state) return state;
+    const counter = this.closedCounters.get(id) ?? { n: 0 };
+    this.closedCounters.delete(id);
+    state = { id, counter, keys: [], traceIds: [], lastActive: this.now() };
+    this.sessions.set(id, state);
+    if (inferred) this.counters.sessions_inferred++;
+    while (this.sessions.size > this.opts.maxSessions) {
+      const oldest = this.sessions.keys().next().value as string;
+      if (oldest === id) break;
+      this.close(oldest, 'evicted');
+      this.counters.sessions_evicted++;
     }
     return state;
+  }
+
+  private rememberClosed(id: string, counter: TurnCounter): void {
+    this.closedCounters.delete(id);
+    this.closedCounters.set(id, counter);
+    if (this.closedCounters.size > this.opts.maxSessions) this.closedCounters.delete(this.closedCounters.keys().next().value as string);
   }
 
   private touch(state: SessionState): void {
@@ -322,37 +406,24 @@ export class SessionTracker {
     state.keys.push(full);
     if (n >= 1) {
       const dropped = extendHash(n > 1 ? turn.prefix[n - 2] : EMPTY_PREFIX_HASH, answer);
-      if (!this.prefixIndex.has(dropped) || this.prefixIndex.get(dropped)!.sessionId === state.id) {
+      const owner = this.prefixIndex.get(dropped);
+      if (owner === undefined || owner.sessionId === state.id || !this.sessions.has(owner.sessionId)) {
         this.prefixIndex.set(dropped, { sessionId: state.id, length: n });
         state.keys.push(dropped);
       }
     }
   }
 
-  /** Remembers a request's trace id for the session (tool follow-ups share it). */
-  noteTrace(sessionId: string, traceId: string | undefined): void {
-    const state = this.sessions.get(sessionId);
-    if (!state || traceId === undefined || state.traceIds.includes(traceId)) return;
-    state.traceIds.push(traceId);
-    if (state.traceIds.length > 4) {
-      const old = state.traceIds.shift()!;
-      if (this.traceIndex.get(old) === sessionId) this.traceIndex.delete(old);
-    }
-    this.traceIndex.set(traceId, sessionId);
-  }
-
   private setNextState(turn: Turn, ns: NextState | null, reason: NoNextStateReason): void {
     turn.nextState = ns;
-    if (ns === null) {
-      turn.noNextStateReason = reason;
-      this.counters.turns_without_next_state++;
-    }
+    if (ns === null) turn.noNextStateReason = reason;
     if (turn.completedAt !== undefined) this.finalize(turn);
   }
 
   private finalize(turn: Turn): void {
     if (turn.finalized) return;
     turn.finalized = true;
+    if (turn.nextState === null) this.counters.turns_without_next_state++;
     this.listeners.onTurnFinalized?.(turn);
   }
 }

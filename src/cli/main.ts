@@ -1,0 +1,107 @@
+// The `openclaw-rl` command line: api-server, train, doctor, export. Each command loads the
+// config (file + env + flags), runs, and maps errors to exit codes in one place (`run`).
+import { Command } from 'commander';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { exitCodeFor, OpenClawError } from '../errors/index.ts';
+import { loadConfig, type Config } from '../config/index.ts';
+import { startServer } from '../app/index.ts';
+import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
+import { addServeOptions, addTrainingOptions, overridesFrom } from './flags.ts';
+
+async function run(fn: () => Promise<number | void>): Promise<void> {
+  try {
+    const code = await fn();
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (err) {
+    const msg = err instanceof OpenClawError ? err.message : (err as Error)?.stack ?? String(err);
+    process.stderr.write(`openclaw-rl: ${msg}\n`);
+    process.exitCode = exitCodeFor(err);
+  }
+}
+
+function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
+  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd) });
+}
+
+/** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
+async function serveUntilSignal(config: Config, apiKey: string | undefined): Promise<void> {
+  const server = await startServer(config, { apiKey });
+  process.stderr.write(`openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}); records in ${join(config.output_dir, 'records')}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+}
+
+/** Builds the program (exported for tests). */
+export function buildProgram(): Command {
+  const program = new Command('openclaw-rl')
+    .description('Online RL for agents: an OpenAI-compatible server that learns from its own conversations')
+    .showHelpAfterError();
+
+  const apiServer = program.command('api-server').description('serve the OpenAI-compatible API, record and judge turns (no training)');
+  addTrainingOptions(addServeOptions(apiServer)).action(async (opts, cmd: Command) => {
+    await run(async () => {
+      const config = configFrom(opts, cmd);
+      await serveUntilSignal(config, opts.apiKey);
+    });
+  });
+
+  const train = program.command('train').description('serve the API and train the policy in the background');
+  addTrainingOptions(addServeOptions(train)).action(async (opts, cmd: Command) => {
+    await run(async () => {
+      const config = configFrom(opts, cmd);
+      if (config.rollout.provider !== 'embedded') {
+        throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; in-process training needs rollout.provider: embedded. For a remote policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
+      }
+      await serveUntilSignal(config, opts.apiKey);
+    });
+  });
+
+  program
+    .command('doctor')
+    .description('check the rollout, judge and teacher channels and explain failures')
+    .option('--config <file>', 'YAML config file')
+    .option('--timeout <s>', 'seconds per check', '30')
+    .action(async (opts) => {
+      await run(async () => {
+        const config = loadConfig(opts.config);
+        const rows = await runDoctor(config, Number(opts.timeout) * 1000);
+        process.stdout.write(formatDoctorTable(rows) + '\n');
+        return rows.every((r) => r.ok) ? 0 : 1;
+      });
+    });
+
+  program
+    .command('export')
+    .description("write the run's training samples to stdout")
+    .option('--format <format>', 'output format (jsonl)', 'jsonl')
+    .option('--output-dir <dir>', 'run folder holding samples.sqlite', '.')
+    .option('--config <file>', 'take output_dir from this config')
+    .action(async (opts) => {
+      await run(async () => {
+        if (opts.format !== 'jsonl') throw new OpenClawError('invalid_request', `--format ${opts.format} is not supported; use --format jsonl`);
+        const dir = opts.config ? loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir : opts.outputDir;
+        const { SampleStore, exportJsonl, SAMPLE_STORE_FILE } = await import('../samples/index.ts');
+        const path = join(dir, SAMPLE_STORE_FILE);
+        if (!existsSync(path)) throw new OpenClawError('config', `no sample store at ${path}: run the server with --output-dir ${dir} first, or pass the run's --output-dir`);
+        const store = SampleStore.open(path, { recoverLeases: false });
+        try {
+          const n = await exportJsonl(store, process.stdout);
+          process.stderr.write(`openclaw-rl: exported ${n} samples from ${path}\n`);
+        } finally {
+          store.close();
+        }
+      });
+    });
+
+  return program;
+}
+
+/** Entry point used by bin/openclaw-rl.js. */
+export async function main(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}
