@@ -90,7 +90,8 @@ export async function runDoctor(config: Config, timeoutMs = 30_000): Promise<Doc
 export function formatDoctorTable(rows: DoctorRow[]): string {
   const head = ['channel', 'base URL', 'model', 'result', 'fix'];
   const cells = rows.map((r) => [r.channel, r.baseUrl, r.model, `${r.ok ? 'PASS' : 'FAIL'} ${r.result}`, r.fix]);
-  const widths = head.map((h, i) => Math.min(i === 4 ? 200 : 60, Math.max(h.length, ...cells.map((c) => c[i].length))));
-  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.slice(0, widths[i]).padEnd(widths[i]))).join('  ');
+  // Nothing is cut: a fix that is not shown in full cannot be followed.
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join('  ');
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }

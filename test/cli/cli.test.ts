@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScriptedUpstream } from '../support/scripted-upstream.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function tmpConfig(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-'));
+  const path = join(dir, 'config.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+
+test('--help lists api-server, train, doctor and export', async () => {
+  const r = await cli(['--help']);
+  assert.equal(r.code, 0);
+  for (const c of ['api-server', 'train', 'doctor', 'export']) assert.match(r.stdout, new RegExp(`\\b${c}\\b`));
+});
+
+test('a bad config exits 2 and names the key path', async () => {
+  const r = await cli(['api-server', '--config', tmpConfig('rollout:\n  temprature: 0.5\n'), '--port', '0']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /rollout\.temprature: unknown key/);
+});
+
+test('a bad flag value is refused with the flag named', async () => {
+  const r = await cli(['train', '--majority-vote', 'three']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /--majority-vote expects a positive integer, got 'three'/);
+});
+
+test('doctor: a healthy channel passes; a wrong key fails with the explanation; exit code says which', async () => {
+  const up = await new ScriptedUpstream().start();
+  try {
+    const good = tmpConfig(`rollout:\n  provider: openai_compatible\n  base_url: ${up.url}\n  model_id: m\n`);
+    const ok = await cli(['doctor', '--config', good, '--timeout', '5']);
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /rollout\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+m\s+PASS ok: .*log-probs ok/);
+    assert.match(ok.stdout, /judge .*PASS in-process \(rules\)/);
+
+    up.script({ kind: 'status', status: 401, body: { error: { message: 'Invalid API key' } } });
+    const bad = await cli(['doctor', '--config', good, '--timeout', '5']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, /rollout .*FAIL 401 upstream_auth .*rollout\.api_key/);
+  } finally {
+    await up.stop();
+  }
+});
+
+test('doctor: an unreachable base URL fails with a connection explanation', async () => {
+  const cfg = tmpConfig('rollout:\n  provider: openai_compatible\n  base_url: http://127.0.0.1:9/v1\n');
+  const r = await cli(['doctor', '--config', cfg, '--timeout', '5']);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /FAIL 502 upstream_unreachable .*connection refused/);
+});
+
+test('export without a sample store explains where it looked', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-'));
+  const r = await cli(['export', '--format', 'jsonl', '--output-dir', dir]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /no sample store at .*samples\.sqlite/);
+});
