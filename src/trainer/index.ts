@@ -1,0 +1,5 @@
+// Trainer: turns ready samples into PPO updates of the policy in the background. In: the sample
+// store, a PolicyEngine that can train and publish, the config. Out: new policy versions,
+// `logs/train.log` + `logs/metrics.jsonl` lines per step, checkpoints.
+export { Trainer, toTrainSamples, trainOptionsFrom, type TrainerDeps } from './trainer.ts';
+export { TrainLog, formatStepLine, STEP_KEYS, type StepMetrics } from './log.ts';

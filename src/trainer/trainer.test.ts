@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../config/index.ts';
+import type { PolicyEngine, TrainOptions, TrainSample, TrainStepMetrics } from '../engines/types.ts';
+import { SampleStore } from '../samples/index.ts';
+import { makeSample } from '../samples/testdata/fixtures.ts';
+import { Trainer, toTrainSamples } from './index.ts';
+
+/** A PolicyEngine that records what it was asked to train and can be told to fail. */
+class RecordingEngine implements PolicyEngine {
+  readonly kind = 'recording';
+  v = 0;
+  batches: TrainSample[][] = [];
+  opts: TrainOptions[] = [];
+  saved: string[] = [];
+  failNext = false;
+  version() { return this.v; }
+  async generate(): Promise<never> { throw new Error('not used'); }
+  async score(): Promise<never> { throw new Error('not used'); }
+  async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
+    if (this.failNext) { this.failNext = false; throw new Error('engine exploded'); }
+    this.batches.push(samples);
+    this.opts.push(opts);
+    return { pg_loss: -0.5, pg_clipfrac: 0.1, ppo_kl: 0.01, entropy: 1.2, kl_loss: 0, grad_norm: 0.3, train_rollout_logprob_abs_diff: 0.002, tokens: samples.reduce((n, s) => n + s.responseIds.length, 0) };
+  }
+  async publish() { return ++this.v; }
+  async save(dir: string) { this.saved.push(dir); }
+  async close() {}
+}
+
+function setup(overrides: Record<string, unknown> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'ocrl-trainer-'));
+  const config = parseConfig({}, { env: {}, overrides: { output_dir: dir, 'training.batch_size': 2, mode: 'openclaw-combine', ...overrides } });
+  const store = SampleStore.open(join(dir, 'samples.sqlite'));
+  const engine = new RecordingEngine();
+  return { dir, config, store, engine, trainer: new Trainer({ engine, store, config }) };
+}
+
+test('advantages per mode: combine adds w_opd·(teacher − old) and w_rl·r; masked samples are not trained', () => {
+  const { config } = setup({ 'training.w_opd': 0.5, 'training.w_rl': 2 });
+  const samples = [
+    { ...makeSample('a', 1, { reward: 1, teacherLogprobs: [-0.25, -1, -0.25], rolloutLogprobs: [-0.5, -1, -1.25], type: 'opd+rl' }), state: 'leased', dropReason: null, leaseId: 'x', leaseCount: 1 },
+    { ...makeSample('a', 2, { reward: -1 }), state: 'leased', dropReason: null, leaseId: 'x', leaseCount: 1 },
+    { ...makeSample('a', 3, { lossMask: 0, reward: 0 }), state: 'leased', dropReason: null, leaseId: 'x', leaseCount: 1 },
+  ] as any;
+  const { train, advantages } = toTrainSamples(samples, config);
+  assert.equal(train.length, 2);
+  // 0.5·(−0.25 − −0.5) + 2·1 = 2.125 ; 0.5·0 + 2 = 2 ; 0.5·1 + 2 = 2.5
+  assert.deepEqual(train[0].advantages, [2.125, 2, 2.5]);
+  assert.deepEqual(train[1].advantages, [-2, -2, -2]);
+  assert.deepEqual(Array.from(advantages[2]), [0, 0, 0]);
+});
+
+test('a step trains the oldest batch, publishes, marks it trained and logs every metric key', async () => {
+  const { store, engine, trainer, dir } = setup();
+  for (let t = 1; t <= 3; t++) store.addSample(makeSample('s', t, { policyVersion: 0, reward: t === 2 ? -1 : 1 }));
+  const m = await trainer.trainOnce();
+  assert.ok(m);
+  assert.equal(engine.v, 1);
+  assert.equal(engine.batches[0].length, 2);
+  assert.equal(engine.opts[0].loss.clipRatioHigh, 0.28);
+  assert.equal(store.counts().trained, 2);
+  assert.equal(store.countReady(), 1, 'the rest of the ready samples stays for the next batch');
+  assert.equal(m.policy_version, 1);
+  assert.equal(m.reward_mean, 0);
+  assert.equal(m.advantage_mean, 0);
+  assert.equal(m.advantage_std, 1);
+  const line = readFileSync(join(dir, 'logs', 'train.log'), 'utf8').trim();
+  for (const key of ['step=1', 'advantage_mean=', 'advantage_std=', 'effective_sample_rate=1', 'hint_accept_rate=', 'reward_mean=', 'pg_loss=-0.5000', 'pg_clipfrac=', 'ppo_kl=', 'entropy=', 'kl_loss=', 'staleness_mean=0', 'train_rollout_logprob_abs_diff=', 'step_time_s=']) {
+    assert.ok(line.includes(key), `train.log line lacks ${key}: ${line}`);
+  }
+  const json = JSON.parse(readFileSync(join(dir, 'logs', 'metrics.jsonl'), 'utf8').trim());
+  assert.equal(json.step, 1);
+  assert.equal(json.pg_loss, -0.5);
+});
+
+test('stale samples are dropped and counted, never trained', async () => {
+  const { store, engine, trainer } = setup({ 'training.max_staleness': 1 });
+  engine.v = 5;
+  store.addSample(makeSample('s', 1, { policyVersion: 2 }));
+  store.addSample(makeSample('s', 2, { policyVersion: 4 }));
+  store.addSample(makeSample('s', 3, { policyVersion: 5 }));
+  const m = await trainer.trainOnce();
+  assert.equal(m!.stale_dropped, 1);
+  assert.equal(m!.staleness_mean, 0.5);
+  assert.equal(store.dropsByReason().stale, 1);
+});
+
+test('a failed step returns the batch to ready; a later step trains it', async () => {
+  const { store, engine, trainer } = setup();
+  store.addSample(makeSample('s', 1, { policyVersion: 0 }));
+  store.addSample(makeSample('s', 2, { policyVersion: 0 }));
+  engine.failNext = true;
+  await assert.rejects(trainer.trainOnce(), /engine exploded/);
+  assert.equal(store.countReady(), 2);
+  assert.equal(engine.v, 0);
+  await trainer.trainOnce();
+  assert.equal(store.counts().trained, 2);
+});
+
+test('the background loop trains when a batch fills, checkpoints every save_interval, and stops cleanly', async () => {
+  const { store, engine, config, dir } = setup({ 'training.save_interval': 2 });
+  const steps: number[] = [];
+  const trainer = new Trainer({ engine, store, config, pollMs: 20, onStep: (m) => steps.push(m.step) });
+  trainer.start();
+  for (let t = 1; t <= 4; t++) { store.addSample(makeSample('loop', t, { policyVersion: 0 })); trainer.notify(); }
+  const deadline = Date.now() + 5000;
+  while (steps.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await trainer.stop();
+  assert.deepEqual(steps, [1, 2]);
+  assert.equal(engine.v, 2);
+  assert.ok(engine.saved[0].endsWith(join('checkpoints', 'step-000002')));
+  assert.ok(existsSync(join(dir, 'logs', 'train.log')));
+});

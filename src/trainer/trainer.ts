@@ -1,0 +1,185 @@
+// The training loop (DESIGN.md §2): lease a batch of ready samples from the store, compute
+// per-token advantages with rl/, drop what is too stale, run one engine train step, publish the
+// new weights (serving never pauses: the engine swaps them atomically), mark the batch trained,
+// log the step, checkpoint every `save_interval` steps. A failed step returns its batch to ready.
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.ts';
+import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.ts';
+import { batchStats, computeAdvantages, normalizeRewards } from '../rl/index.ts';
+import type { SampleStore, StoredSample } from '../samples/index.ts';
+import { TrainLog, type StepMetrics } from './log.ts';
+
+/** What the trainer needs besides the config. */
+export interface TrainerDeps {
+  engine: PolicyEngine;
+  store: SampleStore;
+  config: Config;
+  log?: Logger;
+  /** Running rates from the scoring stage (hint_accept_rate, …), merged into each step line. */
+  extraStats?: () => Record<string, number>;
+  /** Called after every step (progress bars, dashboards, tests). */
+  onStep?: (m: StepMetrics) => void;
+  /** Poll interval while waiting for a full batch. */
+  pollMs?: number;
+}
+
+/** Train options of the engine from the config. */
+export function trainOptionsFrom(config: Config): TrainOptions {
+  const t = config.training;
+  return {
+    loss: { clipRatio: t.clip_ratio, clipRatioHigh: t.clip_ratio_high, klCoef: t.kl_coef, entropyCoef: t.entropy_coef, distillTopKCoef: config.scoring.distill_topk > 0 ? 1 : 0 },
+    lr: t.lr,
+    epochs: t.epochs,
+    minibatches: t.minibatches,
+    maxGradNorm: t.max_grad_norm,
+    weightDecay: t.weight_decay,
+    temperature: config.rollout.temperature,
+  };
+}
+
+/** Turns stored samples into engine train samples (advantages per token; masked samples skipped). */
+export function toTrainSamples(samples: StoredSample[], config: Config): { train: TrainSample[]; advantages: Float64Array[] } {
+  const rewards = config.training.normalize_rewards ? normalizeRewards(samples.map((s) => s.reward)) : samples.map((s) => s.reward);
+  const train: TrainSample[] = [];
+  const advantages: Float64Array[] = [];
+  samples.forEach((s, i) => {
+    if (s.lossMask !== 1) {
+      advantages.push(new Float64Array(s.responseIds.length));
+      return;
+    }
+    const adv = computeAdvantages(
+      { reward: rewards[i], rolloutLogprobs: s.rolloutLogprobs, teacherLogprobs: s.teacherLogprobs },
+      { mode: config.mode, wOpd: config.training.w_opd, wRl: config.training.w_rl, opdAdvClip: config.training.opd_adv_clip ?? null },
+    );
+    advantages.push(adv);
+    train.push({
+      promptIds: s.promptIds,
+      responseIds: s.responseIds,
+      rolloutLogprobs: s.rolloutLogprobs,
+      advantages: Array.from(adv),
+      lossMask: new Array(s.responseIds.length).fill(1),
+      teacherTopK: s.teacherTopK ?? undefined,
+    });
+  });
+  return { train, advantages };
+}
+
+/** Background trainer: `start()` runs until `stop()`. */
+export class Trainer {
+  readonly log: TrainLog;
+  step = 0;
+  lastError: string | undefined;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly deps: TrainerDeps;
+
+  constructor(deps: TrainerDeps) {
+    this.deps = deps;
+    this.log = new TrainLog(deps.config.output_dir);
+  }
+
+  /** Starts the loop in the background. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Nudges the loop (e.g. when a sample became ready) instead of waiting for the next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Stops after the current step; saves a final checkpoint when the engine can. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await this.loop;
+    if (this.step > 0) await this.checkpoint();
+  }
+
+  private async run(): Promise<void> {
+    const batchSize = this.deps.config.training.batch_size;
+    while (this.running) {
+      if (this.deps.store.countReady() >= batchSize) {
+        try {
+          await this.trainOnce();
+        } catch (err) {
+          this.lastError = (err as Error).message;
+          this.deps.log?.error({ err: this.lastError }, 'training step failed; batch returned to ready');
+          await this.idle(5000);
+        }
+      } else await this.idle(this.deps.pollMs ?? 500);
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(t);
+        self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** One step on the oldest ready batch; returns its metrics (undefined when nothing was leased). */
+  async trainOnce(): Promise<StepMetrics | undefined> {
+    const { engine, store, config } = this.deps;
+    const t0 = performance.now();
+    const lease = store.leaseBatch(config.training.batch_size, { currentVersion: engine.version(), maxStaleness: config.training.max_staleness });
+    if (lease.samples.length === 0) return undefined;
+    try {
+      const versionAtLease = engine.version();
+      const { train, advantages } = toTrainSamples(lease.samples, config);
+      const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
+      const version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
+      store.markTrained(lease.leaseId);
+      this.step++;
+      const stats = batchStats(lease.samples.map((s, i) => ({ advantages: advantages[i], lossMask: s.lossMask, reward: s.reward, policyVersion: s.policyVersion })), versionAtLease);
+      const m: StepMetrics = {
+        step: this.step,
+        policy_version: version,
+        batch_size: lease.samples.length,
+        advantage_mean: stats.advantage_mean,
+        advantage_std: stats.advantage_std,
+        effective_sample_rate: stats.effective_sample_rate,
+        hint_accept_rate: 0,
+        reward_mean: stats.reward_mean,
+        pg_loss: engineMetrics?.pg_loss ?? 0,
+        pg_clipfrac: engineMetrics?.pg_clipfrac ?? 0,
+        ppo_kl: engineMetrics?.ppo_kl ?? 0,
+        entropy: engineMetrics?.entropy ?? 0,
+        kl_loss: engineMetrics?.kl_loss ?? 0,
+        grad_norm: engineMetrics?.grad_norm ?? 0,
+        staleness_mean: stats.staleness_mean,
+        stale_dropped: lease.staleDropped,
+        train_rollout_logprob_abs_diff: engineMetrics?.train_rollout_logprob_abs_diff ?? 0,
+        response_length_mean: stats.response_length_mean,
+        tokens: engineMetrics?.tokens ?? 0,
+        step_time_s: (performance.now() - t0) / 1000,
+        ...(this.deps.extraStats?.() ?? {}),
+      };
+      this.log.write(m);
+      this.deps.onStep?.(m);
+      const every = config.training.save_interval;
+      if (every > 0 && this.step % every === 0) await this.checkpoint();
+      return m;
+    } catch (err) {
+      store.releaseLease(lease.leaseId);
+      throw err;
+    }
+  }
+
+  private async checkpoint(): Promise<void> {
+    if (!this.deps.engine.save) return;
+    const dir = join(this.deps.config.output_dir, 'checkpoints', `step-${String(this.step).padStart(6, '0')}`);
+    await this.deps.engine.save(dir);
+    this.deps.log?.info({ dir, step: this.step }, 'checkpoint saved');
+  }
+}
