@@ -8,7 +8,7 @@ import { OpenClawError } from '../../errors/index.ts';
 import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
 import { retryDelay } from './retry.ts';
 import { sseData } from './sse.ts';
-import { explainBadBody, explainCutStream, explainHttpFailure, explainNetworkFailure, type ChannelInfo } from './explain.ts';
+import { explainBadBody, explainCutStream, explainHttpFailure, explainNetworkFailure, explainNotAStream, type ChannelInfo } from './explain.ts';
 
 /** Settings of one channel. */
 export interface OpenAIChannelOptions {
@@ -23,6 +23,12 @@ export interface OpenAIChannelOptions {
 }
 
 type Body = Record<string, unknown>;
+
+/** The one total deadline of a call: retries, waiting and reading the whole answer included. */
+interface Deadline {
+  signal: AbortSignal;
+  at: number;
+}
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -40,13 +46,16 @@ export class OpenAICompatibleChannel implements ChatChannel {
 
   constructor(opts: OpenAIChannelOptions) {
     this.opts = opts;
-    this.base = normalizeBaseUrl(opts.baseUrl);
+    this.base = normalizeBaseUrl(opts.baseUrl, `${opts.channel}.base_url`);
     this.info = { channel: opts.channel, url: this.base.url, model: opts.model };
+    // undici's own timers are per attempt; the total deadline (an abort signal) is what bounds a
+    // call, so these only back it up. Headers must not use the first-token timeout: a non-streamed
+    // answer sends its headers only once the whole answer is generated.
     this.pool = new Pool(this.base.origin, {
       connections: opts.connections ?? 256,
       keepAliveTimeout: 30_000,
       pipelining: 1,
-      headersTimeout: opts.firstTokenTimeoutMs,
+      headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     });
   }
@@ -61,42 +70,71 @@ export class OpenAICompatibleChannel implements ChatChannel {
     return h;
   }
 
+  private startDeadline(): Deadline {
+    return { signal: AbortSignal.timeout(this.opts.timeoutMs), at: Date.now() + this.opts.timeoutMs };
+  }
+
+  private deadlineError(): OpenClawError {
+    return new OpenClawError('upstream_timeout',
+      `${this.info.channel} upstream ${this.info.url} did not finish its answer within ${this.opts.timeoutMs} ms (${this.info.channel}.timeout_s, retries included). Is the server overloaded, or is the timeout too small for max_tokens?`,
+      { code: 'upstream_timeout' });
+  }
+
+  /** Maps an abort caused by the total deadline (and not by the caller) to the deadline error. */
+  private mapDeadline(err: unknown, deadline: Deadline, caller?: AbortSignal): unknown {
+    return deadline.signal.aborted && !caller?.aborted ? this.deadlineError() : err;
+  }
+
+  private urlOf(path: string): string {
+    return `${path.startsWith('/') ? '' : this.base.prefix + '/'}${path}`;
+  }
+
   /**
    * POSTs JSON with retries before any byte of the answer was used; resolves with a 2xx response
-   * whose body is still unread. Total deadline across attempts: `timeoutMs`.
+   * whose body is still unread (and still bound to the deadline). Total deadline: `timeoutMs`.
    */
-  async post(path: string, body: Body, opts: { stream?: boolean; signal?: AbortSignal } = {}): Promise<Dispatcher.ResponseData> {
-    const deadline = Date.now() + this.opts.timeoutMs;
+  async post(path: string, body: Body, opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline } = {}): Promise<Dispatcher.ResponseData> {
+    const deadline = opts.deadline ?? this.startDeadline();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
     const payload = JSON.stringify(body);
-    for (let attempt = 0; ; attempt++) {
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await this.pool.request({
-          path: `${path.startsWith('/') ? '' : this.base.prefix + '/'}${path}`,
-          method: 'POST',
-          headers: this.headers(opts.stream ?? false),
-          body: payload,
-          signal: opts.signal,
-        });
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        const delay = retryDelay({ attempt, maxRetries: this.opts.maxRetries });
-        if (delay === null || Date.now() + delay > deadline) throw explainNetworkFailure(this.info, err);
-        await sleep(delay, opts.signal);
-        continue;
+    const url = this.urlOf(path);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let res: Dispatcher.ResponseData;
+        try {
+          res = await this.pool.request({ path: url, method: 'POST', headers: this.headers(opts.stream ?? false), body: payload, signal });
+        } catch (err) {
+          if (signal.aborted) throw err;
+          const delay = retryDelay({ attempt, maxRetries: this.opts.maxRetries });
+          if (delay === null || Date.now() + delay > deadline.at) throw explainNetworkFailure(this.info, err);
+          await sleep(delay, signal);
+          continue;
+        }
+        if (res.statusCode >= 200 && res.statusCode < 300) return res;
+        const text = await res.body.text().catch(() => '');
+        const delay = retryDelay({ status: res.statusCode, headers: res.headers, attempt, maxRetries: this.opts.maxRetries });
+        if (delay === null || Date.now() + delay > deadline.at) {
+          throw explainHttpFailure(this.info, res.statusCode, text, { requestUrl: `${this.base.origin}${url}`, attempts: attempt + 1, waitMs: delay ?? undefined });
+        }
+        await sleep(delay, signal);
       }
-      if (res.statusCode >= 200 && res.statusCode < 300) return res;
-      const text = await res.body.text().catch(() => '');
-      const delay = retryDelay({ status: res.statusCode, headers: res.headers, attempt, maxRetries: this.opts.maxRetries });
-      if (delay === null || Date.now() + delay > deadline) throw explainHttpFailure(this.info, res.statusCode, text);
-      await sleep(delay, opts.signal);
+    } catch (err) {
+      throw this.mapDeadline(err, deadline, opts.signal);
     }
   }
 
-  /** POST returning parsed JSON; a non-JSON 200 is explained as a bad body. */
+  /** POST returning parsed JSON; a non-JSON 200 is explained as a bad body, a broken one as cut. */
   async postJson(path: string, body: Body, signal?: AbortSignal): Promise<Body> {
-    const res = await this.post(path, body, { signal });
-    const text = await res.body.text();
+    const deadline = this.startDeadline();
+    const res = await this.post(path, body, { signal, deadline });
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      if (deadline.signal.aborted) throw this.deadlineError();
+      throw explainCutStream(this.info, `the answer body broke off: ${(err as Error).message}`);
+    }
     try {
       return JSON.parse(text) as Body;
     } catch {
@@ -112,14 +150,17 @@ export class OpenAICompatibleChannel implements ChatChannel {
 
   async stream(body: Body, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
     const firstEvent = new AbortController();
+    const deadline = this.startDeadline();
     const combined = signal ? AbortSignal.any([signal, firstEvent.signal]) : firstEvent.signal;
     const timer = setTimeout(
       () => firstEvent.abort(new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (rollout.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' })),
       this.opts.firstTokenTimeoutMs,
     );
     try {
-      const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal: combined });
-      const events = this.parseEvents(res.body);
+      const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal: combined, deadline });
+      const type = String(res.headers['content-type'] ?? '');
+      if (/json/i.test(type)) throw explainNotAStream(this.info, type, await res.body.text());
+      const events = this.parseEvents(res.body, deadline, signal);
       const first = await events.next();
       return prepend(first, events);
     } catch (err) {
@@ -130,7 +171,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     }
   }
 
-  private async *parseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<ChatStreamEvent> {
+  private async *parseEvents(body: AsyncIterable<Uint8Array>, deadline: Deadline, caller?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
     let done = false;
     let finished = false;
     try {
@@ -152,6 +193,8 @@ export class OpenAICompatibleChannel implements ChatChannel {
       }
     } catch (err) {
       if (err instanceof OpenClawError) throw err;
+      const mapped = this.mapDeadline(err, deadline, caller);
+      if (mapped instanceof OpenClawError) throw mapped;
       throw explainCutStream(this.info, (err as Error).message);
     }
     if (!done && !finished) throw explainCutStream(this.info, 'connection closed before [DONE]');

@@ -40,8 +40,22 @@ function proxyNote(): string {
     : '';
 }
 
+/** How the failing call went, when the caller knows (all optional). */
+export interface FailureContext {
+  /** Full URL that was requested, e.g. `http://h:8000/v1/chat/completions`. */
+  requestUrl?: string;
+  /** Attempts made, retries included. */
+  attempts?: number;
+  /** The wait the upstream asked for (retry-after) that would have passed the total deadline. */
+  waitMs?: number;
+}
+
+function attemptsNote(ctx: FailureContext): string {
+  return ctx.attempts !== undefined && ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : '';
+}
+
 /** An HTTP error status from upstream → explained OpenClawError keeping that status. */
-export function explainHttpFailure(info: ChannelInfo, status: number, body: string): OpenClawError {
+export function explainHttpFailure(info: ChannelInfo, status: number, body: string, ctx: FailureContext = {}): OpenClawError {
   const up = upstreamMessage(body);
   const where = `${info.channel} upstream ${info.url}`;
   if (status === 401 || status === 403) {
@@ -56,14 +70,17 @@ export function explainHttpFailure(info: ChannelInfo, status: number, body: stri
     const mentionsModel = /model/i.test(body);
     const msg = mentionsModel
       ? `${where} does not know model id '${info.model ?? '?'}' (HTTP 404: ${up}). Set ${info.channel}.model_id to an id listed by GET ${info.url}/models.`
-      : `${where} answered 404 for the chat endpoint (${up}). Check ${info.channel}.base_url: is '/v1' missing or doubled, or is this not an OpenAI-compatible server? (model id '${info.model ?? '?'}')`;
+      : `${where} answered 404 for ${ctx.requestUrl ?? 'the chat endpoint'} (${up}). Check ${info.channel}.base_url: is '/v1' missing or doubled (the server may want e.g. '/api/v1' or just '/v1'), or is this not an OpenAI-compatible server? (model id '${info.model ?? '?'}')`;
     return new OpenClawError('not_found', msg, { status, code: mentionsModel ? 'model_not_found' : 'upstream_not_found' });
   }
   if (status === 429) {
-    return new OpenClawError('rate_limit', `${where} is rate-limiting requests (HTTP 429: ${up}); retries were exhausted. Lower concurrency or raise the provider's limit.`, { status, code: 'upstream_rate_limited' });
+    const gaveUp = ctx.waitMs !== undefined
+      ? `it asks to retry after ${Math.round(ctx.waitMs / 1000)} s, beyond ${info.channel}.timeout_s`
+      : `retries were exhausted${attemptsNote(ctx)}`;
+    return new OpenClawError('rate_limit', `${where} is rate-limiting requests (HTTP 429: ${up}); ${gaveUp}. Lower concurrency or raise the provider's limit.`, { status, code: 'upstream_rate_limited' });
   }
   if (status >= 500) {
-    return new OpenClawError('upstream', `${where} failed with HTTP ${status}: ${up}`, { status, code: 'upstream_server_error' });
+    return new OpenClawError('upstream', `${where} failed with HTTP ${status}${attemptsNote(ctx)}: ${up}`, { status, code: 'upstream_server_error' });
   }
   return new OpenClawError(status === 400 || status === 422 ? 'invalid_request' : 'upstream',
     `${where} refused the request (HTTP ${status}): ${up}`, { status, code: 'upstream_bad_request' });
@@ -91,6 +108,20 @@ export function explainBadBody(info: ChannelInfo, body: string): OpenClawError {
   return new OpenClawError('upstream',
     `${info.channel} upstream ${info.url} answered 200 but without 'choices' — is ${info.channel}.base_url an OpenAI-compatible /v1 endpoint? Body starts: ${excerpt(body, 200)}`,
     { status: 502, code: 'upstream_bad_body' });
+}
+
+/** A streamed request answered with a plain JSON body instead of server-sent events. */
+export function explainNotAStream(info: ChannelInfo, contentType: string, body: string): OpenClawError {
+  let hasChoices = false;
+  try {
+    hasChoices = Array.isArray((JSON.parse(body) as Record<string, unknown>).choices);
+  } catch {
+    // not JSON either: explained as a bad body below
+  }
+  if (!hasChoices) return explainBadBody(info, body);
+  return new OpenClawError('upstream',
+    `${info.channel} upstream ${info.url} answered a streamed request (stream: true) with ${contentType} instead of text/event-stream: this server does not stream. Use a server that supports streaming, or call the gateway without stream.`,
+    { status: 502, code: 'upstream_not_streaming' });
 }
 
 /** The upstream stream ended or broke before `[DONE]` / a finish reason. */

@@ -22,7 +22,8 @@ function header(headers: AttemptOutcome['headers'], name: string): string | unde
 
 function retryAfterMs(headers: AttemptOutcome['headers'], now: number): number | undefined {
   const ms = header(headers, 'retry-after-ms');
-  if (ms !== undefined && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  // Number('') is 0: an empty header must not mean "retry at once".
+  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const ra = header(headers, 'retry-after');
   if (ra === undefined) return undefined;
   if (/^\d+(\.\d+)?$/.test(ra.trim())) return Number(ra) * 1000;

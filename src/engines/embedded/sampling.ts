@@ -1,0 +1,172 @@
+// Generation and scoring on a Gpt. Log-probs everywhere are log_softmax(logits / T) of the
+// chosen token under the FULL distribution (top-p only narrows which tokens may be drawn), so a
+// training pass at the same temperature reproduces them and PPO ratios start at exactly 1.
+// Temperature 0 means greedy decoding; its log-probs are then reported at T = 1.
+
+import * as tf from '@tensorflow/tfjs';
+import { OpenClawError, invalidRequest } from '../../errors/index.ts';
+import type { TopK } from '../types.ts';
+import type { Gpt, KvCache } from './model.ts';
+import { Rng } from './rng.ts';
+
+/** What to sample. */
+export interface SampleRequest {
+  promptIds: readonly number[];
+  maxTokens: number;
+  temperature: number;
+  topP?: number;
+  stopTokenIds?: readonly number[];
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+/** Sampled tokens with their log-probs. */
+export interface SampleResult {
+  tokenIds: number[];
+  logprobs: number[];
+  finishReason: 'stop' | 'length';
+}
+
+/** The temperature log-probs are computed at: T itself, or 1 for greedy decoding. */
+export function logprobTemperature(temperature: number): number {
+  return temperature > 0 ? temperature : 1;
+}
+
+function checkTokens(name: string, ids: readonly number[], vocabSize: number): void {
+  for (const id of ids) {
+    if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
+      throw invalidRequest(`${name} contains token id ${id}, outside the model's vocabulary of ${vocabSize}`, name);
+    }
+  }
+}
+
+/** Draws one index from probabilities `probs` restricted to the top-p nucleus. */
+export function sampleIndex(probs: Float64Array, topP: number, rng: Rng): number {
+  let order: number[] | null = null;
+  let mass = 1;
+  if (topP < 1) {
+    order = Array.from(probs.keys()).sort((a, b) => probs[b] - probs[a] || a - b);
+    let kept = 0;
+    mass = 0;
+    while (kept < order.length && mass < topP) mass += probs[order[kept++]];
+    order.length = kept;
+  }
+  const u = rng.uniform() * mass;
+  let acc = 0;
+  const n = order === null ? probs.length : order.length;
+  for (let i = 0; i < n; i++) {
+    const id = order === null ? i : order[i];
+    acc += probs[id];
+    if (u < acc) return id;
+  }
+  // Rounding can leave u just above the last partial sum: take the last candidate.
+  return order === null ? probs.length - 1 : order[n - 1];
+}
+
+function argmax(values: Float32Array): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}
+
+/** Samples up to maxTokens after the prompt with a KV cache; yields to the event loop per token. */
+export async function generateTokens(model: Gpt, req: SampleRequest, onToken?: (id: number, logprob: number) => void): Promise<SampleResult> {
+  const { ctx, vocabSize } = model.config;
+  if (req.promptIds.length === 0) throw invalidRequest('promptIds is empty: the model needs at least one prompt token', 'promptIds');
+  if (req.promptIds.length >= ctx) {
+    throw new OpenClawError('context_length', `prompt of ${req.promptIds.length} tokens leaves no room in the embedded model's context of ${ctx}`, { param: 'messages' });
+  }
+  if (!(req.temperature >= 0)) throw invalidRequest(`temperature must be ≥ 0, got ${req.temperature}`, 'temperature');
+  const topP = req.topP ?? 1;
+  if (!(topP > 0 && topP <= 1)) throw invalidRequest(`top_p must be in (0, 1], got ${topP}`, 'top_p');
+  checkTokens('promptIds', req.promptIds, vocabSize);
+  const stop = new Set(req.stopTokenIds ?? []);
+  const rng = new Rng(req.seed ?? Math.floor(Math.random() * 2 ** 32));
+  const temperature = logprobTemperature(req.temperature);
+  const tokenIds: number[] = [];
+  const logprobs: number[] = [];
+  let state = tidyState(() => model.prefill(req.promptIds));
+  try {
+    for (;;) {
+      if (req.signal?.aborted === true) throw req.signal.reason ?? new Error('generation aborted');
+      if (tokenIds.length >= req.maxTokens) return { tokenIds, logprobs, finishReason: 'length' };
+      const lpTensor = tf.tidy(() => tf.logSoftmax(tf.div(state.logits, temperature)));
+      const lp = lpTensor.dataSync() as Float32Array;
+      lpTensor.dispose();
+      let id: number;
+      if (req.temperature === 0) id = argmax(lp);
+      else {
+        const probs = new Float64Array(lp.length);
+        for (let i = 0; i < lp.length; i++) probs[i] = Math.exp(lp[i]);
+        id = sampleIndex(probs, topP, rng);
+      }
+      if (stop.has(id)) return { tokenIds, logprobs, finishReason: 'stop' };
+      tokenIds.push(id);
+      logprobs.push(lp[id]);
+      onToken?.(id, lp[id]);
+      if (state.cache.length + 1 > ctx || tokenIds.length >= req.maxTokens) return { tokenIds, logprobs, finishReason: 'length' };
+      const previous = state;
+      state = tidyState(() => model.decode(previous.cache, id));
+      disposeState(previous);
+      // Let other work (HTTP streaming, health checks) run between tokens.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    disposeState(state);
+  }
+}
+
+interface DecodeState {
+  cache: KvCache;
+  logits: tf.Tensor2D;
+}
+
+/** tf.tidy for a decode state (tidy keeps every tensor found in the returned object). */
+function tidyState(fn: () => DecodeState): DecodeState {
+  return tf.tidy(() => fn() as unknown as tf.TensorContainer) as unknown as DecodeState;
+}
+
+function disposeState(s: DecodeState): void {
+  tf.dispose([...s.cache.k, ...s.cache.v, s.logits]);
+}
+
+/** Log-probs of given response tokens after a prompt (one forward pass), optionally with top-K. */
+export function scoreTokens(
+  model: Gpt,
+  promptIds: readonly number[],
+  responseIds: readonly number[],
+  temperature: number,
+  topK?: number,
+): { logprobs: number[]; topK?: TopK[] } {
+  const { vocabSize } = model.config;
+  if (promptIds.length === 0) throw invalidRequest('promptIds is empty: scoring needs at least one prompt token', 'promptIds');
+  checkTokens('promptIds', promptIds, vocabSize);
+  checkTokens('responseIds', responseIds, vocabSize);
+  if (responseIds.length === 0) return topK !== undefined ? { logprobs: [], topK: [] } : { logprobs: [] };
+  const ids = [...promptIds, ...responseIds];
+  const R = responseIds.length;
+  const P = promptIds.length;
+  const T = ids.length - 1;
+  const k = topK === undefined ? 0 : Math.min(Math.max(1, Math.floor(topK)), vocabSize);
+  const out = tf.tidy(() => {
+    const h = model.hidden(Int32Array.from(ids.slice(0, T)), 1, T);
+    const rows = tf.slice(h, [P - 1, 0], [R, model.config.dModel]);
+    const lp = tf.logSoftmax(tf.div(model.logits(rows), logprobTemperature(temperature)));
+    const flat = Int32Array.from(responseIds, (id, r) => r * vocabSize + id);
+    const chosen = tf.gather(tf.reshape(lp, [-1]), tf.tensor1d(flat, 'int32'));
+    if (k === 0) return { chosen };
+    const top = tf.topk(lp, k);
+    return { chosen, topValues: top.values, topIndices: top.indices };
+  });
+  try {
+    const logprobs = Array.from(out.chosen.dataSync());
+    if (k === 0 || out.topValues === undefined || out.topIndices === undefined) return { logprobs };
+    const values = out.topValues.dataSync() as Float32Array;
+    const indices = out.topIndices.dataSync() as Int32Array;
+    const tops: TopK[] = [];
+    for (let r = 0; r < R; r++) tops.push({ ids: Array.from(indices.subarray(r * k, (r + 1) * k)), logprobs: Array.from(values.subarray(r * k, (r + 1) * k)) });
+    return { logprobs, topK: tops };
+  } finally {
+    tf.dispose(Object.values(out));
+  }
+}
