@@ -1,0 +1,130 @@
+// Builds a DashboardSource from the parts the app already has: a status function, the step
+// buffer, and the session views (newest sessions last). Also the in-memory source the tests and
+// demos use.
+import type { TurnSummary } from '../gateway/views.ts';
+import { StepBuffer } from './steps.ts';
+import type { DashboardSource, DashboardStatus, Page, PageRequest, SessionListItem, StepPoint } from './types.ts';
+
+/** The part of SessionViews the dashboard reads. */
+export interface SessionViewsLike {
+  /** Known session ids, oldest first (the dashboard lists them newest first). */
+  sessionIds(): string[];
+  /** A session's turns in turn order, or undefined if unknown. */
+  turns(sessionId: string): TurnSummary[] | undefined;
+}
+
+/** The store calls the status needs (SampleStore has both). */
+export interface StoreCountsLike {
+  counts(): { pending: number; ready: number; leased: number; trained: number; droppedSamples: number; droppedTurns: number };
+  dropsByReason(): Record<string, number>;
+}
+
+/** The sample-count fields of DashboardStatus, read from the store. */
+export function storeStatusFields(store: StoreCountsLike): Pick<DashboardStatus, 'samples_ready' | 'samples_pending' | 'samples_leased' | 'samples_trained' | 'samples_dropped' | 'drops_by_reason'> {
+  const c = store.counts();
+  return {
+    samples_ready: c.ready,
+    samples_pending: c.pending,
+    samples_leased: c.leased,
+    samples_trained: c.trained,
+    samples_dropped: c.droppedSamples + c.droppedTurns,
+    drops_by_reason: store.dropsByReason(),
+  };
+}
+
+/** The list row of one session. */
+export function summarizeSession(sessionId: string, turns: TurnSummary[]): SessionListItem {
+  const last = turns[turns.length - 1];
+  return {
+    session_id: sessionId,
+    turns: turns.length,
+    judged: turns.filter((t) => t.judgement !== undefined).length,
+    last_turn_at: last?.completed_at ?? null,
+    policy_version: last?.policy_version ?? null,
+  };
+}
+
+/** One page of a list. */
+export function pageOf<T>(all: readonly T[], page: PageRequest): Page<T> {
+  return { total: all.length, items: all.slice(page.offset, page.offset + page.limit) };
+}
+
+/** One page of sessions, newest first; only that page is summarised, so thousands of sessions cost one slice. */
+export function sessionsPage(views: SessionViewsLike, page: PageRequest): Page<SessionListItem> {
+  const ids = views.sessionIds();
+  const newestFirst: string[] = [];
+  for (let i = ids.length - 1 - page.offset; i >= 0 && newestFirst.length < page.limit; i--) newestFirst.push(ids[i]);
+  return { total: ids.length, items: newestFirst.map((id) => summarizeSession(id, views.turns(id) ?? [])) };
+}
+
+/** One page of a session's turns, or undefined for an unknown session. */
+export function turnsPage(views: SessionViewsLike, sessionId: string, page: PageRequest): Page<TurnSummary> | undefined {
+  const turns = views.turns(sessionId);
+  return turns ? pageOf(turns, page) : undefined;
+}
+
+/** A DashboardSource over a status function, a StepBuffer and the session views. */
+export function createDashboardSource(parts: { status: () => DashboardStatus; steps: StepBuffer; views: SessionViewsLike }): DashboardSource {
+  return {
+    status: parts.status,
+    steps: (since, limit) => parts.steps.since(since, limit),
+    sessions: (page) => sessionsPage(parts.views, page),
+    sessionTurns: (sessionId, page) => turnsPage(parts.views, sessionId, page),
+  };
+}
+
+/** An in-memory DashboardSource whose contents tests and demos set directly. */
+export class MemoryDashboardSource implements DashboardSource {
+  readonly stepBuffer: StepBuffer;
+  private current: DashboardStatus;
+  private readonly sessionMap = new Map<string, Map<number, TurnSummary>>();
+  private readonly views: SessionViewsLike = {
+    sessionIds: () => [...this.sessionMap.keys()],
+    turns: (id) => {
+      const s = this.sessionMap.get(id);
+      return s ? [...s.values()].sort((a, b) => a.turn_id - b.turn_id) : undefined;
+    },
+  };
+
+  constructor(status: Partial<DashboardStatus> = {}, capacity?: number) {
+    this.stepBuffer = new StepBuffer(capacity);
+    this.current = { policy_version: 0, mode: 'openclaw-combine', step: null, samples_ready: 0, samples_pending: 0, live_sessions: 0, ...status };
+  }
+
+  /** Changes some header numbers. */
+  setStatus(patch: Partial<DashboardStatus>): void {
+    this.current = { ...this.current, ...patch };
+  }
+
+  /** Records a training step; the header's step follows it. */
+  addStep(point: StepPoint): void {
+    this.stepBuffer.push(point);
+    this.current = { ...this.current, step: point.step };
+  }
+
+  /** Adds or replaces a turn of a session (a new session is the newest). */
+  putTurn(sessionId: string, turn: TurnSummary): void {
+    let s = this.sessionMap.get(sessionId);
+    if (!s) {
+      s = new Map();
+      this.sessionMap.set(sessionId, s);
+    }
+    s.set(turn.turn_id, turn);
+  }
+
+  status(): DashboardStatus {
+    return this.current;
+  }
+
+  steps(sinceStep: number, limit: number): StepPoint[] {
+    return this.stepBuffer.since(sinceStep, limit);
+  }
+
+  sessions(page: PageRequest): Page<SessionListItem> {
+    return sessionsPage(this.views, page);
+  }
+
+  sessionTurns(sessionId: string, page: PageRequest): Page<TurnSummary> | undefined {
+    return turnsPage(this.views, sessionId, page);
+  }
+}
