@@ -19,10 +19,21 @@ function toolCallKey(tc: Record<string, unknown>): string {
   return `${String(fn.name ?? '')}(${args})`;
 }
 
-/** Canonical text of a message: role, content text, tool calls by name+arguments (ids ignored). */
+/** Content as replayed: text parts joined (string vs parts does not matter), other parts as JSON. */
+function canonicalContent(content: ChatMessage['content']): string {
+  if (content === undefined || content === null || typeof content === 'string') return content ?? '';
+  return content.map((p) => (p.type === 'text' && typeof p.text === 'string' ? p.text : JSON.stringify(p))).join('');
+}
+
+/** Length-prefixed fields, so no content can imitate a field boundary. */
+function field(s: string): string {
+  return `${s.length}:${s}`;
+}
+
+/** Canonical text of a message: role, content, tool calls by name+arguments (ids ignored). */
 export function canonicalMessage(m: ChatMessage): string {
-  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map(toolCallKey).join(';') : '';
-  return `${m.role}\u0000${contentText(m.content)}\u0000${calls}`;
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((tc) => field(toolCallKey(tc))).join('') : '';
+  return field(m.role) + field(canonicalContent(m.content)) + field(calls);
 }
 
 const ROOT = '0'.repeat(40);

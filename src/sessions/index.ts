@@ -1,9 +1,11 @@
 // Sessions: which session each request belongs to (explicit ids or inference from the message
 // history), main vs side turns, per-session turn numbers, the next state of every main turn,
-// session end (done / idle / LRU), and the crash-safe JSONL record file of every main turn.
-// In: parsed chat requests and the policy's answers. Out: Turn objects to listeners and records.
-export { SessionTracker, type Turn, type TurnHandle, type TurnRequest, type TurnResponse, type TrackerCounters, type TrackerListeners, type SessionSource, type NoNextStateReason } from './tracker.ts';
+// session end (done / idle / LRU), the crash-safe JSONL record file of every main turn, and the
+// context-length guard. In: parsed chat requests and the policy's answers. Out: Turn objects to
+// listeners and records. The rules and their limits are documented at the top of tracker.ts.
+export { SessionTracker, type Turn, type TurnHandle, type TurnRequest, type TurnResponse, type TrackerCounters, type TrackerListeners, type TrackerOptions, type TrackerMemory, type SessionSource, type NoNextStateReason } from './tracker.ts';
 export { prefixHashes, canonicalMessage, contentText } from './canonical.ts';
 export { sessionHints, type SessionHints } from './hints.ts';
 export { nextStateFrom, compileIgnorePatterns, isIgnorable, type NextState } from './nextState.ts';
-export { RecordWriter, readRecords, type RecordLine, type RecordedTurn } from './records.ts';
+export { RecordWriter, readRecords, lastTurnIds, type RecordLine, type RecordedTurn } from './records.ts';
+export { createContextGuard, contextLengthError, promptTokenCounter, type ContextGuard, type PromptTokenCounter, type PromptTokenizer } from './contextLimit.ts';

@@ -22,6 +22,8 @@ export type RecordLine =
       prompt_ids?: number[];
       response_ids?: number[];
       logprobs?: number[];
+      /** Present when token alignment padded log-probs: 0 marks a padded position. */
+      logprob_mask?: number[];
       finish_reason: string | null;
       policy_version: number;
       token_warnings?: string[];
@@ -55,9 +57,11 @@ export class RecordWriter {
     }
   }
 
-  /** Appends one line (a single write call). */
+  /** Appends one line (one write call; a short write is completed before returning). */
   append(line: RecordLine): void {
-    writeSync(this.fd, JSON.stringify(line) + '\n');
+    const buf = Buffer.from(JSON.stringify(line) + '\n', 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
     this.lines++;
   }
 
@@ -78,6 +82,7 @@ export class RecordWriter {
       prompt_ids: r.promptIds,
       response_ids: r.responseIds,
       logprobs: r.logprobs,
+      logprob_mask: r.logprobMask,
       finish_reason: r.finishReason,
       policy_version: r.policyVersion,
       token_warnings: r.tokenWarnings,
@@ -109,10 +114,15 @@ export type RecordedTurn = Extract<RecordLine, { type: 'turn' }> & {
   next_state_reason?: string;
 };
 
-/** Reads a record file back into turns (torn or corrupt lines are skipped and counted). */
+/**
+ * Reads a record file back into turns, in file order. Torn or corrupt lines are skipped and
+ * counted. A `turn` line whose (session, turn) pair was seen before (numbering restarted after a
+ * server restart) is kept as its own entry; `next_state` lines go to the latest such turn.
+ */
 export function readRecords(path: string): { turns: RecordedTurn[]; skipped: number } {
   if (!existsSync(path)) return { turns: [], skipped: 0 };
-  const byKey = new Map<string, RecordedTurn>();
+  const turns: RecordedTurn[] = [];
+  const latest = new Map<string, RecordedTurn>();
   let skipped = 0;
   for (const text of readFileSync(path, 'utf8').split('\n')) {
     if (text.trim() === '') continue;
@@ -123,15 +133,29 @@ export function readRecords(path: string): { turns: RecordedTurn[]; skipped: num
       skipped++;
       continue;
     }
+    if (line === null || typeof line !== 'object' || typeof line.session_id !== 'string' || typeof line.turn_id !== 'number') {
+      skipped++;
+      continue;
+    }
     const key = `${line.session_id}\u0000${line.turn_id}`;
-    if (line.type === 'turn') byKey.set(key, { ...line });
-    else if (line.type === 'next_state') {
-      const t = byKey.get(key);
+    if (line.type === 'turn') {
+      const t: RecordedTurn = { ...line };
+      turns.push(t);
+      latest.set(key, t);
+    } else if (line.type === 'next_state') {
+      const t = latest.get(key);
       if (t) {
         t.next_state = line.next_state;
         if (line.reason !== undefined) t.next_state_reason = line.reason;
       }
-    }
+    } else skipped++;
   }
-  return { turns: [...byKey.values()], skipped };
+  return { turns, skipped };
+}
+
+/** The highest turn number recorded per session, to continue numbering after a restart. */
+export function lastTurnIds(turns: Iterable<{ session_id: string; turn_id: number }>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of turns) out.set(t.session_id, Math.max(out.get(t.session_id) ?? 0, t.turn_id));
+  return out;
 }

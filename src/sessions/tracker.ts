@@ -52,7 +52,7 @@
 //    prefix matching (the trace id may still tie one user turn's requests together);
 //  - a request that arrives while the session's previous turn is still in flight cannot contain
 //    that turn's answer, so that turn ends with no next state (`overlapped`);
-//  - numbering restarts after a server restart (records keep session ids; see records.ts).
+//  - after a server restart, numbering continues only if the app seeds it (`resumeNumbering`).
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../engines/types.ts';
 import { extendHash, EMPTY_PREFIX_HASH } from './canonical.ts';
@@ -306,6 +306,18 @@ export class SessionTracker {
   /** Closes every session (server shutdown). */
   closeAll(): void {
     for (const id of [...this.sessions.keys()]) this.close(id, 'shutdown');
+  }
+
+  /**
+   * Continues turn numbering after a restart: each id's next turn gets last+1 (pass
+   * `lastTurnIds(readRecords(path).turns)`). Only the `maxSessions` most recent ids are kept.
+   */
+  resumeNumbering(last: Map<string, number>): void {
+    for (const [id, n] of last) {
+      const live = this.sessions.get(id);
+      if (live) live.counter.n = Math.max(live.counter.n, n);
+      else this.rememberClosed(id, { n: Math.max(this.closedCounters.get(id)?.n ?? 0, n) });
+    }
   }
 
   /** Live session ids, least recently used first (for tests and the dashboard). */
