@@ -10,7 +10,12 @@ const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] a
 const MessageSchema = z
   .object({
     role: z.enum(ROLES),
-    content: z.union([z.string(), z.array(z.object({ type: z.string() }).passthrough()), z.null()]).optional(),
+    // zod's default union message is just "Invalid input": say what a content may be.
+    content: z
+      .union([z.string(), z.array(z.object({ type: z.string() }).passthrough()), z.null()], {
+        errorMap: () => ({ message: 'expected a string, a list of content parts (objects with a "type"), or null' }),
+      })
+      .optional(),
     tool_calls: z.array(z.object({}).passthrough()).optional(),
     tool_call_id: z.string().optional(),
     name: z.string().optional(),
@@ -81,7 +86,7 @@ export interface UpstreamShaping {
 /** Validates a chat request body and splits it into metadata and the upstream body. */
 export function parseChatRequest(body: unknown, headers: Record<string, unknown>, shaping: UpstreamShaping): ParsedChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalidRequest('Request body must be a JSON object.', null, 'invalid_body');
+    throw invalidRequest('Request body must be a JSON object (sent with Content-Type: application/json).', null, 'invalid_body');
   }
   if (!('messages' in body)) throw invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
   const parsed = ChatBodySchema.safeParse(body);

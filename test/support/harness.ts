@@ -17,11 +17,14 @@ export interface Harness {
 }
 
 /** Raw config tree merged over a loopback default; `overrides` are dotted paths. */
-export async function startHarness(overrides: Record<string, unknown> = {}, opts: { apiKey?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  overrides: Record<string, unknown> = {},
+  opts: { apiKey?: string; /** Derives rollout.base_url from the scripted upstream's URL (`…/v1`). */ baseUrlOf?: (upstreamUrl: string) => string } = {},
+): Promise<Harness> {
   const upstream = await new ScriptedUpstream().start();
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-test-'));
   const config = parseConfig(
-    { rollout: { provider: 'openai_compatible', base_url: upstream.url, model_id: 'policy-upstream', max_tokens: 256, timeout_s: 5, first_token_timeout_s: 2, max_retries: 1 } },
+    { rollout: { provider: 'openai_compatible', base_url: opts.baseUrlOf?.(upstream.url) ?? upstream.url, model_id: 'policy-upstream', max_tokens: 256, timeout_s: 5, first_token_timeout_s: 2, max_retries: 1 } },
     { env: {}, overrides: { output_dir: outDir, 'server.port': 0, ...overrides } },
   );
   const server = await startServer(config, { apiKey: opts.apiKey, log: pino({ level: 'silent' }) });

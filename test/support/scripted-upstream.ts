@@ -13,7 +13,9 @@ export type Behaviour =
   | { kind: 'cut_stream'; afterTokens: number }
   | { kind: 'error_mid_stream'; afterTokens: number }
   | { kind: 'slow_first_token'; delayMs: number; text?: string }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Non-streamed: 200 headers and half a JSON body, then the connection is destroyed. */
+  | { kind: 'cut_body' };
 
 export interface ReceivedRequest {
   path: string;
@@ -41,8 +43,16 @@ export class ScriptedUpstream {
   url = '';
   /** Delay between streamed tokens (ms). */
   tokenDelayMs = 0;
+  /**
+   * When set, only this exact path serves chat completions; any other path gets a plain 404
+   * (like vLLM/FastAPI), so a wrong base URL can be shown.
+   */
+  chatPath?: string;
   /** Set false to keep request bodies out of `received` (benchmarks). */
   keepRequests = true;
+  /** Chat requests whose connection closed before their answer was complete (the caller aborted). */
+  readonly closedEarly: ReceivedRequest[] = [];
+  private closeWaiters: Array<(r: ReceivedRequest) => void> = [];
 
   /** Queues behaviours for the next requests, in order. */
   script(...b: Behaviour[]): this {
@@ -50,10 +60,16 @@ export class ScriptedUpstream {
     return this;
   }
 
-  async start(): Promise<this> {
+  /** Resolves with the next chat request whose connection closes before its answer was complete. */
+  nextEarlyClose(): Promise<ReceivedRequest> {
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  /** Starts listening on loopback; `port` 0 picks a free one (pass the old port to restart after `stop`). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 60_000;
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
     return this;
   }
@@ -81,11 +97,21 @@ export class ScriptedUpstream {
     }
     const received = { path, headers: req.headers, body };
     if (this.keepRequests) this.received.push(received);
+    if (this.chatPath !== undefined && path !== this.chatPath) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'Not Found' }));
+      return;
+    }
     if (!path.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
       return;
     }
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      this.closedEarly.push(received);
+      for (const w of this.closeWaiters.splice(0)) w(received);
+    });
     const b = this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(received) : this.fallback);
     await this.answer(b, body, res);
   }
@@ -100,6 +126,12 @@ export class ScriptedUpstream {
     if (b.kind === 'no_choices') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'x', object: 'chat.completion', detail: 'this is not a chat completion' }));
+      return;
+    }
+    if (b.kind === 'cut_body') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis');
+      setTimeout(() => res.destroy(), 20);
       return;
     }
     const stream = body.stream === true;
@@ -147,10 +179,11 @@ export class ScriptedUpstream {
         if (b.kind === 'error_mid_stream') {
           send({ error: { message: 'scripted engine failure mid-stream', type: 'server_error' } });
           res.end();
-        } else res.destroy();
+        } else setTimeout(() => res.destroy(), 20); // let the chunks so far reach the caller first
         return;
       }
       if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs);
+      if (res.destroyed) return; // the caller went away: stop generating
       if (isTool) {
         const delta = i === 0
           ? { tool_calls: [{ index: 0, id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: '' } }] }
@@ -165,4 +198,5 @@ export class ScriptedUpstream {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Unref: a scripted delay still pending when a test ends must not keep the test process alive.
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());

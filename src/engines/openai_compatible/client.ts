@@ -28,6 +28,8 @@ type Body = Record<string, unknown>;
 interface Deadline {
   signal: AbortSignal;
   at: number;
+  /** Stops the timer once the answer is complete (timers of long deadlines would pile up). */
+  clear(): void;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -71,7 +73,10 @@ export class OpenAICompatibleChannel implements ChatChannel {
   }
 
   private startDeadline(): Deadline {
-    return { signal: AbortSignal.timeout(this.opts.timeoutMs), at: Date.now() + this.opts.timeoutMs };
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(new Error('total deadline passed')), this.opts.timeoutMs);
+    timer.unref();
+    return { signal: ac.signal, at: Date.now() + this.opts.timeoutMs, clear: () => clearTimeout(timer) };
   }
 
   private deadlineError(): OpenClawError {
@@ -119,6 +124,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
         await sleep(delay, signal);
       }
     } catch (err) {
+      if (!opts.deadline) deadline.clear();
       throw this.mapDeadline(err, deadline, opts.signal);
     }
   }
@@ -126,14 +132,16 @@ export class OpenAICompatibleChannel implements ChatChannel {
   /** POST returning parsed JSON; a non-JSON 200 is explained as a bad body, a broken one as cut. */
   async postJson(path: string, body: Body, signal?: AbortSignal): Promise<Body> {
     const deadline = this.startDeadline();
-    const res = await this.post(path, body, { signal, deadline });
     let text: string;
     try {
+      const res = await this.post(path, body, { signal, deadline });
       text = await res.body.text();
     } catch (err) {
-      if (signal?.aborted) throw err;
+      if (err instanceof OpenClawError || signal?.aborted) throw err;
       if (deadline.signal.aborted) throw this.deadlineError();
       throw explainCutStream(this.info, `the answer body broke off: ${(err as Error).message}`);
+    } finally {
+      deadline.clear();
     }
     try {
       return JSON.parse(text) as Body;
@@ -153,7 +161,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     const deadline = this.startDeadline();
     const combined = signal ? AbortSignal.any([signal, firstEvent.signal]) : firstEvent.signal;
     const timer = setTimeout(
-      () => firstEvent.abort(new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (rollout.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' })),
+      () => firstEvent.abort(new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (${this.info.channel}.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' })),
       this.opts.firstTokenTimeoutMs,
     );
     try {
@@ -164,6 +172,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
       const first = await events.next();
       return prepend(first, events);
     } catch (err) {
+      deadline.clear();
       if (firstEvent.signal.aborted) throw firstEvent.signal.reason;
       throw err;
     } finally {
@@ -196,6 +205,8 @@ export class OpenAICompatibleChannel implements ChatChannel {
       const mapped = this.mapDeadline(err, deadline, caller);
       if (mapped instanceof OpenClawError) throw mapped;
       throw explainCutStream(this.info, (err as Error).message);
+    } finally {
+      deadline.clear();
     }
     if (!done && !finished) throw explainCutStream(this.info, 'connection closed before [DONE]');
   }

@@ -95,7 +95,7 @@ export function explainNetworkFailure(info: ChannelInfo, err: unknown): OpenClaw
   let why: string;
   if (code === 'ECONNREFUSED') why = `connection refused: nothing is listening there. Is the model server running, and is ${info.channel}.base_url's host:port right?`;
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') why = `the host name does not resolve (DNS ${code}). Check ${info.channel}.base_url.`;
-  else if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code + raw)) why = `TLS handshake failed (${code || raw}). Is the URL https:// for a plain-http server, or is the certificate untrusted?`;
+  else if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code + raw)) why = `TLS handshake failed (${code || raw}). Check ${info.channel}.base_url: is it https:// for a plain-http server, or is the server's certificate untrusted (NODE_EXTRA_CA_CERTS)?`;
   else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') why = `the connection was reset (${raw}). The server crashed or a proxy cut it.`;
   else if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'timeout') {
     return new OpenClawError('upstream_timeout', `${where} did not answer in time (${raw}). Is the server overloaded, or is ${info.channel}.timeout_s too small?${proxyNote()}`, { code: 'upstream_timeout' });
