@@ -23,8 +23,12 @@ export interface GatewayOptions {
   maxTokensLimit: number;
   returnTokenIds: boolean;
   sidePatterns: RegExp[];
+  /** Refuses prompts over the policy's context with a 400 before the upstream is called. */
+  contextGuard?: ChatDeps['contextGuard'];
   bodyLimitBytes: number;
   apiKey?: string;
+  /** Paths served without the API key (the dashboard's static page; its data API stays protected). */
+  publicPath?: (path: string) => boolean;
   /** Extra fields for /healthz (mode, trainer state, …). */
   health?: () => Record<string, unknown>;
   /** Called for requests without session id / turn type (counts), to log them. */
@@ -56,6 +60,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     maxTokensLimit: opts.maxTokensLimit,
     returnTokenIds: opts.returnTokenIds,
     sidePatterns: opts.sidePatterns,
+    contextGuard: opts.contextGuard,
     onWarning: opts.onWarning,
   };
   const expectedKey = opts.apiKey !== undefined && opts.apiKey !== '' ? keyDigest(opts.apiKey) : undefined;
@@ -63,7 +68,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   app.addHook('onRequest', async (request) => {
     if (!expectedKey) return;
     const path = request.url.split('?')[0];
-    if (OPEN_ROUTES.has(path)) return;
+    if (OPEN_ROUTES.has(path) || opts.publicPath?.(path)) return;
     if (!bearerMatches(request.headers.authorization, expectedKey)) {
       throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.', { code: 'invalid_api_key' });
     }

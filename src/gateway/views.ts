@@ -51,7 +51,11 @@ export class SessionViews {
 
   turnCompleted(turn: Turn): void {
     const r = turn.response!;
-    this.session(turn.sessionId, true)!.set(turn.turnId!, {
+    const turns = this.session(turn.sessionId, true)!;
+    // Most recently active last, so the dashboard lists active sessions first.
+    this.sessions.delete(turn.sessionId);
+    this.sessions.set(turn.sessionId, turns);
+    turns.set(turn.turnId!, {
       turn_id: turn.turnId!,
       started_at: new Date(turn.startedAt).toISOString(),
       completed_at: new Date(turn.completedAt!).toISOString(),
@@ -75,6 +79,11 @@ export class SessionViews {
   judge(sessionId: string, turnId: number, judgement: TurnJudgement): void {
     const t = this.session(sessionId, false)?.get(turnId);
     if (t) t.judgement = judgement;
+  }
+
+  /** Known session ids, least recently active first. */
+  sessionIds(): string[] {
+    return [...this.sessions.keys()];
   }
 
   /** The turns of a session in order, or undefined if unknown. */
