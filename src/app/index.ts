@@ -11,6 +11,8 @@ import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
 import { SessionTracker, RecordWriter, compileIgnorePatterns, type Turn } from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver, type Retokenizer } from '../gateway/index.ts';
 import { hfRetokenizer } from './retokenize.ts';
+import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
+import { createScoringPipeline, registerFeedbackRoute, type PipelineParts, type ScoringPipeline } from '../pipeline/index.ts';
 
 /** A running server and its parts. */
 export interface RunningServer {
@@ -21,6 +23,10 @@ export interface RunningServer {
   views: SessionViews;
   channel: ChatChannel;
   metrics: ServerMetrics;
+  /** The run's durable sample store (`<output_dir>/samples.sqlite`). */
+  store: SampleStore;
+  /** The scoring stage: finalised turns → samples. */
+  pipeline: ScoringPipeline;
   log: Logger;
   close(): Promise<void>;
 }
@@ -52,7 +58,7 @@ export function createRolloutChannel(config: Config): ChatChannel {
 /** Starts the gateway on config.server.host:port; resolves once listening. */
 export async function startServer(
   config: Config,
-  opts: { apiKey?: string; channel?: ChatChannel; retokenizer?: Retokenizer; log?: Logger; hooks?: ServerHooks } = {},
+  opts: { apiKey?: string; channel?: ChatChannel; retokenizer?: Retokenizer; log?: Logger; hooks?: ServerHooks; /** Judge call, teacher, prompt renderer, feedback policy instead of the config's. */ scoring?: PipelineParts } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? pino({ level: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'info' }, pino.destination(2));
   log.info({ config: redact(config) }, 'openclaw-rl starting');
@@ -60,6 +66,8 @@ export async function startServer(
   const records = new RecordWriter(join(config.output_dir, 'records', 'turns.jsonl'));
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
+  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE));
+  const pipeline = await createScoringPipeline(config, { store, views, log }, opts.scoring);
   const tracker = new SessionTracker(
     {
       defaultTurnType: config.server.default_turn_type,
@@ -78,9 +86,11 @@ export async function startServer(
         records.turnFinalized(turn);
         views.turnFinalized(turn);
         hooks.onTurnFinalized?.(turn);
+        pipeline.onTurnFinalized(turn);
       },
       onSessionClosed(id, reason) {
         hooks.onSessionClosed?.(id, reason);
+        pipeline.onSessionClosed(id);
       },
     },
   );
@@ -98,6 +108,7 @@ export async function startServer(
     return { ...flat, live: tracker.size };
   });
   metrics.addGauges('tokens', 'Token alignment counter', () => ({ ...tokens.counters }));
+  metrics.addGauges('scoring', 'Scoring pipeline', () => pipeline.gauges());
   const app = buildGateway({
     channel,
     tracker,
@@ -111,7 +122,8 @@ export async function startServer(
     sidePatterns: config.server.side_turn_patterns.map((p) => new RegExp(p)),
     bodyLimitBytes: Math.round(config.server.body_limit_mb * 1024 * 1024),
     apiKey: opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY,
-    health: () => ({ mode: config.mode }),
+    health: () => ({ mode: config.mode, scoring: pipeline.health() }),
+    extraRoutes: (server) => registerFeedbackRoute(server, pipeline),
     onWarning(kind, count) {
       // First occurrence, then every 100th: visible without flooding the log.
       if (count === 1 || count % 100 === 0) {
@@ -128,12 +140,15 @@ export async function startServer(
   const port = typeof addr === 'object' && addr ? addr.port : config.server.port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   log.info({ url, model: config.rollout.model_id, mode: config.mode }, 'openclaw-rl listening');
+  pipeline.start();
   return {
-    app, url, tracker, records, views, channel, metrics, log,
+    app, url, tracker, records, views, channel, metrics, store, pipeline, log,
     async close() {
       clearInterval(sweep);
       await app.close();
       tracker.closeAll();
+      await pipeline.close();
+      store.close();
       records.close();
       await channel.close();
     },

@@ -212,6 +212,24 @@ export class SampleStore {
     }
   }
 
+  /**
+   * Replaces the training fields of a sample that is still ready (explicit feedback after
+   * judging), in one statement; false if it is not ready (leased, trained, dropped, absent), so
+   * a batch a trainer already took never changes under it.
+   */
+  replaceReadySample(sample: Sample): boolean {
+    const row = sampleToRow(sample);
+    return (
+      this.db
+        .prepare(
+          `UPDATE samples SET loss_mask = @loss_mask, reward = @reward, teacher_logprobs = @teacher_logprobs,
+             teacher_topk = @teacher_topk, type = @type, votes = @votes, hint = @hint, updated_at = @updated_at
+           WHERE id = @id AND state = 'ready'`,
+        )
+        .run({ ...row, updated_at: Date.now() }).changes === 1
+    );
+  }
+
   /** Drops a ready sample with a reason; false if it is not ready (leased, trained, dropped, absent). */
   dropSample(id: string, reason: string): boolean {
     if (reason === '') throw invalidRequest('a sample drop needs a non-empty reason');

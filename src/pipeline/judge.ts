@@ -1,0 +1,127 @@
+// The judging step of one pending turn: the PRM and hint judges the mode needs (concurrently),
+// then, for an accepted hint, the teacher's log-probs of the unchanged response tokens under the
+// hinted prompt. Judge failures are 'fail' votes (the runners keep them); a teacher failure is a
+// status the decision step turns into a drop reason, never padding.
+import type { ChatMessage } from '../engines/types.ts';
+import type { Mode, TeacherSignal } from '../methods/index.ts';
+import {
+  injectHint,
+  runHintJudge,
+  runPrmJudge,
+  runRulesHintJudge,
+  runRulesPrmJudge,
+  type CandidateTopK,
+  type HintJudgeResult,
+  type HintStrategy,
+  type JudgeCall,
+  type JudgedTurnInput,
+  type PrmJudgeResult,
+} from '../scoring/index.ts';
+import type { TeacherClient } from '../scoring/teacher.ts';
+import type { PendingTurn } from '../samples/index.ts';
+import { judgeInput, toolsOf } from './convert.ts';
+import { usesHints, usesPrm } from './feedback.ts';
+import type { PromptRenderer } from './types.ts';
+
+/** How the judges are run: the judge model through `call`, or the offline rules judge. */
+export interface JudgeSettings {
+  mode: Mode;
+  /** null = the rules judge (`judge.provider: rules`). */
+  call: JudgeCall | null;
+  m: number;
+  quorum: number;
+  temperature: number;
+  maxTokens: number;
+  strategy: HintStrategy;
+  minHintChars: number;
+  /** Teacher top-K kept per token (0 = none). */
+  distillTopK: number;
+}
+
+/** What the judges said about a turn; null where the mode does not run that judge or there is no next state. */
+export interface JudgeResults {
+  prm: PrmJudgeResult | null;
+  hint: HintJudgeResult | null;
+}
+
+/** Where the teacher's scores come from; either part may be missing (no teacher configured). */
+export interface TeacherSettings {
+  client: TeacherClient | null;
+  render: PromptRenderer | null;
+  distillTopK: number;
+}
+
+/** Outcome of teacher scoring for one hint. */
+export interface TeacherOutcome {
+  signal: TeacherSignal | null;
+  status: 'scored' | 'mismatch' | 'unavailable' | 'not_needed';
+  error: string | null;
+}
+
+/** Runs the judges the mode needs on a turn with a next state (both at once in openclaw-combine). */
+export async function runJudges(s: JudgeSettings, pending: PendingTurn, teacher: TeacherSettings): Promise<JudgeResults> {
+  const input = judgeInput(pending);
+  if (input === null) return { prm: null, hint: null };
+  const [prm, hint] = await Promise.all([
+    usesPrm(s.mode) ? runPrm(s, input) : Promise.resolve(null),
+    usesHints(s.mode) ? runHint(s, input, pending, teacher) : Promise.resolve(null),
+  ]);
+  return { prm, hint };
+}
+
+function runPrm(s: JudgeSettings, input: JudgedTurnInput): Promise<PrmJudgeResult> {
+  if (s.call === null) return runRulesPrmJudge(input, { m: s.m, quorum: s.quorum });
+  return runPrmJudge(input, { call: s.call, m: s.m, quorum: s.quorum, temperature: s.temperature, maxTokens: s.maxTokens });
+}
+
+function runHint(s: JudgeSettings, input: JudgedTurnInput, pending: PendingTurn, teacher: TeacherSettings): Promise<HintJudgeResult> {
+  if (s.call === null) return runRulesHintJudge(input, { m: s.m, quorum: s.quorum, minHintChars: s.minHintChars });
+  const canScore = s.strategy === 'overlap' && teacher.client !== null && teacher.render !== null;
+  return runHintJudge(input, {
+    call: s.call,
+    m: s.m,
+    temperature: s.temperature,
+    maxTokens: s.maxTokens,
+    strategy: s.strategy,
+    minHintChars: s.minHintChars,
+    scoreCandidates: canScore ? (hints) => candidateTopK(teacher, pending, hints) : undefined,
+  });
+}
+
+/** Top-k used by the `overlap` hint selection when distill_topk does not set one. */
+const OVERLAP_TOPK = 5;
+
+/**
+ * Teacher top-k under each candidate's hinted prompt, and "student" top-k under the original
+ * prompt. The rollout records no top-k, so the student side is the teacher channel's model on the
+ * unhinted prompt (the same base model in the reference setup).
+ */
+async function candidateTopK(t: TeacherSettings, p: PendingTurn, hints: string[]): Promise<Array<CandidateTopK | null>> {
+  const client = t.client!;
+  const topK = t.distillTopK > 0 ? t.distillTopK : OVERLAP_TOPK;
+  const student = await client.score(p.promptIds, p.responseIds, { topK });
+  return Promise.all(
+    hints.map(async (hint) => {
+      const ids = await t.render!(injectHint(p.promptMessages as ChatMessage[], hint), toolsOf(p));
+      const scored = await client.score(ids, p.responseIds, { topK });
+      return { teacher: scored.topK ?? [], student: student.topK ?? [] };
+    }),
+  );
+}
+
+/** Teacher log-probs of the unchanged response tokens after the prompt with `hint` injected. */
+export async function scoreWithTeacher(t: TeacherSettings, p: PendingTurn, hint: string): Promise<TeacherOutcome> {
+  if (t.client === null || t.render === null) {
+    const missing = t.client === null ? 'no teacher is configured (teacher.provider / logprob_api)' : 'no prompt renderer (set rollout.tokenizer)';
+    return { signal: null, status: 'unavailable', error: missing };
+  }
+  try {
+    const promptIds = await t.render(injectHint(p.promptMessages as ChatMessage[], hint), toolsOf(p));
+    const scored = await t.client.score(promptIds, p.responseIds, t.distillTopK > 0 ? { topK: t.distillTopK } : {});
+    return { signal: { logprobs: scored.logprobs, topK: scored.topK ?? null }, status: 'scored', error: null };
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const message = err instanceof Error ? err.message : String(err);
+    return { signal: null, status: code === 'teacher_mismatch' ? 'mismatch' : 'unavailable', error: message };
+  }
+}

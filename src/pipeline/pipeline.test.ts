@@ -1,0 +1,132 @@
+// The pipeline without HTTP: session-level rules, shutdown while judging, token-data drops, and
+// that no per-session state outlives its session. Turns are built by hand as the tracker emits them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../config/index.ts';
+import { SampleStore } from '../samples/index.ts';
+import type { JudgeCall } from '../scoring/index.ts';
+import type { NoNextStateReason, Turn } from '../sessions/index.ts';
+import { ScoringPipeline } from './pipeline.ts';
+
+function setup(call: JudgeCall, overrides: Record<string, unknown> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'ocrl-pipe-unit-'));
+  const config = parseConfig(
+    { judge: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:9', model_id: 'j' } },
+    { env: {}, overrides: { output_dir: dir, mode: 'openclaw-rl', 'scoring.majority_vote': 1, ...overrides } },
+  );
+  const store = SampleStore.open(join(dir, 'samples.sqlite'));
+  const pipeline = new ScoringPipeline({ config, store, judgeCall: call });
+  return { store, pipeline };
+}
+
+function turn(sessionId: string, turnId: number, next: string | null, reason: NoNextStateReason = 'session_done', tokens = true): Turn {
+  return {
+    sessionId,
+    turnId,
+    messages: [{ role: 'user', content: `question ${turnId}` }],
+    prefix: [],
+    startedAt: 0,
+    completedAt: 1,
+    response: {
+      message: { role: 'assistant', content: `answer ${turnId}` },
+      finishReason: 'stop',
+      promptIds: [1, 2],
+      responseIds: tokens ? [10 + turnId, 20 + turnId] : undefined,
+      logprobs: tokens ? [-0.5, -0.25] : undefined,
+      policyVersion: 3,
+    },
+    nextState: next === null ? null : { role: 'user', content: next, messages: 1 },
+    noNextStateReason: next === null ? reason : undefined,
+    finalized: true,
+    failed: false,
+  };
+}
+
+const neutral: JudgeCall = async () => '\\boxed{0}';
+
+test('at-least-one waits for judging still in flight when the session closes, then frees the session', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const { store, pipeline } = setup(async () => {
+    await gate;
+    return '\\boxed{0}';
+  });
+  pipeline.onTurnFinalized(turn('s', 1, 'ok'));
+  pipeline.onTurnFinalized(turn('s', 2, 'fine'));
+  pipeline.onTurnFinalized(turn('s', 3, null));
+  pipeline.onSessionClosed('s');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(store.countPending(), 2, 'judged turns wait for their judge; the unanswered one needs none');
+  assert.equal(pipeline.gauges().sessions_holding, 1);
+  release();
+  await pipeline.whenIdle();
+  const masks = store.listSamples({ sessionId: 's' }).map((s) => [s.turnId, s.lossMask, s.reward]);
+  assert.deepEqual(masks.sort(), [[1, 1, 0], [2, 0, 0], [3, 0, 0]]);
+  assert.equal(pipeline.gauges().sessions_holding, 0, 'no per-session state after the session');
+  assert.equal(pipeline.counters.counts.samples_promoted, 1);
+  await pipeline.close();
+  store.close();
+});
+
+test('a turn ending its session closes it even without a close event (evicted while in flight)', async () => {
+  const { store, pipeline } = setup(neutral);
+  pipeline.onTurnFinalized(turn('e', 1, 'ok'));
+  pipeline.onTurnFinalized(turn('e', 2, null, 'expired'));
+  await pipeline.whenIdle();
+  assert.equal(store.countPending(), 0);
+  assert.deepEqual(store.listSamples({ sessionId: 'e' }).map((s) => s.lossMask).sort(), [0, 1]);
+  assert.equal(pipeline.gauges().sessions_holding, 0);
+  await pipeline.close();
+  store.close();
+});
+
+test('a trainable turn releases the held ones at once, before the session ends', async () => {
+  const { store, pipeline } = setup(async (messages) => (String(messages[1].content).includes('thanks') ? '\\boxed{1}' : '\\boxed{0}'));
+  pipeline.onTurnFinalized(turn('t', 1, 'ok'));
+  await pipeline.whenIdle();
+  assert.equal(store.countPending(), 1, 'held: at-least-one may still promote it');
+  pipeline.onTurnFinalized(turn('t', 2, 'thanks'));
+  await pipeline.whenIdle();
+  assert.equal(store.countPending(), 0);
+  assert.deepEqual(store.listSamples({ sessionId: 't' }).map((s) => [s.turnId, s.lossMask]).sort(), [[1, 0], [2, 1]]);
+  await pipeline.close();
+  store.close();
+});
+
+test('shutdown while a judge call hangs leaves the turn pending instead of deciding on fail votes', async () => {
+  const { store, pipeline } = setup(() => new Promise<string>(() => undefined), { mode: 'openclaw-combine' });
+  pipeline.onTurnFinalized(turn('h', 1, 'ok'));
+  await pipeline.close(50);
+  assert.equal(store.countPending(), 1);
+  assert.equal(store.getTurnOutcome('h', 1)?.status, 'pending');
+  store.close();
+});
+
+test('turns without token ids or log-probs are dropped with a counted reason, without judging', async () => {
+  let calls = 0;
+  const { store, pipeline } = setup(async () => {
+    calls++;
+    return '\\boxed{1}';
+  });
+  pipeline.onTurnFinalized(turn('n', 1, 'thanks', 'session_done', false));
+  await pipeline.whenIdle();
+  const o = store.getTurnOutcome('n', 1);
+  assert.equal(o?.status === 'dropped' && o.reason, 'no_token_data');
+  assert.equal(calls, 0);
+  assert.equal(pipeline.gauges().dropped_no_token_data, 1);
+  await pipeline.close();
+  store.close();
+});
+
+test('a second turn with the same id is refused by the store and counted, not thrown at the gateway', async () => {
+  const { store, pipeline } = setup(neutral, { mode: 'openclaw-combine' });
+  pipeline.onTurnFinalized(turn('d', 1, 'ok'));
+  assert.doesNotThrow(() => pipeline.onTurnFinalized(turn('d', 1, 'ok')));
+  assert.equal(pipeline.counters.counts.store_errors, 1);
+  await pipeline.whenIdle();
+  await pipeline.close();
+  store.close();
+});

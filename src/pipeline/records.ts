@@ -1,0 +1,63 @@
+// Append-only JSONL files of the pipeline: the judge record (one line per judged turn, for
+// humans and audits) and the feedback log (every accepted feedback, replayed after a restart so
+// feedback on a turn that was still pending is not lost). One write(2) per line, like the turn
+// records, so a crash loses at most a torn last line, which reading skips.
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Feedback } from './types.ts';
+import { turnKey } from './convert.ts';
+
+/** Appends JSON lines to one file. */
+export class JsonlAppender {
+  readonly path: string;
+  private fd: number | null;
+
+  constructor(path: string) {
+    this.path = path;
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'a+');
+    const size = fstatSync(this.fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(this.fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeSync(this.fd, '\n'); // a crash tore the last line: end it
+    }
+  }
+
+  /** Appends one line; a no-op after close. */
+  append(value: unknown): void {
+    if (this.fd === null) return;
+    writeSync(this.fd, JSON.stringify(value) + '\n');
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/** One line of the feedback log. */
+export interface FeedbackLine {
+  session_id: string;
+  turn_id: number;
+  score: number;
+  comment: string | null;
+  at: number;
+}
+
+/** The latest feedback per turn from a feedback log (torn lines skipped). */
+export function readFeedbackLog(path: string): Map<string, Feedback> {
+  const out = new Map<string, Feedback>();
+  if (!existsSync(path)) return out;
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    if (text.trim() === '') continue;
+    try {
+      const line = JSON.parse(text) as FeedbackLine;
+      if (typeof line.session_id !== 'string' || !Number.isInteger(line.turn_id) || typeof line.score !== 'number') continue;
+      out.set(turnKey(line.session_id, line.turn_id), { score: line.score, comment: line.comment ?? null, at: line.at });
+    } catch {
+      // torn line from a crash
+    }
+  }
+  return out;
+}

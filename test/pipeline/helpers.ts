@@ -1,0 +1,121 @@
+// Shared set-up of the pipeline's end-to-end tests: the real server (startServer) on loopback
+// with a scripted policy, a scripted judge model (answers per request), a scripted SGLang teacher
+// and a recording prompt renderer; plus a driver for multi-turn sessions through the gateway.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { parseConfig } from '../../src/config/index.ts';
+import { startServer, type RunningServer } from '../../src/app/index.ts';
+import type { ChatMessage } from '../../src/engines/types.ts';
+import type { FeedbackPolicy } from '../../src/pipeline/index.ts';
+import type { StoredSample } from '../../src/samples/index.ts';
+import { ScriptedUpstream, fakeTokenId } from '../support/scripted-upstream.ts';
+import { ScriptedTeacher } from '../support/scripted-teacher.ts';
+import { judgeFallback, type JudgeAnswer, type JudgePromptView } from '../support/scripted-judge.ts';
+import { postJson } from '../support/harness.ts';
+
+/** Prompt ids the test renderer returns for every hinted prompt (length 4). */
+export const RENDERED_PROMPT = [5, 6, 7, 8];
+
+export interface ScoringHarness {
+  server: RunningServer;
+  policy: ScriptedUpstream;
+  judge: ScriptedUpstream;
+  teacher: ScriptedTeacher;
+  /** Messages the prompt renderer was given (the hinted prompts), in call order. */
+  rendered: ChatMessage[][];
+  url: string;
+  outDir: string;
+  close(): Promise<void>;
+}
+
+/** Starts the server in `mode` with a judge model scripted by `script` (or the rules judge). */
+export async function startScoring(opts: {
+  mode: 'openclaw-rl' | 'openclaw-opd' | 'openclaw-combine';
+  script?: (view: JudgePromptView) => JudgeAnswer | undefined;
+  overrides?: Record<string, unknown>;
+  feedbackPolicy?: FeedbackPolicy;
+}): Promise<ScoringHarness> {
+  const policy = await new ScriptedUpstream().start();
+  const judge = await new ScriptedUpstream().start();
+  const teacher = await new ScriptedTeacher().start();
+  if (opts.script) judge.fallback = judgeFallback(opts.script);
+  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-pipeline-'));
+  const judgeTree = opts.script
+    ? { provider: 'openai_compatible', base_url: judge.url, model_id: 'judge-model', timeout_s: 5 }
+    : { provider: 'rules' };
+  const config = parseConfig(
+    {
+      rollout: { provider: 'openai_compatible', base_url: policy.url, model_id: 'policy-upstream', max_tokens: 256, timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 },
+      judge: judgeTree,
+      teacher: { provider: 'openai_compatible', base_url: teacher.url, logprob_api: 'sglang', timeout_s: 5 },
+    },
+    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, mode: opts.mode, ...(opts.overrides ?? {}) } },
+  );
+  const rendered: ChatMessage[][] = [];
+  const server = await startServer(config, {
+    log: pino({ level: 'silent' }),
+    scoring: {
+      feedbackPolicy: opts.feedbackPolicy,
+      renderPrompt: (messages) => {
+        rendered.push(messages);
+        return [...RENDERED_PROMPT];
+      },
+    },
+  });
+  return {
+    server, policy, judge, teacher, rendered, url: server.url, outDir,
+    async close() {
+      await server.close();
+      await Promise.all([policy.stop(), judge.stop(), teacher.stop()]);
+    },
+  };
+}
+
+const user = (content: string): ChatMessage => ({ role: 'user', content });
+
+/**
+ * Runs one session through POST /v1/chat/completions: request k sends the history so far ending
+ * with `users[k]` and gets `answers[k]`; the last request carries session_done. So turn k's next
+ * state is `users[k+1]`, and the last turn has none.
+ */
+export async function runSession(h: ScoringHarness, sessionId: string, users: string[], answers: string[], opts: { done?: boolean } = {}): Promise<void> {
+  const messages: ChatMessage[] = [];
+  for (let k = 0; k < users.length; k++) {
+    messages.push(user(users[k]));
+    h.policy.script({ kind: 'text', text: answers[k] });
+    const done = (opts.done ?? true) && k === users.length - 1;
+    const res = await postJson(`${h.url}/v1/chat/completions`, { model: 'm', messages, session_id: sessionId, turn_type: 'main', session_done: done });
+    if (res.status !== 200) throw new Error(`turn ${k + 1} of ${sessionId} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    messages.push({ role: 'assistant', content: answers[k] });
+  }
+}
+
+/** The scripted policy's token ids of an answer (one per whitespace-led piece). */
+export function answerIds(text: string): number[] {
+  return (text.match(/\s*\S+/g) ?? [text]).map(fakeTokenId);
+}
+
+/** The scripted policy's rollout log-probs for an answer of `n` tokens. */
+export function answerLogprobs(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => -0.05 - 0.01 * i);
+}
+
+/** The session's samples by turn id. */
+export function samplesByTurn(h: ScoringHarness, sessionId: string): Map<number, StoredSample> {
+  return new Map(h.server.store.listSamples({ sessionId, limit: 1000 }).map((s) => [s.turnId, s]));
+}
+
+/** Where a turn ended: 'sample', 'dropped:<reason>', 'pending' or 'unknown'. */
+export function outcomeOf(h: ScoringHarness, sessionId: string, turnId: number): string {
+  const o = h.server.store.getTurnOutcome(sessionId, turnId);
+  if (o === null) return 'unknown';
+  if (o.status === 'dropped') return `dropped:${o.reason}`;
+  return o.status === 'samples' ? 'sample' : 'pending';
+}
+
+/** Votes as a sorted multiset (concurrent votes arrive in any order). */
+export function sortedVotes(votes: readonly unknown[]): string[] {
+  return votes.map(String).sort();
+}
