@@ -1,18 +1,22 @@
-// The app: wires a validated Config into running components — the policy channel, session
-// tracker, record file, metrics and the HTTP gateway — and closes them in order. The CLI's
-// `api-server` (and later `train`) are thin shells around `startServer`.
+// The app: wires a validated Config into running components — the policy (channel, engine,
+// teacher), session tracker, record file, sample store, scoring pipeline, trainer, metrics,
+// dashboard and the HTTP gateway — and closes them in order. The CLI's `api-server` and `train`
+// are thin shells around `startServer`.
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { OpenClawError } from '../errors/index.ts';
 import { redact, type Config } from '../config/index.ts';
-import type { ChatChannel } from '../engines/types.ts';
-import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
-import { SessionTracker, RecordWriter, compileIgnorePatterns, type Turn } from '../sessions/index.ts';
-import { buildGateway, ServerMetrics, SessionViews, TokenResolver, type Retokenizer } from '../gateway/index.ts';
-import { hfRetokenizer } from './retokenize.ts';
+import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
+import { SessionTracker, RecordWriter, compileIgnorePatterns, lastTurnIds, readRecords, type Turn } from '../sessions/index.ts';
+import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, type PipelineParts, type ScoringPipeline } from '../pipeline/index.ts';
+import { Trainer, STEP_KEYS } from '../trainer/index.ts';
+import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
+import { createPolicy } from './policy.ts';
+import { dashboardFor } from './dashboard.ts';
+
+export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
 
 /** A running server and its parts. */
 export interface RunningServer {
@@ -22,52 +26,61 @@ export interface RunningServer {
   records: RecordWriter;
   views: SessionViews;
   channel: ChatChannel;
+  /** The in-process policy engine (embedded rollout), if any. */
+  engine?: PolicyEngine;
   metrics: ServerMetrics;
   /** The run's durable sample store (`<output_dir>/samples.sqlite`). */
   store: SampleStore;
   /** The scoring stage: finalised turns → samples. */
   pipeline: ScoringPipeline;
+  /** The background trainer (`train`), if any. */
+  trainer?: Trainer;
+  /** Training steps as the dashboard sees them. */
+  dashboardSteps: StepBuffer;
   log: Logger;
   close(): Promise<void>;
 }
 
-/** Hooks for later stages (scoring, training) to observe turns without editing the app. */
+/** Hooks for callers (demo, tests) to observe turns without editing the app. */
 export interface ServerHooks {
   onTurnCompleted?(turn: Turn): void;
   onTurnFinalized?(turn: Turn): void;
   onSessionClosed?(sessionId: string, reason: string): void;
 }
 
-/** Builds the rollout ChatChannel the config asks for. */
-export function createRolloutChannel(config: Config): ChatChannel {
-  const r = config.rollout;
-  if (r.provider === 'openai_compatible') {
-    return new OpenAICompatibleChannel({
-      channel: 'rollout',
-      baseUrl: r.base_url!,
-      apiKey: r.api_key,
-      model: r.model_id,
-      timeoutMs: r.timeout_s * 1000,
-      firstTokenTimeoutMs: r.first_token_timeout_s * 1000,
-      maxRetries: r.max_retries,
-    });
-  }
-  throw new OpenClawError('config', 'rollout.provider: embedded is not available in this build yet; set rollout.provider: openai_compatible with rollout.base_url');
+/** Options of startServer beyond the config. */
+export interface StartOptions {
+  apiKey?: string;
+  /** Serve from this channel instead of the config's rollout (tests). */
+  channel?: ChatChannel;
+  log?: Logger;
+  hooks?: ServerHooks;
+  /** Judge call, teacher, prompt renderer, feedback policy instead of the config's. */
+  scoring?: PipelineParts;
+  /** Train in the background (`openclaw-rl train`; needs an in-process engine). */
+  train?: boolean;
+  /** Trainer poll interval while waiting for a batch (tests, demo). */
+  trainerPollMs?: number;
 }
 
-/** Starts the gateway on config.server.host:port; resolves once listening. */
-export async function startServer(
-  config: Config,
-  opts: { apiKey?: string; channel?: ChatChannel; retokenizer?: Retokenizer; log?: Logger; hooks?: ServerHooks; /** Judge call, teacher, prompt renderer, feedback policy instead of the config's. */ scoring?: PipelineParts } = {},
-): Promise<RunningServer> {
+/** Starts the server on config.server.host:port; resolves once listening. */
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? pino({ level: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'info' }, pino.destination(2));
   log.info({ config: redact(config) }, 'openclaw-rl starting');
-  const channel = opts.channel ?? createRolloutChannel(config);
-  const records = new RecordWriter(join(config.output_dir, 'records', 'turns.jsonl'));
+  const policy = await createPolicy(config, { channel: opts.channel, train: opts.train });
+  const { channel } = policy;
+  const recordsPath = join(config.output_dir, 'records', 'turns.jsonl');
+  const previousTurns = lastTurnIds(readRecords(recordsPath).turns);
+  const records = new RecordWriter(recordsPath);
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
   const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE));
-  const pipeline = await createScoringPipeline(config, { store, views, log }, opts.scoring);
+  const pipeline = await createScoringPipeline(config, { store, views, log }, {
+    teacher: policy.teacher,
+    renderPrompt: policy.renderPrompt,
+    feedbackPolicy: config.scoring.feedback,
+    ...opts.scoring,
+  });
   const tracker = new SessionTracker(
     {
       defaultTurnType: config.server.default_turn_type,
@@ -94,21 +107,29 @@ export async function startServer(
       },
     },
   );
+  // Turn ids continue across restarts, so a resumed session never reuses one.
+  tracker.resumeNumbering(previousTurns);
+  let trainer: Trainer | undefined;
   const metrics = new ServerMetrics();
-  let retokenizer = opts.retokenizer;
-  if (!retokenizer && config.rollout.tokenizer !== undefined && config.rollout.provider === 'openai_compatible') {
-    const hf = await hfRetokenizer(config.rollout.tokenizer);
-    retokenizer = hf.retokenize;
-    metrics.addGauges('alignment', 'Re-tokenisation counter', () => ({ ...hf.counters }));
-  }
-  const tokens = new TokenResolver(retokenizer);
+  const tokens = new TokenResolver(policy.retokenizer);
   metrics.addGauges('sessions', 'Session tracker counter', () => {
-    const c = tracker.counters;
-    const { sessions_by_source: _s, ...flat } = c;
+    const { sessions_by_source: _s, ...flat } = tracker.counters;
     return { ...flat, live: tracker.size };
   });
   metrics.addGauges('tokens', 'Token alignment counter', () => ({ ...tokens.counters }));
+  if (policy.alignmentCounters) metrics.addGauges('alignment', 'Re-tokenisation counter', () => ({ ...policy.alignmentCounters! }));
   metrics.addGauges('scoring', 'Scoring pipeline', () => pipeline.gauges());
+  metrics.addGauges('policy', 'Policy', () => ({ version: channel.version() }));
+  // The latest step's numbers, under the train.log key names (all keys exist from the start).
+  metrics.addGauges('train', 'Latest training step', () => ({ ...Object.fromEntries(STEP_KEYS.map((k) => [k, 0])), ...(trainer?.log.latest ?? {}) }));
+  const dashboard = dashboardFor(config, { channel, views, store, tracker, trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running') });
+  if (opts.train && policy.engine) {
+    trainer = new Trainer({
+      engine: policy.engine, store, config, log, pollMs: opts.trainerPollMs,
+      extraStats: () => ({ hint_accept_rate: pipeline.gauges().hint_accept_rate ?? 0 }),
+      onStep: (m) => dashboard.steps.push(m),
+    });
+  }
   const app = buildGateway({
     channel,
     tracker,
@@ -120,10 +141,19 @@ export async function startServer(
     maxTokensLimit: config.rollout.max_tokens,
     returnTokenIds: config.rollout.return_token_ids,
     sidePatterns: config.server.side_turn_patterns.map((p) => new RegExp(p)),
+    contextGuard: policy.contextGuard,
     bodyLimitBytes: Math.round(config.server.body_limit_mb * 1024 * 1024),
     apiKey: opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY,
-    health: () => ({ mode: config.mode, scoring: pipeline.health() }),
-    extraRoutes: (server) => registerFeedbackRoute(server, pipeline),
+    publicPath: isDashboardShellPath,
+    health: () => ({
+      mode: config.mode,
+      scoring: pipeline.health(),
+      ...(trainer ? { trainer: { step: trainer.step, last_error: trainer.lastError ?? null, samples_ready: store.countReady(), batch_size: config.training.batch_size } } : {}),
+    }),
+    extraRoutes: (server) => {
+      registerFeedbackRoute(server, pipeline);
+      registerDashboard(server, dashboard.source);
+    },
     onWarning(kind, count) {
       // First occurrence, then every 100th: visible without flooding the log.
       if (count === 1 || count % 100 === 0) {
@@ -135,22 +165,33 @@ export async function startServer(
   });
   const sweep = setInterval(() => tracker.expireIdle(), Math.min(60_000, Math.max(1000, config.server.session_idle_timeout_s * 250)));
   sweep.unref();
-  await app.listen({ host: config.server.host, port: config.server.port });
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (err) {
+    clearInterval(sweep);
+    await pipeline.close();
+    store.close();
+    records.close();
+    await policy.close();
+    throw err;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.server.port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
-  log.info({ url, model: config.rollout.model_id, mode: config.mode }, 'openclaw-rl listening');
+  log.info({ url, model: config.rollout.model_id, mode: config.mode, training: trainer !== undefined }, 'openclaw-rl listening');
   pipeline.start();
+  trainer?.start();
   return {
-    app, url, tracker, records, views, channel, metrics, store, pipeline, log,
+    app, url, tracker, records, views, channel, engine: policy.engine, metrics, store, pipeline, trainer, dashboardSteps: dashboard.steps, log,
     async close() {
       clearInterval(sweep);
+      await trainer?.stop();
       await app.close();
       tracker.closeAll();
       await pipeline.close();
       store.close();
       records.close();
-      await channel.close();
+      await policy.close();
     },
   };
 }

@@ -25,9 +25,9 @@ function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
 }
 
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
-async function serveUntilSignal(config: Config, apiKey: string | undefined): Promise<void> {
-  const server = await startServer(config, { apiKey });
-  process.stderr.write(`openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}); records in ${join(config.output_dir, 'records')}\n`);
+async function serveUntilSignal(config: Config, apiKey: string | undefined, train: boolean): Promise<void> {
+  const server = await startServer(config, { apiKey, train });
+  process.stderr.write(`openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}${train ? ', training' : ''}); records in ${join(config.output_dir, 'records')}; dashboard at ${server.url}/dashboard\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -46,7 +46,7 @@ export function buildProgram(): Command {
   addTrainingOptions(addServeOptions(apiServer)).action(async (opts, cmd: Command) => {
     await run(async () => {
       const config = configFrom(opts, cmd);
-      await serveUntilSignal(config, opts.apiKey);
+      await serveUntilSignal(config, opts.apiKey, false);
     });
   });
 
@@ -57,7 +57,7 @@ export function buildProgram(): Command {
       if (config.rollout.provider !== 'embedded') {
         throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; in-process training needs rollout.provider: embedded. For a remote policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
       }
-      await serveUntilSignal(config, opts.apiKey);
+      await serveUntilSignal(config, opts.apiKey, true);
     });
   });
 

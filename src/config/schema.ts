@@ -113,6 +113,8 @@ export const ScoringSchema = z
     distill_topk: z.number().int().min(0).default(0),
     /** Concurrent judge calls across all turns. */
     judge_concurrency: positiveInt.default(8),
+    /** Explicit feedback (`POST /v1/feedback`): replaces the judge's score, or joins its votes. */
+    feedback: z.enum(['override', 'join']).default('override'),
   })
   .strict();
 

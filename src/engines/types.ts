@@ -36,8 +36,13 @@ export interface GenerateRequest {
   maxTokens: number;
   temperature: number;
   topP?: number;
-  /** Token ids that end generation (not included in the output). */
+  /** Token ids that end generation. */
   stopTokenIds?: number[];
+  /**
+   * Whether the stop token that ended generation is the last entry of `tokenIds`/`logprobs`
+   * (default true, as vLLM and SGLang report it): RL trains the end-of-turn decision too.
+   */
+  includeStopToken?: boolean;
   seed?: number;
   signal?: AbortSignal;
 }

@@ -12,6 +12,7 @@ import { fromHost, readCheckpoint, toHost, writeCheckpoint } from './checkpoint.
 import { Gpt, type GptConfig } from './model.ts';
 import { AdamW, type AdamWConfig } from './optimizer.ts';
 import { generateTokens, scoreTokens } from './sampling.ts';
+import type { HostTensor } from './safetensors.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { trainStep } from './train.ts';
 
@@ -114,6 +115,12 @@ export class EmbeddedEngine implements PolicyEngine {
     old.retired = true;
     if (old.users === 0) old.model.dispose();
     return this.served.version;
+  }
+
+  /** Host copies of the trained weights (fresh buffers, so they can be transferred to another thread). */
+  policyWeights(): Record<string, HostTensor> {
+    this.assertOpen();
+    return toHost(this.policy.params);
   }
 
   async save(dir: string): Promise<void> {

@@ -4,6 +4,8 @@
 // Out: sampled tokens with log_softmax(logits/T) log-probs, scores (+ top-K), PPO training steps
 // with metrics, versioned weight publishing, safetensors checkpoints that resume exactly.
 // Call initBackend() once per thread (EmbeddedEngine.create/load do it for you).
+// WorkerEngine is the same engine with serving and training in worker threads (what servers use);
+// EmbeddedChatTokenizer + TokenChatChannel turn either into the gateway's ChatChannel.
 
 export { initBackend } from './backend.ts';
 export { Tokenizer, trainBpe, SPECIAL_TOKENS, type SpecialToken, type TokenizerJson } from './tokenizer.ts';
@@ -15,5 +17,7 @@ export { AdamW, DEFAULT_ADAMW, type AdamWConfig } from './optimizer.ts';
 export { encodeSafetensors, decodeSafetensors, type HostTensor } from './safetensors.ts';
 export { readCheckpoint, writeCheckpoint, type CheckpointConfig, type CheckpointData } from './checkpoint.ts';
 export { EmbeddedEngine, type EmbeddedEngineOptions } from './engine.ts';
+export { WorkerEngine, type WorkerEngineOptions } from './worker_engine.ts';
+export { EmbeddedChatTokenizer, toolsText, type EmbeddedChatTokenizerOptions } from './chat_tokenizer.ts';
 export { benchEngine, formatBench, matmulGflops, BENCH_CONFIG, type EngineBenchOptions, type EngineBenchResult } from './bench.ts';
 export { Rng } from './rng.ts';

@@ -16,6 +16,11 @@ export interface SampleRequest {
   temperature: number;
   topP?: number;
   stopTokenIds?: readonly number[];
+  /**
+   * Put the sampled stop token (and its log-prob) at the end of the result (default true): RL must
+   * train the end-of-turn decision, or answer length could never be learned.
+   */
+  includeStopToken?: boolean;
   seed?: number;
   signal?: AbortSignal;
 }
@@ -100,10 +105,13 @@ export async function generateTokens(model: Gpt, req: SampleRequest, onToken?: (
         for (let i = 0; i < lp.length; i++) probs[i] = Math.exp(lp[i]);
         id = sampleIndex(probs, topP, rng);
       }
-      if (stop.has(id)) return { tokenIds, logprobs, finishReason: 'stop' };
-      tokenIds.push(id);
-      logprobs.push(lp[id]);
-      onToken?.(id, lp[id]);
+      const isStop = stop.has(id);
+      if (!isStop || (req.includeStopToken ?? true)) {
+        tokenIds.push(id);
+        logprobs.push(lp[id]);
+        onToken?.(id, lp[id]);
+      }
+      if (isStop) return { tokenIds, logprobs, finishReason: 'stop' };
       if (state.cache.length + 1 > ctx || tokenIds.length >= req.maxTokens) return { tokenIds, logprobs, finishReason: 'length' };
       const previous = state;
       state = tidyState(() => model.decode(previous.cache, id));

@@ -1,0 +1,134 @@
+// The policy side of a run, from the config: the ChatChannel the gateway serves from, the
+// token-level engine (when in-process), the tokenizer-backed helpers (re-tokenisation, context
+// guard, prompt rendering for the teacher) and the teacher client. Loaded once, shared by all.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config/index.ts';
+import { OpenClawError } from '../errors/index.ts';
+import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
+import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
+import { TokenChatChannel } from '../engines/token_chat.ts';
+import type { Retokenizer } from '../gateway/index.ts';
+import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
+import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
+import { teacherClientFromBackend, type TeacherBackend, type TeacherClient } from '../scoring/teacher.ts';
+import type { PromptRenderer } from '../pipeline/index.ts';
+
+/** The checkpoint shipped with the package (`npm run pretrain` rebuilds it). */
+export const BASE_CHECKPOINT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'checkpoints', 'base');
+
+/** Everything policy-related a server needs. */
+export interface Policy {
+  channel: ChatChannel;
+  /** The in-process engine (embedded rollout): trainable, scores for the teacher. */
+  engine?: PolicyEngine;
+  retokenizer?: Retokenizer;
+  alignmentCounters?: AlignmentCounters;
+  contextGuard?: ContextGuard;
+  /** Renders (hinted) messages into prompt ids for the teacher. */
+  renderPrompt?: PromptRenderer;
+  /** In-process teacher (teacher.provider: embedded) over the engine. */
+  teacher?: TeacherClient;
+  close(): Promise<void>;
+}
+
+function remoteChannel(config: Config): ChatChannel {
+  const r = config.rollout;
+  return new OpenAICompatibleChannel({
+    channel: 'rollout',
+    baseUrl: r.base_url!,
+    apiKey: r.api_key,
+    model: r.model_id,
+    timeoutMs: r.timeout_s * 1000,
+    firstTokenTimeoutMs: r.first_token_timeout_s * 1000,
+    maxRetries: r.max_retries,
+  });
+}
+
+/** Remote policy: HTTP channel plus, with `rollout.tokenizer`, re-tokenisation and the context guard. */
+async function remotePolicy(config: Config, channel: ChatChannel): Promise<Policy> {
+  const policy: Policy = { channel, close: () => channel.close() };
+  if (config.rollout.tokenizer === undefined) {
+    if (config.rollout.context_length !== undefined) {
+      throw new OpenClawError('config', 'rollout.context_length needs rollout.tokenizer (a local Hugging Face model folder) to count prompt tokens');
+    }
+    return policy;
+  }
+  const tok = await loadHfTokenizer(config.rollout.tokenizer);
+  const counters = createAlignmentCounters();
+  policy.alignmentCounters = counters;
+  policy.renderPrompt = (messages, tools) => tok.encode(tok.renderChat(messages, { tools, addGenerationPrompt: true }));
+  if (config.rollout.context_length !== undefined) policy.contextGuard = createContextGuard(config.rollout.context_length, promptTokenCounter(tok));
+  policy.retokenizer = ({ messages, tools, response, finishReason, upstreamLogprobs }) => {
+    try {
+      const a = alignResponse(tok, {
+        messages,
+        tools,
+        responseText: typeof response.content === 'string' ? response.content : null,
+        responseToolCalls: response.tool_calls,
+        responseReasoning: typeof response.reasoning_content === 'string' ? response.reasoning_content : undefined,
+        finishReason,
+        upstreamLogprobs,
+      }, counters);
+      return {
+        promptText: a.promptText,
+        promptIds: a.promptIds,
+        responseIds: a.responseIds,
+        logprobs: a.logprobs,
+        logprobMask: a.logprobMask.includes(0) ? a.logprobMask : undefined,
+        warnings: a.warning ? [a.warning] : [],
+      };
+    } catch (err) {
+      return { logprobs: upstreamLogprobs, warnings: [`re-tokenisation failed, turn cannot be trained: ${(err as Error).message}`] };
+    }
+  };
+  return policy;
+}
+
+/** Embedded policy: the checkpoint in worker threads behind a TokenChatChannel. */
+async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise<Policy> {
+  const dir = config.rollout.checkpoint ?? BASE_CHECKPOINT;
+  if (!existsSync(join(dir, 'config.json'))) {
+    throw new OpenClawError('config', `rollout.checkpoint: no checkpoint at ${dir} (expected config.json, model.safetensors, tokenizer.json). Run 'npm run pretrain' to build the base checkpoint.`);
+  }
+  const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
+  const engine = await WorkerEngine.load(dir, { train: opts.train });
+  if (engine.tokenizer === null) throw new OpenClawError('config', `rollout.checkpoint: ${dir} has no tokenizer.json`);
+  const tok = new EmbeddedChatTokenizer(engine.tokenizer);
+  const channel = new TokenChatChannel(engine, tok, {
+    modelId: config.rollout.model_id,
+    defaultTemperature: config.rollout.temperature,
+    defaultMaxTokens: config.rollout.max_tokens,
+    topP: config.rollout.top_p,
+    contextLength: Math.min(engine.config.ctx, config.rollout.context_length ?? Infinity),
+  });
+  const policy: Policy = {
+    channel,
+    engine,
+    renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    close: () => channel.close(),
+  };
+  if (config.teacher.provider === 'embedded') {
+    // The teacher is the same base model scoring with the hint in view (DESIGN.md §1.4), at the
+    // rollout temperature so teacher and rollout log-probs share one convention.
+    const backend: TeacherBackend = {
+      dialect: 'embedded',
+      logprobTemperature: config.rollout.temperature,
+      async score(promptIds, responseIds, topK) {
+        const r = await engine.score({ promptIds: [...promptIds], responseIds: [...responseIds], temperature: config.rollout.temperature, topK });
+        return { logprobs: r.logprobs, topK: r.topK?.map((k) => ({ ids: Array.from(k.ids), logprobs: Array.from(k.logprobs) })) };
+      },
+      async close() {},
+    };
+    policy.teacher = teacherClientFromBackend(backend, { maxConcurrency: config.teacher.max_concurrency });
+  }
+  return policy;
+}
+
+/** Builds the policy side of the config (an explicit channel wins, for tests). */
+export async function createPolicy(config: Config, opts: { channel?: ChatChannel; train?: boolean } = {}): Promise<Policy> {
+  if (opts.channel) return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
+  if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, remoteChannel(config));
+  return embeddedPolicy(config, { train: opts.train ?? false });
+}

@@ -1,0 +1,9 @@
+// The engine server (`openclaw-rl engine serve`): a policy engine (the embedded one, normally a
+// WorkerEngine) behind its own HTTP server, speaking OpenAI chat completions with log-probs and
+// token ids (vLLM-style) and SGLang's native /generate with prompt log-probs. In: an engine, its
+// chat tokenizer, host/port. Out: a listening server whose answers the gateway's
+// openai_compatible channel and the teacher's sglang dialect consume unchanged.
+
+export { startEngineServer, buildEngineServer, type EngineServerOptions, type RunningEngineServer } from './server.ts';
+export { handleGenerate } from './generate.ts';
+export type { EngineServerTokenizer } from './validate.ts';
