@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
 import { loadConfig, type Config } from '../config/index.ts';
-import { startServer } from '../app/index.ts';
+import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, overridesFrom } from './flags.ts';
 
@@ -60,6 +60,30 @@ export function buildProgram(): Command {
       await serveUntilSignal(config, opts.apiKey, true);
     });
   });
+
+  const engine = program.command('engine').description('the embedded engine on its own');
+  engine
+    .command('serve')
+    .description('serve the embedded model over OpenAI chat completions and SGLang-style /generate')
+    .option('--checkpoint <dir>', 'checkpoint folder (default: the bundled base checkpoint)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port, 0 = any free port', '30001')
+    .option('--api-key <key>', 'bearer key clients must send')
+    .option('--model-id <id>', 'model name served at /v1/models', 'openclaw-rl-embedded')
+    .action(async (opts) => {
+      await run(async () => {
+        const port = Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
+        const { serveEngine } = await import('../engine_server/index.ts');
+        const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId });
+        process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)\n`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await server.close();
+      });
+    });
 
   program
     .command('doctor')

@@ -4,6 +4,6 @@
 // chat tokenizer, host/port. Out: a listening server whose answers the gateway's
 // openai_compatible channel and the teacher's sglang dialect consume unchanged.
 
-export { startEngineServer, buildEngineServer, type EngineServerOptions, type RunningEngineServer } from './server.ts';
+export { startEngineServer, serveEngine, buildEngineServer, type EngineServerOptions, type RunningEngineServer } from './server.ts';
 export { handleGenerate } from './generate.ts';
 export type { EngineServerTokenizer } from './validate.ts';

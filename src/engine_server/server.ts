@@ -6,6 +6,8 @@
 // Errors are OpenAI error bodies with the status of their OpenClawError kind.
 
 import Fastify, { type FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
 import { TokenChatChannel } from '../engines/token_chat.ts';
@@ -105,4 +107,24 @@ export async function startEngineServer(opts: EngineServerOptions): Promise<Runn
   const port = typeof addr === 'object' && addr !== null ? addr.port : (opts.port ?? 0);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return { url, app, close: () => app.close() };
+}
+
+/** Loads a checkpoint (serving only) and starts the engine server over it; `close` also stops the engine. */
+export async function serveEngine(opts: { checkpoint: string; host?: string; port?: number; apiKey?: string; modelId: string }): Promise<RunningEngineServer> {
+  const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
+  if (!existsSync(join(opts.checkpoint, 'config.json'))) {
+    throw new OpenClawError('config', `no checkpoint at ${opts.checkpoint} (expected config.json, model.safetensors, tokenizer.json); run 'npm run pretrain' or pass --checkpoint`);
+  }
+  const engine = await WorkerEngine.load(opts.checkpoint, { train: false });
+  if (engine.tokenizer === null) {
+    await engine.close();
+    throw new OpenClawError('config', `checkpoint ${opts.checkpoint} has no tokenizer.json`);
+  }
+  try {
+    const server = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer), modelId: opts.modelId, contextLength: engine.config.ctx, host: opts.host, port: opts.port, apiKey: opts.apiKey });
+    return { ...server, close: async () => { await server.close(); await engine.close(); } };
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
 }
