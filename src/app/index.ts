@@ -11,7 +11,7 @@ import { SessionTracker, RecordWriter, compileIgnorePatterns, lastTurnIds, readR
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, type PipelineParts, type ScoringPipeline } from '../pipeline/index.ts';
-import { Trainer, STEP_KEYS } from '../trainer/index.ts';
+import { Trainer, STEP_KEYS, type StepMetrics } from '../trainer/index.ts';
 import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
 import { createPolicy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
@@ -46,6 +46,8 @@ export interface ServerHooks {
   onTurnCompleted?(turn: Turn): void;
   onTurnFinalized?(turn: Turn): void;
   onSessionClosed?(sessionId: string, reason: string): void;
+  /** After each training step (with its logged numbers). */
+  onTrainStep?(metrics: StepMetrics): void;
 }
 
 /** Options of startServer beyond the config. */
@@ -127,7 +129,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     trainer = new Trainer({
       engine: policy.engine, store, config, log, pollMs: opts.trainerPollMs,
       extraStats: () => ({ hint_accept_rate: pipeline.gauges().hint_accept_rate ?? 0 }),
-      onStep: (m) => dashboard.steps.push(m),
+      onStep: (m) => {
+        dashboard.steps.push(m);
+        hooks.onTrainStep?.(m);
+      },
     });
   }
   const app = buildGateway({

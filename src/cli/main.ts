@@ -1,13 +1,16 @@
 // The `openclaw-rl` command line: api-server, train, doctor, export. Each command loads the
 // config (file + env + flags), runs, and maps errors to exit codes in one place (`run`).
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
-import { loadConfig, type Config } from '../config/index.ts';
+import { loadConfig, MODES, type Config } from '../config/index.ts';
+import { PERSONA_NAMES } from '../sim/index.ts';
 import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, overridesFrom } from './flags.ts';
+
+const PERSONA_LIST = PERSONA_NAMES.join(', ');
 
 async function run(fn: () => Promise<number | void>): Promise<void> {
   try {
@@ -60,6 +63,43 @@ export function buildProgram(): Command {
       await serveUntilSignal(config, opts.apiKey, true);
     });
   });
+
+  program
+    .command('demo')
+    .description('the whole loop on this CPU: embedded policy, simulated user, training, Base vs Updated table')
+    .addOption(new Option('--mode <mode>', 'training signal').choices([...MODES]).default('openclaw-combine'))
+    .option('--persona <name>', `simulated user (${PERSONA_LIST})`, 'no-markdown')
+    .option('--steps <n>', 'training steps', '8')
+    .option('--seed <n>', 'random seed', '1')
+    .option('--eval-samples <n>', 'held-out answers rated per evaluation', '40')
+    .option('--output-dir <dir>', 'run folder (default: ./runs/demo-<time>)')
+    .option('--keep-serving', 'keep the server (and dashboard) up after the run')
+    .action(async (opts) => {
+      await run(async () => {
+        const int = (flag: string, v: string, min: number) => {
+          const n = Number(v);
+          if (!Number.isInteger(n) || n < min) throw new OpenClawError('invalid_request', `${flag} expects an integer ≥ ${min}, got '${v}'`);
+          return n;
+        };
+        const { runDemo } = await import('../demo/index.ts');
+        const r = await runDemo({
+          mode: opts.mode,
+          persona: opts.persona,
+          steps: int('--steps', opts.steps, 1),
+          seed: int('--seed', opts.seed, 0),
+          evalSamples: int('--eval-samples', opts.evalSamples, 1),
+          outputDir: opts.outputDir ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+          keepServing: opts.keepServing === true,
+        });
+        if (r.server) {
+          await new Promise<void>((resolve) => {
+            process.once('SIGINT', resolve);
+            process.once('SIGTERM', resolve);
+          });
+          await r.server.close();
+        }
+      });
+    });
 
   const engine = program.command('engine').description('the embedded engine on its own');
   engine

@@ -138,6 +138,8 @@ export const TrainingSchema = z
     weight_decay: z.number().min(0).default(0.0),
     /** Samples more than this many policy versions old are dropped, not trained. */
     max_staleness: z.number().int().min(0).default(4),
+    /** Stop training after this many steps (0 = no limit); serving goes on. */
+    max_steps: z.number().int().min(0).default(0),
     /** Checkpoint every N steps (0 = only at exit). */
     save_interval: z.number().int().min(0).default(10),
     /** openclaw-rl: a session with no trainable turn trains its first judged turn. */

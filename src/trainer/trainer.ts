@@ -71,6 +71,7 @@ export class Trainer {
   step = 0;
   lastError: string | undefined;
   private running = false;
+  private paused = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly deps: TrainerDeps;
@@ -85,6 +86,16 @@ export class Trainer {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+  }
+
+  /** Holds further steps (the current one finishes) until `resume()`: e.g. while evaluating a version. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.notify();
   }
 
   /** Nudges the loop (e.g. when a sample became ready) instead of waiting for the next poll. */
@@ -102,8 +113,13 @@ export class Trainer {
 
   private async run(): Promise<void> {
     const batchSize = this.deps.config.training.batch_size;
+    const maxSteps = this.deps.config.training.max_steps;
     while (this.running) {
-      if (this.deps.store.countReady() >= batchSize) {
+      if (maxSteps > 0 && this.step >= maxSteps) {
+        this.running = false;
+        break;
+      }
+      if (!this.paused && this.deps.store.countReady() >= batchSize) {
         try {
           await this.trainOnce();
         } catch (err) {

@@ -8,18 +8,8 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
-import { EmbeddedEngine, trainBpe } from '../../src/engines/embedded/index.ts';
+import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import type { TrainSample, TrainOptions } from '../../src/engines/types.ts';
-
-async function tinyCheckpoint(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-ckpt-'));
-  const texts = ['hello there, how can I help you today?', 'thanks, that is great!', 'the answer is four.', 'please be brief.'];
-  const tokenizer = trainBpe(texts, 300);
-  const engine = await EmbeddedEngine.create({ vocabSize: tokenizer.vocabSize, dModel: 32, nLayer: 1, nHead: 2, ctx: 256 }, { seed: 1, tokenizer });
-  await engine.save(dir);
-  await engine.close();
-  return dir;
-}
 
 async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<{ status: number; content: string }> {
   const res = await fetch(`${url}/v1/chat/completions`, {

@@ -1,0 +1,80 @@
+// `npm run bench:learning`: every mode × persona × seed as a real learning run on the embedded
+// CPU model (src/demo/learn.ts); prints base rating, rating after 4 and 8 steps and steps to reach
+// 0.7 (mean ± sd over seeds), and writes bench-results/learning.json and learning.svg.
+// Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MODES, type Mode } from '../src/config/index.ts';
+import { learn, type LearnResult } from '../src/demo/index.ts';
+import { PERSONA_NAMES } from '../src/sim/index.ts';
+
+const list = (v: string | undefined, all: readonly string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [...all]);
+const modes = list(process.env.BENCH_MODES, MODES) as Mode[];
+const personas = list(process.env.BENCH_PERSONAS, PERSONA_NAMES);
+const seeds = list(process.env.BENCH_SEEDS, ['1', '2', '3']).map(Number);
+const steps = Number(process.env.BENCH_STEPS ?? 8);
+const evalSamples = Number(process.env.BENCH_EVAL ?? 30);
+const mid = Math.max(1, Math.floor(steps / 2));
+const outDir = process.env.BENCH_OUT ?? 'bench-results';
+
+function stats(xs: number[]): { mean: number; sd: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1));
+  return { mean, sd };
+}
+const fmt = (xs: number[]) => { const s = stats(xs); return `${s.mean.toFixed(2)} ± ${s.sd.toFixed(2)}`; };
+
+interface Row { mode: Mode; persona: string; runs: LearnResult[] }
+
+function chart(rows: Row[]): string {
+  // One small panel per persona: mean rating at 0 / mid / final steps, one line per mode.
+  const W = 260, H = 180, pad = 30, colors: Record<string, string> = { 'openclaw-rl': '#d62728', 'openclaw-opd': '#1f77b4', 'openclaw-combine': '#2ca02c' };
+  const panels = personas.map((p, i) => {
+    const x0 = (i % 3) * (W + 20), y0 = Math.floor(i / 3) * (H + 40);
+    const lines = rows.filter((r) => r.persona === p).map((r) => {
+      const pts = [0, mid, steps].map((s) => {
+        const ys = r.runs.map((x) => x.ratings[s]).filter((v) => v !== undefined);
+        const y = ys.length ? stats(ys).mean : 0;
+        return `${x0 + pad + (s / steps) * (W - 2 * pad)},${y0 + H - pad - y * (H - 2 * pad)}`;
+      });
+      return `<polyline fill="none" stroke="${colors[r.mode]}" stroke-width="2" points="${pts.join(' ')}"/>`;
+    });
+    return `<g><rect x="${x0}" y="${y0}" width="${W}" height="${H}" fill="#fff" stroke="#ccc"/><text x="${x0 + 8}" y="${y0 + 16}" font-size="12">${p}</text>`
+      + `<line x1="${x0 + pad}" y1="${y0 + H - pad - 0.7 * (H - 2 * pad)}" x2="${x0 + W - pad}" y2="${y0 + H - pad - 0.7 * (H - 2 * pad)}" stroke="#999" stroke-dasharray="3"/>`
+      + `<text x="${x0 + pad}" y="${y0 + H - 8}" font-size="10">step 0 … ${steps}; dashed: rating 0.7</text>${lines.join('')}</g>`;
+  });
+  const legend = modes.map((m, i) => `<text x="${10 + i * 150}" y="${Math.ceil(personas.length / 3) * (H + 40) + 10}" font-size="12" fill="${colors[m]}">${m}</text>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${3 * (W + 20)}" height="${Math.ceil(personas.length / 3) * (H + 40) + 20}" font-family="sans-serif">${panels.join('')}${legend}</svg>\n`;
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const t0 = performance.now();
+  for (const persona of personas) {
+    for (const mode of modes) {
+      const row: Row = { mode, persona, runs: [] };
+      rows.push(row);
+      for (const seed of seeds) {
+        const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed });
+        row.runs.push(r);
+        process.stderr.write(`${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes)\n`);
+      }
+    }
+  }
+  const header = `| persona | method | base | after ${mid} steps | after ${steps} steps | steps to 0.7 |`;
+  const lines = [header, '|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const reached = r.runs.map((x) => x.stepsTo07).filter((v): v is number => v !== null);
+    const to07 = reached.length === r.runs.length ? fmt(reached) : `${reached.length}/${r.runs.length} runs${reached.length ? ` (${fmt(reached)})` : ''}`;
+    lines.push(`| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${fmt(r.runs.map((x) => x.ratings[mid]))} | ${fmt(r.runs.map((x) => x.ratings[steps]))} | ${to07} |`);
+  }
+  const table = lines.join('\n');
+  process.stdout.write(`learning benchmark: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'learning.json'), JSON.stringify({ steps, evalSamples, seeds, rows: rows.map((r) => ({ mode: r.mode, persona: r.persona, runs: r.runs.map(({ server: _s, ...x }) => x) })) }, null, 2));
+  writeFileSync(join(outDir, 'learning.svg'), chart(rows));
+  writeFileSync(join(outDir, 'learning.md'), `${table}\n`);
+  process.stdout.write(`wrote ${join(outDir, 'learning.json')}, learning.svg, learning.md\n`);
+}
+
+await main();

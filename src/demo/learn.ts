@@ -1,0 +1,176 @@
+// One learning run: an in-process RL server (embedded policy + teacher, rules judge, trainer) and
+// a simulated persona talking to it until the trainer has taken N steps; the persona's rating of
+// first answers on held-out tasks is measured before training and at chosen steps. Used by
+// `openclaw-rl demo` and `npm run bench:learning`.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { parseConfig, type Config, type Mode } from '../config/index.ts';
+import { OpenClawError } from '../errors/index.ts';
+import { startServer, type RunningServer } from '../app/index.ts';
+import { createPersona, evaluatePersona, HELD_OUT_TASKS, pickTask, Rng, runEpisode, type Persona } from '../sim/index.ts';
+import type { StepMetrics } from '../trainer/index.ts';
+
+/** Settings of one learning run. */
+export interface LearnOptions {
+  mode: Mode;
+  persona: string;
+  steps: number;
+  /** Steps after which the held-out rating is measured (the last step is always measured). */
+  evalAt?: number[];
+  /** Held-out first answers rated per evaluation. */
+  evalSamples?: number;
+  seed?: number;
+  outputDir?: string;
+  /** Config overrides (dotted paths), e.g. `training.lr`. */
+  overrides?: Record<string, unknown>;
+  /** Episodes run at once (2 suits a 2-core machine). */
+  concurrency?: number;
+  log?: Logger;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Keep the server running after the run (demo: browse the dashboard). */
+  keepServing?: boolean;
+}
+
+/** What a run reports as it goes. */
+export type ProgressEvent =
+  | { kind: 'server'; url: string; outputDir: string }
+  | { kind: 'eval'; step: number; rating: number; n: number }
+  | { kind: 'episode'; done: number; samplesReady: number; batchSize: number; step: number }
+  | { kind: 'step'; metrics: StepMetrics };
+
+/** The outcome of a run. */
+export interface LearnResult {
+  mode: Mode;
+  persona: string;
+  seed: number;
+  /** step → held-out rating (step 0 = base). */
+  ratings: Record<number, number>;
+  /** First step whose rating reached 0.7, or null. */
+  stepsTo07: number | null;
+  episodes: number;
+  /** Episodes that failed (counted, skipped). */
+  failedEpisodes: number;
+  outputDir: string;
+  url: string;
+  wallSeconds: number;
+  server?: RunningServer;
+}
+
+/** The demo's learning settings: what moves the small embedded policy in a few steps on a CPU. */
+export const DEMO_TRAINING: Record<string, unknown> = {
+  'training.batch_size': 16,
+  'training.lr': 3e-4,
+  'training.epochs': 2,
+  'training.minibatches': 1,
+  'training.max_staleness': 2,
+  'training.save_interval': 0,
+  'rollout.temperature': 1,
+  'rollout.max_tokens': 96,
+  'scoring.majority_vote': 1,
+};
+
+/** The config of a learning run (embedded policy and teacher, rules judge). */
+export function learnConfig(opts: LearnOptions, outputDir: string): Config {
+  return parseConfig({}, {
+    env: {},
+    overrides: {
+      mode: opts.mode,
+      output_dir: outputDir,
+      'server.host': '127.0.0.1',
+      'server.port': 0,
+      'rollout.provider': 'embedded',
+      'teacher.provider': 'embedded',
+      'teacher.logprob_api': 'embedded',
+      'judge.provider': 'rules',
+      ...DEMO_TRAINING,
+      'training.max_steps': opts.steps,
+      ...opts.overrides,
+    },
+  });
+}
+
+async function evaluate(server: RunningServer, persona: Persona, n: number, config: Config): Promise<{ rating: number; n: number }> {
+  const r = await evaluatePersona({ baseUrl: server.url, model: config.rollout.model_id, persona, tasks: HELD_OUT_TASKS, samples: n, concurrency: 2 });
+  return { rating: r.mean, n: r.n };
+}
+
+/** Runs one learning session and returns the ratings. */
+export async function learn(opts: LearnOptions): Promise<LearnResult> {
+  const t0 = performance.now();
+  const persona = createPersona(opts.persona);
+  const seed = opts.seed ?? 1;
+  const outputDir = opts.outputDir ?? mkdtempSync(join(tmpdir(), `ocrl-learn-${opts.mode}-${opts.persona}-`));
+  const config = learnConfig(opts, outputDir);
+  const evalSamples = opts.evalSamples ?? 40;
+  const evalAt = new Set([...(opts.evalAt ?? []), opts.steps]);
+  const server = await startServer(config, {
+    train: true,
+    trainerPollMs: 50,
+    log: opts.log ?? pino({ level: 'warn' }, pino.destination(2)),
+    hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
+  });
+  opts.onProgress?.({ kind: 'server', url: server.url, outputDir });
+  const trainer = server.trainer!;
+  const ratings: Record<number, number> = {};
+  const rng = new Rng(seed);
+  let episodes = 0;
+  let failures = 0;
+  try {
+    // The base rating is measured before any training step can happen (no samples yet).
+    const base = await evaluate(server, persona, evalSamples, config);
+    ratings[0] = base.rating;
+    opts.onProgress?.({ kind: 'eval', step: 0, rating: base.rating, n: base.n });
+    // Episodes pause while a version is evaluated, and the trainer holds its next step, so each
+    // rating belongs to exactly the weights published by that step.
+    let gate: Promise<void> = Promise.resolve();
+    let failedInARow = 0;
+    const evaluated = new Set<number>();
+    const maybeEvaluate = (): void => {
+      const s = trainer.step;
+      if (s === 0 || evaluated.has(s) || !(evalAt.has(s) || s >= opts.steps)) return;
+      evaluated.add(s);
+      trainer.pause();
+      gate = gate.then(async () => {
+        const r = await evaluate(server, persona, evalSamples, config);
+        ratings[s] = r.rating;
+        opts.onProgress?.({ kind: 'eval', step: s, rating: r.rating, n: r.n });
+        trainer.resume();
+      });
+    };
+    const worker = async (w: number) => {
+      while (trainer.step < opts.steps) {
+        await gate;
+        if (trainer.step >= opts.steps) break;
+        const sessionId = `learn-${seed}-${w}-${episodes++}`;
+        try {
+          await runEpisode({ baseUrl: server.url, model: config.rollout.model_id, persona, task: pickTask(rng), sessionId, rng, maxTurns: 2 });
+          failedInARow = 0;
+        } catch (err) {
+          // One bad episode (e.g. a conversation grown past the model's context) must not end the
+          // run; a run where nothing works must.
+          failures++;
+          if (++failedInARow >= 10) throw new OpenClawError('internal', `10 episodes in a row failed; last error: ${(err as Error).message}`);
+          continue;
+        }
+        opts.onProgress?.({ kind: 'episode', done: episodes, samplesReady: server.store.countReady(), batchSize: config.training.batch_size, step: trainer.step });
+        maybeEvaluate();
+      }
+    };
+    const watcher = setInterval(maybeEvaluate, 100);
+    await Promise.all(Array.from({ length: opts.concurrency ?? 2 }, (_, w) => worker(w)));
+    clearInterval(watcher);
+    maybeEvaluate();
+    await gate;
+  } finally {
+    if (!opts.keepServing) await server.close();
+  }
+  const measured = Object.entries(ratings).map(([s, r]) => [Number(s), r] as const).sort((a, b) => a[0] - b[0]);
+  const reached = measured.find(([s, r]) => s > 0 && r >= 0.7);
+  return {
+    mode: opts.mode, persona: opts.persona, seed, ratings, stepsTo07: reached ? reached[0] : null, episodes, failedEpisodes: failures, outputDir, url: server.url,
+    wallSeconds: (performance.now() - t0) / 1000, server: opts.keepServing ? server : undefined,
+  };
+}
+

@@ -1,0 +1,41 @@
+// A short demo run (tiny model, small batches): the pipeline produced samples, trained, and
+// published new versions, and the demo printed its table and paths. Whether the rating improves
+// is the learning benchmark's job, not this test's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runDemo } from '../../src/demo/index.ts';
+import { SampleStore } from '../../src/samples/index.ts';
+import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+
+test('demo: episodes → samples → 2 training steps → new versions, table and paths printed', async () => {
+  const checkpoint = await tinyCheckpoint(1024);
+  const outputDir = mkdtempSync(join(tmpdir(), 'ocrl-demo-'));
+  const out = new PassThrough();
+  let printed = '';
+  out.on('data', (d) => (printed += d));
+  const r = await runDemo({
+    mode: 'openclaw-combine', persona: 'no-markdown', steps: 2, seed: 3, evalSamples: 4, outputDir, out,
+    overrides: { 'rollout.checkpoint': checkpoint, 'training.batch_size': 4, 'rollout.max_tokens': 16, 'training.epochs': 1 },
+  });
+  assert.deepEqual(Object.keys(r.ratings).map(Number).sort(), [0, 1, 2]);
+  for (const v of Object.values(r.ratings)) assert.ok(v >= 0 && v <= 1);
+  assert.ok(r.episodes >= 2);
+  const lines = readFileSync(join(outputDir, 'logs', 'train.log'), 'utf8').trim().split('\n');
+  assert.equal(lines.length, 2);
+  assert.match(lines[1], /step=2 policy_version=2 /);
+  const store = SampleStore.open(join(outputDir, 'samples.sqlite'), { recoverLeases: false });
+  try {
+    assert.ok(store.counts().trained >= 8, 'two batches of 4 were trained');
+  } finally {
+    store.close();
+  }
+  assert.match(printed, /\| persona \| method \| Base \| 1 steps \| Updated \(2 steps\) \|/);
+  assert.match(printed, /\| no-markdown \| openclaw-combine \| \d\.\d\d \| \d\.\d\d \| \d\.\d\d \|/);
+  assert.match(printed, /logs: +.*train\.log/);
+  assert.ok(existsSync(join(outputDir, 'records', 'turns.jsonl')));
+  assert.ok(existsSync(join(outputDir, 'checkpoints')), 'the updated policy is checkpointed at the end');
+});
