@@ -61,10 +61,10 @@ export interface LearnResult {
 /** The demo's learning settings: what moves the small embedded policy in a few steps on a CPU. */
 export const DEMO_TRAINING: Record<string, unknown> = {
   'training.batch_size': 16,
-  'training.lr': 3e-4,
+  'training.lr': 1e-3,
   'training.epochs': 2,
   'training.minibatches': 1,
-  'training.max_staleness': 2,
+  'training.max_staleness': 3,
   'training.save_interval': 0,
   'rollout.temperature': 1,
   'rollout.max_tokens': 96,

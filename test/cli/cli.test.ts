@@ -75,3 +75,26 @@ test('export without a sample store explains where it looked', async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no sample store at .*samples\.sqlite/);
 });
+
+test('train --config configs/embedded.yaml serves the bundled model and stops cleanly on SIGTERM', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-cli-train-'));
+  const config = join(import.meta.dirname, '..', '..', 'configs', 'embedded.yaml');
+  const child = spawn(process.execPath, [BIN, 'train', '--config', config, '--port', '0', '--output-dir', outDir, '--batch-size', '4'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' } });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /serving .* at (http:\/\/\S+)\/v1 \(mode openclaw-combine, training\)/.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`train exited ${code}: ${stderr}`)));
+  });
+  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'cli-train' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'How do I boil an egg?' }], max_tokens: 24 }) });
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(typeof body.choices[0].message.content, 'string');
+  const health = await (await fetch(`${url}/healthz`)).json();
+  assert.equal(health.trainer.batch_size, 4);
+  const code = await new Promise<number | null>((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); });
+  assert.equal(code, 0, stderr);
+});
