@@ -28,7 +28,7 @@ import { DROP_REASONS, PipelineCounters } from './counters.ts';
 import { storedFeedback, toPendingTurn, tokenDataProblem, turnKey } from './convert.ts';
 import { redecideStoredSample, usesHints, type FeedbackRequest } from './feedback.ts';
 import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
-import { Limiter } from './limit.ts';
+import { Limiter } from '../util/limiter.ts';
 import { JsonlAppender, readFeedbackLog } from './records.ts';
 import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, PromptRenderer } from './types.ts';
 import { decide, judgeRecordOf, judgementOf, signalsFor, summarize, type DecideSettings, type JudgedTurn, type Verdict } from './verdict.ts';

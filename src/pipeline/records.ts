@@ -2,39 +2,12 @@
 // humans and audits) and the feedback log (every accepted feedback, replayed after a restart so
 // feedback on a turn that was still pending is not lost). One write(2) per line, like the turn
 // records, so a crash loses at most a torn last line, which reading skips.
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+
+export { JsonlAppender };
+import { existsSync, readFileSync } from 'node:fs';
+import { JsonlAppender } from '../util/jsonl.ts';
 import type { Feedback } from './types.ts';
 import { turnKey } from './convert.ts';
-
-/** Appends JSON lines to one file. */
-export class JsonlAppender {
-  readonly path: string;
-  private fd: number | null;
-
-  constructor(path: string) {
-    this.path = path;
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, 'a+');
-    const size = fstatSync(this.fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(this.fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(this.fd, '\n'); // a crash tore the last line: end it
-    }
-  }
-
-  /** Appends one line; a no-op after close. */
-  append(value: unknown): void {
-    if (this.fd === null) return;
-    writeSync(this.fd, JSON.stringify(value) + '\n');
-  }
-
-  close(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-  }
-}
 
 /** One line of the feedback log. */
 export interface FeedbackLine {

@@ -8,7 +8,7 @@
 // backend (the embedded engine's PolicyEngine.score) plugs in through `teacherClientFromBackend`.
 import { Pool } from 'undici';
 import { OpenClawError } from '../errors/index.ts';
-import { ConcurrencyLimit } from './teacher-limit.ts';
+import { Limiter } from '../util/limiter.ts';
 import { HTTP_DIALECTS, teacherMismatch, type HttpDialect, type TeacherScore } from './teacher-dialects.ts';
 
 export type { TeacherScore } from './teacher-dialects.ts';
@@ -82,7 +82,7 @@ export function createTeacherClient(opts: TeacherClientOptions): TeacherClient {
 
 /** Wraps any backend (HTTP or in-process) with input checks, output verification and a concurrency bound. */
 export function teacherClientFromBackend(backend: TeacherBackend, opts: { maxConcurrency: number }): TeacherClient {
-  const limit = new ConcurrencyLimit(opts.maxConcurrency);
+  const limit = new Limiter(opts.maxConcurrency, 'teacher.max_concurrency');
   let closed = false;
   return {
     dialect: backend.dialect,
@@ -96,7 +96,7 @@ export function teacherClientFromBackend(backend: TeacherBackend, opts: { maxCon
         return result;
       });
     },
-    stats: () => ({ inFlight: limit.inFlight, waiting: limit.waiting }),
+    stats: () => ({ inFlight: limit.running, waiting: limit.waiting }),
     async close() {
       closed = true;
       await backend.close();

@@ -3,8 +3,8 @@
 // as soon as they are known means a crash loses at most a partially written last line.
 // Lines are written with one write(2) each on a file opened for append, so the kernel keeps them
 // across a process crash; on open, a torn last line is terminated so the next line stays valid.
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { JsonlAppender } from '../util/jsonl.ts';
 import type { Turn } from './tracker.ts';
 
 /** One line of the record file. */
@@ -41,28 +41,24 @@ export type RecordLine =
 
 /** Appends record lines to one file; survives process crashes line by line. */
 export class RecordWriter {
-  readonly path: string;
-  private fd: number;
-  lines = 0;
+  private readonly out: JsonlAppender;
 
   constructor(path: string) {
-    this.path = path;
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, 'a+');
-    const size = fstatSync(this.fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(this.fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(this.fd, '\n'); // a crash tore the last line: end it
-    }
+    this.out = new JsonlAppender(path);
   }
 
-  /** Appends one line (one write call; a short write is completed before returning). */
+  get path(): string {
+    return this.out.path;
+  }
+
+  /** Lines written since this writer opened. */
+  get lines(): number {
+    return this.out.lines;
+  }
+
+  /** Appends one line (crash-safe, see util/jsonl.ts). */
   append(line: RecordLine): void {
-    const buf = Buffer.from(JSON.stringify(line) + '\n', 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
-    this.lines++;
+    this.out.append(line);
   }
 
   /** The `turn` line of a completed turn. */
@@ -104,7 +100,7 @@ export class RecordWriter {
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.out.close();
   }
 }
 

@@ -1,6 +1,6 @@
-// A counting semaphore: at most `max` tasks run at once, the rest wait in FIFO order. The
-// pipeline uses one for turns being judged and one for judge-model calls, so a burst of
-// finished turns never floods the judge server (scoring.judge_concurrency).
+// A counting semaphore: at most `max` tasks run at once, the rest wait in FIFO order. Used
+// wherever a burst must not flood a server: turns being judged and judge-model calls
+// (scoring.judge_concurrency), teacher requests (teacher.max_concurrency).
 import { OpenClawError } from '../errors/index.ts';
 
 /** Runs async tasks with at most `max` of them in flight. */

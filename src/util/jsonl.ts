@@ -1,0 +1,40 @@
+// Append-only JSONL files (turn records, judge records, feedback log). One write(2) per line on
+// a file opened for appending: the kernel keeps each line across a process crash, so a crash
+// loses at most a partially written last line — which is terminated on the next open so the
+// following line stays valid, and skipped by readers.
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Appends JSON lines to one file. */
+export class JsonlAppender {
+  readonly path: string;
+  private fd: number | null;
+  /** Lines written by this appender. */
+  lines = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'a+');
+    const size = fstatSync(this.fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(this.fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeSync(this.fd, '\n'); // a crash tore the last line: end it
+    }
+  }
+
+  /** Appends one line (one write call; a short write is completed before returning); a no-op after close. */
+  append(value: unknown): void {
+    if (this.fd === null) return;
+    const buf = Buffer.from(JSON.stringify(value) + '\n', 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    this.lines++;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
