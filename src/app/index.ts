@@ -76,7 +76,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const records = new RecordWriter(recordsPath);
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
-  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE));
+  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), { synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL' });
   const pipeline = await createScoringPipeline(config, { store, views, log }, {
     teacher: policy.teacher,
     renderPrompt: policy.renderPrompt,

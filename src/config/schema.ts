@@ -153,6 +153,18 @@ export const TrainingSchema = z
   })
   .strict();
 
+/** The sample store (`<output_dir>/samples.sqlite`). */
+export const StorageSchema = z
+  .object({
+    /**
+     * SQLite `synchronous` in WAL mode. `normal`: every acknowledged turn survives a crash or kill
+     * of the process (the kernel holds the WAL) with no fsync on the request path; `full`: also
+     * survives power loss / OS crashes, at one fsync per stored turn.
+     */
+    synchronous: z.enum(['normal', 'full']).default('normal'),
+  })
+  .strict();
+
 export const MODES = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'] as const;
 /** Training signal: binary RL, on-policy distillation, or both. */
 export type Mode = (typeof MODES)[number];
@@ -168,6 +180,7 @@ export const ConfigSchema = z
     teacher: TeacherSchema.default({}),
     scoring: ScoringSchema.default({}),
     training: TrainingSchema.default({}),
+    storage: StorageSchema.default({}),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -40,6 +40,8 @@ export type ProgressEvent =
   | { kind: 'episode'; done: number; samplesReady: number; batchSize: number; step: number }
   | { kind: 'step'; metrics: StepMetrics };
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** The outcome of a run. */
 export interface LearnResult {
   mode: Mode;
@@ -142,6 +144,9 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     const worker = async (w: number) => {
       while (trainer.step < opts.steps) {
         await gate;
+        // Back-pressure: a full batch is waiting, so let the trainer take it before talking more.
+        // Without it, episodes on a busy CPU outpace training and their samples go stale unused.
+        while (server.store.countReady() >= config.training.batch_size && trainer.step < opts.steps) await sleep(50);
         if (trainer.step >= opts.steps) break;
         const sessionId = `learn-${seed}-${w}-${episodes++}`;
         try {
