@@ -63,7 +63,7 @@ export interface LearnResult {
 /** The demo's learning settings: what moves the small embedded policy in a few steps on a CPU. */
 export const DEMO_TRAINING: Record<string, unknown> = {
   'training.batch_size': 16,
-  'training.lr': 1e-3,
+  'training.lr': 2e-3,
   'training.epochs': 2,
   'training.minibatches': 1,
   'training.max_staleness': 3,

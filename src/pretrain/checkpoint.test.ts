@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { EmbeddedEngine } from '../engines/embedded/engine.ts';
+import type { BaseRateReport } from './baseRates.ts';
 import { heldOutPrompts } from './corpus.ts';
+import { STYLE_INSTRUCTIONS } from './instructions.ts';
+import { STYLE_NAMES, type StyleName } from './styles.ts';
 import { promptIds } from './encode.ts';
 
 const dir = new URL('../../checkpoints/base/', import.meta.url).pathname;
@@ -26,5 +29,31 @@ test('the committed base checkpoint loads with a fresh optimizer and writes sens
     assert.doesNotMatch(text, /<\|im_|\uFFFD/);
   } finally {
     await engine.close();
+  }
+});
+
+// What the committed checkpoint reached (npm run pretrain, 1300 steps, measured at T = 0.8 on
+// held-out phrasings, 200 unhinted answers and 40 per hint). The issue's targets are 10–25% per
+// minority style unhinted and ≥ 90% for an asked style; the bounds below are what this checkpoint
+// actually meets (a little slack for the sampling noise of a re-run), so a regression shows up.
+// Not yet at target: terse (35%), casual (35.5%) and sign-off (28.5%) unhinted; every hinted
+// style except casual (plain 67.5%, terse 77.5%, lowercase 85%, sign-off 42.5%).
+const UNHINTED_MAX: Record<StyleName, number> = { markdown: 0.25, terse: 0.4, casual: 0.4, lowercase: 0.25, signoff: 0.35 };
+const UNHINTED_MIN = 0.1;
+const HINTED_MIN: Record<StyleName, number> = { markdown: 0.6, terse: 0.7, casual: 0.85, lowercase: 0.8, signoff: 0.4 };
+
+test('base_rates.json: measured with the current instruction sentences, minority styles rare, hints followed', () => {
+  const report = JSON.parse(readFileSync(`${dir}base_rates.json`, 'utf8')) as BaseRateReport;
+  assert.equal(report.temperature, 0.8);
+  assert.ok(report.unhinted.samples >= 200 && report.unhinted.wellFormed >= 0.95, `well-formed ${report.unhinted.wellFormed}`);
+  for (const name of STYLE_NAMES) {
+    const rate = report.unhinted.minority[name];
+    assert.ok(rate >= UNHINTED_MIN && rate <= UNHINTED_MAX[name], `${name} without hint: ${rate}`);
+    const hinted = report.hinted[name];
+    // A report measured with other instruction texts says nothing about the current ones.
+    assert.deepEqual(hinted.instructions, STYLE_INSTRUCTIONS[name].minority, `${name}: re-measure with npm run pretrain -- --rates-only`);
+    assert.ok(hinted.askedRate >= HINTED_MIN[name], `${name} asked by a hint: ${hinted.askedRate}`);
+    assert.ok(hinted.askedRate > rate + 0.1, `${name}: the hint must raise the rate clearly above the unhinted ${rate}, got ${hinted.askedRate}`);
+    assert.ok(hinted.wellFormed >= 0.95, `${name} hinted well-formed ${hinted.wellFormed}`);
   }
 });

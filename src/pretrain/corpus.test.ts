@@ -25,7 +25,7 @@ test('every rendered answer shows exactly the styles it was generated with', () 
 
 test('unprompted answers: each minority style in 15–25% of answers (generator rate 20%)', () => {
   const plain = corpus.filter((d) => d.kind === 'plain');
-  assert.ok(plain.length > 1100, `expected most dialogues to be plain, got ${plain.length}`);
+  assert.ok(plain.length > 850, `expected about half the dialogues to be plain, got ${plain.length}`);
   for (const name of STYLE_NAMES) {
     const rate = plain.filter((d) => d.styles?.[name] === MINORITY[name]).length / plain.length;
     assert.ok(rate >= 0.15 && rate <= 0.25, `${name}: minority rate ${rate.toFixed(3)}`);
@@ -39,11 +39,11 @@ test('the dimensions are independent: plain prose is as common among casual answ
   assert.ok(Math.abs(rate(casual) - rate(plain)) < 0.08, `plain prose: ${rate(casual).toFixed(3)} among casual vs ${rate(plain).toFixed(3)} overall`);
 });
 
-test('about 30% of single-turn dialogues carry a hint line, and ≥ 90% of their answers follow it', () => {
+test('about half of the single-turn dialogues carry a hint line, and ≥ 90% of their answers follow it', () => {
   const single = corpus.filter((d) => d.kind === 'plain' || d.kind === 'hinted');
   const hinted = corpus.filter((d) => d.kind === 'hinted');
   const share = hinted.length / single.length;
-  assert.ok(share > 0.25 && share < 0.35, `hinted share ${share.toFixed(3)}`);
+  assert.ok(share > 0.45 && share < 0.55, `hinted share ${share.toFixed(3)}`);
   let asked = 0;
   let followed = 0;
   for (const d of hinted) {

@@ -16,11 +16,11 @@ import { HELD_OUT_TEMPLATES, QUESTION_TEMPLATES, TOPICS, question, type Topic } 
 export interface CorpusOptions {
   /** Probability that an unprompted answer takes the minority value of each dimension (default 0.2 each). */
   minorityRate?: Partial<Record<StyleName, number>>;
-  /** Share of dialogues whose last user message carries a style instruction (default 0.3). */
+  /** Share of single-turn dialogues whose user message carries a style instruction (default 0.5). */
   hintRate?: number;
   /** Probability that an answer follows an asked style (default 0.95). */
   followRate?: number;
-  /** Share of two-turn dialogues (default 0.12). */
+  /** Share of two-turn dialogues (default 0.06). */
   multiTurnRate?: number;
   /** Share of dialogues with a system prompt (default 0.3). */
   systemRate?: number;
@@ -29,9 +29,9 @@ export interface CorpusOptions {
 /** Defaults of CorpusOptions. */
 export const DEFAULT_CORPUS: Required<Omit<CorpusOptions, 'minorityRate'>> & { minorityRate: Record<StyleName, number> } = {
   minorityRate: { markdown: 0.2, terse: 0.2, casual: 0.2, lowercase: 0.2, signoff: 0.2 },
-  hintRate: 0.3,
+  hintRate: 0.5,
   followRate: 0.95,
-  multiTurnRate: 0.12,
+  multiTurnRate: 0.06,
   systemRate: 0.3,
 };
 

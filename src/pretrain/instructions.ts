@@ -5,58 +5,20 @@
 
 import type { StyleName } from './styles.ts';
 
-/** Instructions per dimension: `minority` asks for the corpus minority style, `majority` for the usual one. */
+/**
+ * The one instruction sentence per dimension and direction: `minority` asks for the corpus
+ * minority style, `majority` for the usual one. One fixed sentence, repeated verbatim, is far
+ * easier for a tiny model to learn to follow than many paraphrases, and following hints is what
+ * makes distillation work: the OPD teacher is this model reading the same sentence as a hint.
+ * The simulated users' corrections (src/sim/phrases.ts) are exactly the `minority` sentences.
+ * Each starts with "Please" so the rules judge extracts it whole as the hint.
+ */
 export const STYLE_INSTRUCTIONS: Readonly<Record<StyleName, { minority: readonly string[]; majority: readonly string[] }>> = {
-  markdown: {
-    minority: [
-      'Please answer in plain text without any markdown.',
-      'Do not use markdown, lists or bold text.',
-      'Write it as normal sentences, no bullet points.',
-      'No lists or bold text, please. Just plain prose.',
-      'You should write plain prose instead of lists.',
-      'Make it look less like an AI wrote it: no lists, no bold.',
-    ],
-    majority: ['Please use a numbered list.', 'Format the answer with markdown.', 'Use bullet points and bold key words.'],
-  },
-  terse: {
-    minority: [
-      'Keep it to one short sentence.',
-      'Please be brief.',
-      'Answer in one sentence.',
-      'Just give me the short version.',
-      'You should keep your answers short.',
-      'Shorter, please. One sentence is enough.',
-    ],
-    majority: ['Please explain in detail.', 'Give me a detailed answer.', 'Explain it step by step.'],
-  },
-  casual: {
-    minority: [
-      'Be casual.',
-      'Please use a relaxed, casual tone.',
-      'Talk to me like a friend, not like a textbook.',
-      'Less formal, please.',
-      'You should sound more casual and friendly.',
-    ],
-    majority: ['Please keep a formal tone.', 'Answer formally.', 'Use a professional tone.'],
-  },
-  lowercase: {
-    minority: [
-      'write everything in lowercase.',
-      'Please use only lowercase letters.',
-      'no capital letters, please.',
-      'You should write in all lowercase.',
-    ],
-    majority: ['Use normal capitalization.', 'Please write with proper capital letters.'],
-  },
-  signoff: {
-    minority: [
-      'End with a friendly sign-off.',
-      'Please add a friendly sign-off with an emoji at the end.',
-      'Close with a warm sign-off and an emoji.',
-      'You should end your answers with a friendly sign-off.',
-    ],
-    majority: ['No sign-off at the end, please.', 'Do not add a closing line.'],
-  },
+  markdown: { minority: ['Please write plain prose without lists or bold text.'], majority: ['Please use a numbered list with bold key words.'] },
+  terse: { minority: ['Please keep the answer short.'], majority: ['Please explain it in detail.'] },
+  casual: { minority: ['Please use a casual, friendly tone.'], majority: ['Please keep a formal tone.'] },
+  lowercase: { minority: ['Please write everything in lowercase.'], majority: ['Please use normal capital letters.'] },
+  signoff: { minority: ['Please end with a friendly sign-off and an emoji.'], majority: ['Please do not add a sign-off.'] },
 };
 
 /** Openers of a complaint about the majority style of each dimension (followed by an instruction). */

@@ -44,13 +44,13 @@ export interface PretrainOptions {
   hintSamples: number;
 }
 
-/** Defaults of `npm run pretrain` (about ten minutes of training on one core). */
+/** Defaults of `npm run pretrain` (about twenty minutes of training on one core). */
 export const DEFAULT_PRETRAIN: PretrainOptions = {
   outDir: 'checkpoints/base',
   seed: 1234,
   vocabSize: 2048,
   model: { dModel: 96, nLayer: 3, nHead: 4, ctx: 512 },
-  steps: 800,
+  steps: 1300,
   batchSize: 16,
   lr: 5e-3,
   warmupSteps: 30,
@@ -136,6 +136,9 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   const optimizer = new AdamW({ beta2: opts.beta2 });
   log(`model: d=${config.dModel} layers=${config.nLayer} heads=${config.nHead} ctx=${config.ctx} vocab=${config.vocabSize}, ${paramCount(config).toLocaleString('en')} weights`);
   const batches = lengthBuckets(examples, opts.batchSize, opts.seed + 2);
+  // One divisor for every step, so a token of a short-answer batch weighs what a token of a
+  // long-answer batch weighs (see engines/embedded/pretrain.ts).
+  const tokenNormalizer = opts.batchSize * (examples.reduce((s, e) => s + e.targetIds.length, 0) / examples.length);
   const steps = Math.min(opts.steps, batches.length);
   const evalLoss = () => supervisedLoss(model, evalSet);
   const firstLoss = evalLoss();
@@ -147,7 +150,7 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   try {
     for (let step = 0; step < steps; step++) {
       const lr = cosineLr(step, steps, { peak: opts.lr, warmupSteps: opts.warmupSteps, minRatio: opts.minLrRatio });
-      const out = supervisedStep(model, optimizer, batches[step], { lr, weightDecay: opts.weightDecay, maxGradNorm: opts.maxGradNorm });
+      const out = supervisedStep(model, optimizer, batches[step], { lr, weightDecay: opts.weightDecay, maxGradNorm: opts.maxGradNorm, tokenNormalizer });
       seqTokens += batches[step].reduce((s, e) => s + e.promptIds.length + e.targetIds.length - 1, 0);
       smoothed = 0.9 * smoothed + 0.1 * out.loss;
       const last = step === steps - 1;

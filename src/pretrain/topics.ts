@@ -254,6 +254,14 @@ export const QUESTION_TEMPLATES: readonly string[] = [
   'Explain how to {task}, please.',
   'What should I know to {task}?',
   'how to {task}?',
+  'What are the steps to {task}?',
+  'Tell me how to {task}.',
+  'Could you explain how to {task}?',
+  'I would like to {task}. Any advice?',
+  'Quick question: how do you {task}?',
+  'What is a good way to {task}?',
+  'Teach me to {task}.',
+  'help me {task} please',
 ];
 
 /** Templates kept out of the corpus, so held-out prompts have phrasings the model never saw. */

@@ -5,13 +5,13 @@
 //                negative cue ("redo", "try again", "not what I wanted") and never a correction
 //                cue ("please", "you should", "don't", "instead") → −1, no hint by itself;
 //   corrections  one sentence stating the wanted style that the judge extracts whole as the hint
-//                ("please …", "you should …", "do not …"). They are the pretraining corpus's own
-//                instruction texts (src/pretrain/instructions.ts) where those already carry such a
-//                cue, else the same words behind "Please", so the teacher model, which learned to
-//                follow exactly these instructions, shifts toward the wanted style under the hint.
+//                ("please …"). They are the pretraining corpus's own instruction sentences
+//                (src/pretrain/instructions.ts, one per style, each starting with "Please"), so
+//                the teacher model, which learned to follow exactly these sentences, shifts
+//                toward the wanted style under the hint.
 // sim.test.ts checks every combination against the rules judge.
 
-import type { StyleName } from '../pretrain/index.ts';
+import { STYLE_INSTRUCTIONS, STYLE_NAMES, type StyleName } from '../pretrain/index.ts';
 
 /** What a satisfied user sends before moving on. */
 export const THANKS_REPLIES: readonly string[] = [
@@ -42,39 +42,11 @@ export const REPEAT_OPENERS: readonly string[] = ['Still the same problem.', 'No
 /** Openers when the reply is empty or has almost no words. */
 export const NO_ANSWER_OPENERS: readonly string[] = ['You did not really answer.', 'That is hardly an answer.'];
 
-/** Concrete corrections per style dimension: one sentence each, asking for the wanted (minority) value. */
-export const CORRECTIONS: Readonly<Record<StyleName, readonly string[]>> = {
-  markdown: [
-    'Please answer in plain text without any markdown.',
-    'Do not use markdown, lists or bold text.',
-    'You should write plain prose instead of lists.',
-    'Please write it as normal sentences, no bullet points.',
-    'Please make it look less like an AI wrote it: no lists, no bold.',
-  ],
-  terse: [
-    'Please be brief.',
-    'You should keep your answers short.',
-    'Please keep it to one short sentence.',
-    'Please answer in one sentence.',
-    'Please just give me the short version.',
-  ],
-  casual: [
-    'Please use a relaxed, casual tone.',
-    'You should sound more casual and friendly.',
-    'Less formal, please.',
-    'Please be casual.',
-    'Please talk to me like a friend, not like a textbook.',
-  ],
-  lowercase: [
-    'Please use only lowercase letters.',
-    'You should write in all lowercase.',
-    'no capital letters, please.',
-    'Please write everything in lowercase.',
-  ],
-  signoff: [
-    'Please add a friendly sign-off with an emoji at the end.',
-    'You should end your answers with a friendly sign-off.',
-    'Please end with a friendly sign-off.',
-    'Please close with a warm sign-off and an emoji.',
-  ],
-};
+/**
+ * Concrete corrections per style dimension, asking for the wanted (minority) value: exactly the
+ * pretraining corpus's instruction sentence, so the teacher (the base model reading it as a hint)
+ * follows it as reliably as it learned to.
+ */
+export const CORRECTIONS: Readonly<Record<StyleName, readonly string[]>> = Object.fromEntries(
+  STYLE_NAMES.map((style) => [style, STYLE_INSTRUCTIONS[style].minority]),
+) as Record<StyleName, readonly string[]>;

@@ -66,3 +66,39 @@ test('cosineLr: linear warm-up, then cosine from the peak down to peak·minRatio
   assert.ok(Math.abs(cosineLr(60, 110, o) - 0.55) < 1e-12, 'halfway: (1 + 0.1) / 2');
   assert.ok(Math.abs(cosineLr(110, 110, o) - 0.1) < 1e-12);
 });
+
+test('a fixed tokenNormalizer gives every token the weight 1/normalizer and still reports the token-mean loss', async () => {
+  await initBackend();
+  const model = Gpt.create(cfg, 3);
+  const optimizer = new AdamW();
+  try {
+    // 10 target tokens, normalizer 40: each token weighs 0.025 instead of 0.1.
+    assert.deepEqual(Array.from(packSupervised(model, examples, 40).weights), Array.from({ length: 10 }, () => Math.fround(0.025)));
+    const before = supervisedLoss(model, examples);
+    const step = supervisedStep(model, optimizer, examples, { lr: 1e-2, weightDecay: 0, maxGradNorm: 0, tokenNormalizer: 40 });
+    assert.ok(Math.abs(step.loss - before) < 1e-4, `reported ${step.loss} vs token mean ${before}`);
+    assert.throws(() => packSupervised(model, examples, 0), /tokenNormalizer must be > 0/);
+  } finally {
+    model.dispose();
+    optimizer.dispose();
+  }
+});
+
+test('with a fixed normalizer the gradient scales with the token count: a short batch no longer weighs as much as a long one', async () => {
+  await initBackend();
+  const short = [examples[1]];
+  // Plain token mean: the 2-token batch's gradient norm is that of a mean; with normalizer 10
+  // its tokens weigh 1/10 each, so the norm shrinks by the factor 2/10 exactly.
+  const norm = (tokenNormalizer?: number) => {
+    const model = Gpt.create(cfg, 3);
+    const optimizer = new AdamW();
+    try {
+      return supervisedStep(model, optimizer, short, { lr: 0, weightDecay: 0, maxGradNorm: 0, tokenNormalizer }).gradNorm;
+    } finally {
+      model.dispose();
+      optimizer.dispose();
+    }
+  };
+  const ratio = norm(10) / norm();
+  assert.ok(Math.abs(ratio - 0.2) < 1e-4, `ratio ${ratio}`);
+});

@@ -2,6 +2,11 @@
 // is the cross-entropy of the target tokens (an assistant answer and its <|im_end|>) after their
 // prompt, averaged over all target tokens of the batch (token mean, not sample mean: a sample
 // mean would overweight short answers and so skew the style distribution the model learns).
+// With length-bucketed batches a per-batch token mean brings that skew back one level up: a
+// batch of short answers has few tokens, so each of its tokens weighs several times more than
+// a token of a long batch (this made the base model answer tersely about twice as often as its
+// corpus). `tokenNormalizer` fixes the divisor across batches (e.g. batch size × the corpus's
+// mean target length), so every target token weighs the same in every step.
 // The forward pass and the packing are the PPO trainer's (train.ts); log-probs at T = 1.
 
 import * as tf from '@tensorflow/tfjs';
@@ -23,11 +28,13 @@ export interface SupervisedStepOptions {
   weightDecay: number;
   /** Global gradient-norm clip; 0 turns clipping off. */
   maxGradNorm: number;
+  /** Fixed divisor of the summed token loss (default: this batch's target token count). */
+  tokenNormalizer?: number;
 }
 
 /** What one update measured. */
 export interface SupervisedStepResult {
-  /** Mean cross-entropy (nats per target token) before the update. */
+  /** Mean cross-entropy (nats per target token) before the update, whatever the normalizer. */
   loss: number;
   /** Target tokens trained. */
   tokens: number;
@@ -35,8 +42,9 @@ export interface SupervisedStepResult {
   gradNorm: number;
 }
 
-/** Packs examples into the trainer's batch layout with uniform per-token weights. */
-export function packSupervised(model: Gpt, examples: readonly SupervisedExample[]): PackedBatch {
+/** Packs examples into the trainer's batch layout with uniform per-token weights 1 / (tokenNormalizer ?? token count). */
+export function packSupervised(model: Gpt, examples: readonly SupervisedExample[], tokenNormalizer?: number): PackedBatch {
+  if (tokenNormalizer !== undefined && !(tokenNormalizer > 0)) throw new OpenClawError('invalid_request', `tokenNormalizer must be > 0, got ${tokenNormalizer}`);
   if (examples.length === 0) throw new OpenClawError('invalid_request', 'a supervised batch needs at least one example');
   const samples: TrainSample[] = examples.map((e, i) => {
     if (e.targetIds.length === 0) throw new OpenClawError('data', `example ${i} has no target tokens`);
@@ -46,7 +54,7 @@ export function packSupervised(model: Gpt, examples: readonly SupervisedExample[
     return sample;
   });
   const batch = packBatch(samples, model.config.vocabSize, false);
-  batch.weights.fill(1 / batch.count);
+  batch.weights.fill(1 / (tokenNormalizer ?? batch.count));
   return batch;
 }
 
@@ -68,11 +76,12 @@ export function supervisedLoss(model: Gpt, examples: readonly SupervisedExample[
 
 /** One AdamW update of the cross-entropy of `examples`, with global-norm gradient clipping. */
 export function supervisedStep(model: Gpt, optimizer: AdamW, examples: readonly SupervisedExample[], opts: SupervisedStepOptions): SupervisedStepResult {
-  const batch = packSupervised(model, examples);
+  const batch = packSupervised(model, examples, opts.tokenNormalizer);
   const variables = model.variables();
   const nameOf = new Map(Object.entries(model.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])));
   const { value, grads } = tf.variableGrads(() => crossEntropy(model, batch), variables);
-  const loss = value.dataSync()[0];
+  // Reported as a plain token mean whatever the normalizer, so logs stay comparable.
+  const loss = (value.dataSync()[0] * (opts.tokenNormalizer ?? batch.count)) / batch.count;
   value.dispose();
   const named: Record<string, tf.Tensor> = {};
   for (const [varName, g] of Object.entries(grads)) named[nameOf.get(varName) ?? varName] = g;
