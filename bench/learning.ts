@@ -58,6 +58,9 @@ async function main(): Promise<void> {
         const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed });
         row.runs.push(r);
         process.stderr.write(`${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes)\n`);
+        // Partial results survive an interrupted run.
+        mkdirSync(outDir, { recursive: true });
+        writeFileSync(join(outDir, 'learning.partial.json'), JSON.stringify(rows.map((x) => ({ mode: x.mode, persona: x.persona, ratings: x.runs.map((y) => y.ratings) }))));
       }
     }
   }
