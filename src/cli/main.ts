@@ -31,11 +31,20 @@ function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
 async function serveUntilSignal(config: Config, apiKey: string | undefined, train: boolean): Promise<void> {
   const server = await startServer(config, { apiKey, train });
   process.stderr.write(`openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}${train ? ', training' : ''}); records in ${join(config.output_dir, 'records')}; dashboard at ${server.url}/dashboard\n`);
+  const progress = server.trainer && process.stderr.isTTY ? setInterval(() => {
+    const t = server.trainer!;
+    const ready = server.store.countReady();
+    const batch = config.training.batch_size;
+    const filled = Math.min(20, Math.round((20 * ready) / batch));
+    const last = t.log.latest;
+    process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${ready}/${batch} samples toward step ${t.step + 1}` + (last ? ` | step ${last.step}: ${last.step_time_s.toFixed(1)} s, reward_mean ${last.reward_mean.toFixed(2)}, policy v${last.policy_version}` : ''));
+  }, 1000) : undefined;
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  if (progress) clearInterval(progress);
   await server.close();
 }
 
