@@ -50,6 +50,25 @@ export interface ServerHooks {
   onTrainStep?(metrics: StepMetrics): void;
 }
 
+/** Work that runs on the next tick, in order; `flush` runs what is still queued (shutdown). */
+class DeferredQueue {
+  private readonly queue: Array<() => void> = [];
+  private scheduled = false;
+
+  push(fn: () => void): void {
+    this.queue.push(fn);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    while (this.queue.length > 0) this.queue.shift()!();
+  }
+}
+
 /** Options of startServer beyond the config. */
 export interface StartOptions {
   apiKey?: string;
@@ -83,6 +102,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     feedbackPolicy: config.scoring.feedback,
     ...opts.scoring,
   });
+  const afterRequest = new DeferredQueue();
   const tracker = new SessionTracker(
     {
       defaultTurnType: config.server.default_turn_type,
@@ -101,11 +121,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         records.turnFinalized(turn);
         views.turnFinalized(turn);
         hooks.onTurnFinalized?.(turn);
-        pipeline.onTurnFinalized(turn);
+        // A turn is finalised while the *next* request is being read; storing it (the SQLite
+        // acknowledgement) waits for the next tick so that request is forwarded first.
+        afterRequest.push(() => pipeline.onTurnFinalized(turn));
       },
       onSessionClosed(id, reason) {
         hooks.onSessionClosed?.(id, reason);
-        pipeline.onSessionClosed(id);
+        afterRequest.push(() => pipeline.onSessionClosed(id));
       },
     },
   );
@@ -193,6 +215,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await trainer?.stop();
       await app.close();
       tracker.closeAll();
+      afterRequest.flush();
       await pipeline.close();
       store.close();
       records.close();

@@ -24,10 +24,13 @@ export class AnswerAccumulator {
   tokenIds: number[] = [];
   promptTokenIds?: number[];
   usage?: Json;
+  /** Policy version the engine reports with the answer (in-process engines do). */
+  policyVersion?: number;
   extraChoices = 0;
 
   /** Adds one streamed chunk. */
   addChunk(chunk: Json): void {
+    if (typeof chunk.policy_version === 'number') this.policyVersion = chunk.policy_version;
     if (Array.isArray(chunk.prompt_token_ids)) this.promptTokenIds = chunk.prompt_token_ids as number[];
     if (chunk.usage && typeof chunk.usage === 'object') this.usage = chunk.usage as Json;
     const choices = chunk.choices as Json[] | undefined;
@@ -45,6 +48,7 @@ export class AnswerAccumulator {
 
   /** Takes a whole non-streamed completion body. */
   addCompletion(body: Json): void {
+    if (typeof body.policy_version === 'number') this.policyVersion = body.policy_version;
     if (Array.isArray(body.prompt_token_ids)) this.promptTokenIds = body.prompt_token_ids as number[];
     if (body.usage && typeof body.usage === 'object') this.usage = body.usage as Json;
     const choice = ((body.choices as Json[]) ?? []).find((c) => (c.index ?? 0) === 0);

@@ -76,14 +76,15 @@ function recordTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, 
     responseIds: tokens.responseIds,
     logprobs: tokens.logprobs,
     logprobMask: tokens.logprobMask,
-    policyVersion: version,
+    // The engine's own report (TokenChatChannel) beats the version read before the call.
+    policyVersion: acc.policyVersion ?? version,
     tokenWarnings: tokens.warnings,
   });
   return turn?.turnId;
 }
 
-/** Runs one non-streamed turn; throws OpenClawError on upstream failure (turn not recorded). */
-export async function runTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, signal?: AbortSignal): Promise<TurnOutcome> {
+/** Gets one non-streamed answer; on upstream failure the turn is failed (not recorded) and the error thrown. */
+async function fetchCompletion(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, signal?: AbortSignal): Promise<{ acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
   const version = deps.channel.version();
   let json: Record<string, unknown>;
   try {
@@ -94,9 +95,14 @@ export async function runTurn(deps: ChatDeps, req: ParsedChatRequest, handle: Tu
   }
   const acc = new AnswerAccumulator();
   acc.addCompletion(json);
-  const turnId = recordTurn(deps, req, handle, acc, version);
-  const body = req.clientWantsLogprobs ? json : stripTokenData(json, false, false);
-  return { handle, body, message: acc.message(), turnId };
+  return { acc, body: req.clientWantsLogprobs ? json : stripTokenData(json, false, false), version };
+}
+
+/** Runs one non-streamed turn and records it before returning (POST /session needs its turn id). */
+export async function runTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, signal?: AbortSignal): Promise<TurnOutcome> {
+  const c = await fetchCompletion(deps, req, handle, signal);
+  const turnId = recordTurn(deps, req, handle, c.acc, c.version);
+  return { handle, body: c.body, message: c.acc.message(), turnId };
 }
 
 /** POST /v1/chat/completions. */
@@ -105,10 +111,11 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   const abort = new AbortController();
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
   if (!req.stream) {
-    const out = await runTurn(deps, req, handle, abort.signal);
+    const c = await fetchCompletion(deps, req, handle, abort.signal);
     reply.header('x-session-id', handle.sessionId);
-    if (out.turnId !== undefined) reply.header('x-turn-id', String(out.turnId));
-    await reply.send(out.body);
+    await reply.send(c.body);
+    // Recording happens after the answer left: it is not part of the client's latency.
+    recordTurn(deps, req, handle, c.acc, c.version);
     return;
   }
   const version = deps.channel.version();
