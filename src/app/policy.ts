@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
-import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
+import { channelFromSettings } from '../engines/openai_compatible/index.ts';
 import { TokenChatChannel } from '../engines/token_chat.ts';
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
@@ -31,19 +31,6 @@ export interface Policy {
   /** In-process teacher (teacher.provider: embedded) over the engine. */
   teacher?: TeacherClient;
   close(): Promise<void>;
-}
-
-function remoteChannel(config: Config): ChatChannel {
-  const r = config.rollout;
-  return new OpenAICompatibleChannel({
-    channel: 'rollout',
-    baseUrl: r.base_url!,
-    apiKey: r.api_key,
-    model: r.model_id,
-    timeoutMs: r.timeout_s * 1000,
-    firstTokenTimeoutMs: r.first_token_timeout_s * 1000,
-    maxRetries: r.max_retries,
-  });
 }
 
 /** Remote policy: HTTP channel plus, with `rollout.tokenizer`, re-tokenisation and the context guard. */
@@ -129,6 +116,6 @@ async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
 export async function createPolicy(config: Config, opts: { channel?: ChatChannel; train?: boolean } = {}): Promise<Policy> {
   if (opts.channel) return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
-  if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, remoteChannel(config));
+  if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
   return embeddedPolicy(config, { train: opts.train ?? false });
 }

@@ -4,7 +4,7 @@
 // In: a Config. Out: one row per channel (channel, base URL, model, result, fix).
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
+import { channelFromSettings } from '../engines/openai_compatible/index.ts';
 
 /** One line of the doctor's table. */
 export interface DoctorRow {
@@ -31,10 +31,7 @@ export async function checkChannel(spec: ChannelSpec, opts: { wantLogprobs: bool
   if (spec.provider !== 'openai_compatible') {
     return { ...base, ok: true, result: `in-process (${spec.provider}): nothing to reach`, fix: '' };
   }
-  const ch = new OpenAICompatibleChannel({
-    channel: spec.channel, baseUrl: spec.base_url!, apiKey: spec.api_key, model: spec.model_id,
-    timeoutMs: opts.timeoutMs, firstTokenTimeoutMs: opts.timeoutMs, maxRetries: 0, connections: 1,
-  });
+  const ch = channelFromSettings(spec.channel, { ...spec, timeout_s: opts.timeoutMs / 1000 }, { timeoutMs: opts.timeoutMs, maxRetries: 0, connections: 1 });
   base.baseUrl = ch.base.url;
   try {
     const body: Record<string, unknown> = {

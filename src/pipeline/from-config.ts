@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
+import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { SessionViews } from '../gateway/index.ts';
 import type { SampleStore } from '../samples/index.ts';
@@ -53,16 +53,7 @@ export async function createScoringPipeline(
   let judgeCall = parts.judgeCall;
   const j = config.judge;
   if (j.provider === 'openai_compatible' && judgeCall === undefined) {
-    const channel = new OpenAICompatibleChannel({
-      channel: 'judge',
-      baseUrl: j.base_url!,
-      apiKey: j.api_key,
-      model: j.model_id,
-      timeoutMs: j.timeout_s * 1000,
-      firstTokenTimeoutMs: j.timeout_s * 1000,
-      maxRetries: JUDGE_MAX_RETRIES,
-      connections: config.scoring.judge_concurrency,
-    });
+    const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections: config.scoring.judge_concurrency });
     owned.push(() => channel.close());
     judgeCall = channelJudgeCall(channel, j.model_id!);
   }

@@ -232,3 +232,33 @@ async function* prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): A
   yield first.value;
   yield* rest;
 }
+
+/** A channel section of the config (rollout / judge / teacher) as far as HTTP is concerned. */
+export interface ChannelSettings {
+  base_url?: string;
+  api_key?: string;
+  model_id?: string;
+  timeout_s: number;
+  first_token_timeout_s?: number;
+  max_retries?: number;
+}
+
+/** Builds the channel for a config section; `o` overrides what the caller needs differently. */
+export function channelFromSettings(
+  channel: string,
+  s: ChannelSettings,
+  o: { maxRetries?: number; connections?: number; timeoutMs?: number } = {},
+): OpenAICompatibleChannel {
+  if (s.base_url === undefined) throw new OpenClawError('config', `${channel}.base_url is required for an openai_compatible ${channel}`);
+  const timeoutMs = o.timeoutMs ?? s.timeout_s * 1000;
+  return new OpenAICompatibleChannel({
+    channel,
+    baseUrl: s.base_url,
+    apiKey: s.api_key,
+    model: s.model_id,
+    timeoutMs,
+    firstTokenTimeoutMs: o.timeoutMs ?? (s.first_token_timeout_s !== undefined ? s.first_token_timeout_s * 1000 : timeoutMs),
+    maxRetries: o.maxRetries ?? s.max_retries ?? 0,
+    connections: o.connections,
+  });
+}

@@ -1,7 +1,7 @@
 // OpenAI-compatible engines (SGLang, vLLM, any OpenAI server) over HTTP. In: a base URL, key and
 // model id. Out: a ChatChannel for the gateway, raw JSON posts for judge/teacher, and the
 // explanations of every upstream failure that `doctor` and the gateway share.
-export { OpenAICompatibleChannel, type OpenAIChannelOptions } from './client.ts';
+export { OpenAICompatibleChannel, channelFromSettings, type OpenAIChannelOptions, type ChannelSettings } from './client.ts';
 export { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
 export { retryDelay, type AttemptOutcome } from './retry.ts';
 export { sseData } from './sse.ts';
