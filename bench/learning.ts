@@ -14,6 +14,9 @@ const personas = list(process.env.BENCH_PERSONAS, PERSONA_NAMES);
 const seeds = list(process.env.BENCH_SEEDS, ['1', '2', '3']).map(Number);
 const steps = Number(process.env.BENCH_STEPS ?? 8);
 const evalSamples = Number(process.env.BENCH_EVAL ?? 30);
+// A mode that gets little signal (OPD needs hint-bearing feedback) may need many episodes per
+// step; the budget keeps the benchmark bounded and the table shows how far it got.
+const maxEpisodes = Number(process.env.BENCH_MAX_EPISODES ?? 400);
 const mid = Math.max(1, Math.floor(steps / 2));
 const outDir = process.env.BENCH_OUT ?? 'bench-results';
 
@@ -25,6 +28,13 @@ function stats(xs: number[]): { mean: number; sd: number } {
 const fmt = (xs: number[]) => { const s = stats(xs); return `${s.mean.toFixed(2)} ± ${s.sd.toFixed(2)}`; };
 
 interface Row { mode: Mode; persona: string; runs: LearnResult[] }
+
+/** Rating after `step` steps; runs that stopped earlier (episode budget) show their last rating and step. */
+function cell(runs: LearnResult[], step: number): string {
+  const at = runs.map((x) => x.ratings[step] ?? x.ratings[Math.min(step, x.stepsDone)]);
+  const short = runs.filter((x) => x.stepsDone < step);
+  return short.length === 0 ? fmt(at) : `${fmt(at)} (only ${short.map((x) => x.stepsDone).join('/')} steps in ${maxEpisodes} episodes)`;
+}
 
 function chart(rows: Row[]): string {
   // One small panel per persona: mean rating at 0 / mid / final steps, one line per mode.
@@ -55,7 +65,7 @@ async function main(): Promise<void> {
       const row: Row = { mode, persona, runs: [] };
       rows.push(row);
       for (const seed of seeds) {
-        const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed });
+        const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed, maxEpisodes });
         row.runs.push(r);
         process.stderr.write(`${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes)\n`);
         // Partial results survive an interrupted run.
@@ -69,7 +79,7 @@ async function main(): Promise<void> {
   for (const r of rows) {
     const reached = r.runs.map((x) => x.stepsTo07).filter((v): v is number => v !== null);
     const to07 = reached.length === r.runs.length ? fmt(reached) : `${reached.length}/${r.runs.length} runs${reached.length ? ` (${fmt(reached)})` : ''}`;
-    lines.push(`| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${fmt(r.runs.map((x) => x.ratings[mid]))} | ${fmt(r.runs.map((x) => x.ratings[steps]))} | ${to07} |`);
+    lines.push(`| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${cell(r.runs, mid)} | ${cell(r.runs, steps)} | ${to07} |`);
   }
   const table = lines.join('\n');
   process.stdout.write(`learning benchmark: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`);

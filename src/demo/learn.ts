@@ -29,6 +29,8 @@ export interface LearnOptions {
   concurrency?: number;
   log?: Logger;
   onProgress?: (event: ProgressEvent) => void;
+  /** Stop after this many episodes even if fewer steps were reached (a mode starved of signal). */
+  maxEpisodes?: number;
   /** Keep the server running after the run (demo: browse the dashboard). */
   keepServing?: boolean;
 }
@@ -52,6 +54,8 @@ export interface LearnResult {
   /** First step whose rating reached 0.7, or null. */
   stepsTo07: number | null;
   episodes: number;
+  /** Training steps actually taken (fewer than asked when maxEpisodes ran out first). */
+  stepsDone: number;
   /** Episodes that failed (counted, skipped). */
   failedEpisodes: number;
   outputDir: string;
@@ -128,10 +132,11 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     // rating belongs to exactly the weights published by that step.
     let gate: Promise<void> = Promise.resolve();
     let failedInARow = 0;
-    const evaluated = new Set<number>();
-    const maybeEvaluate = (): void => {
+    const evaluated = new Set<number>([0]);
+    const outOfEpisodes = () => opts.maxEpisodes !== undefined && episodes >= opts.maxEpisodes;
+    const maybeEvaluate = (final = false): void => {
       const s = trainer.step;
-      if (s === 0 || evaluated.has(s) || !(evalAt.has(s) || s >= opts.steps)) return;
+      if (evaluated.has(s) || !(evalAt.has(s) || s >= opts.steps || final)) return;
       evaluated.add(s);
       trainer.pause();
       gate = gate.then(async () => {
@@ -142,12 +147,12 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
       });
     };
     const worker = async (w: number) => {
-      while (trainer.step < opts.steps) {
+      while (trainer.step < opts.steps && !outOfEpisodes()) {
         await gate;
         // Back-pressure: a full batch is waiting, so let the trainer take it before talking more.
         // Without it, episodes on a busy CPU outpace training and their samples go stale unused.
         while (server.store.countReady() >= config.training.batch_size && trainer.step < opts.steps) await sleep(50);
-        if (trainer.step >= opts.steps) break;
+        if (trainer.step >= opts.steps || outOfEpisodes()) break;
         const sessionId = `learn-${seed}-${w}-${episodes++}`;
         try {
           await runEpisode({ baseUrl: server.url, model: config.rollout.model_id, persona, task: pickTask(rng), sessionId, rng, maxTurns: 2 });
@@ -166,7 +171,9 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     const watcher = setInterval(maybeEvaluate, 100);
     await Promise.all(Array.from({ length: opts.concurrency ?? 2 }, (_, w) => worker(w)));
     clearInterval(watcher);
-    maybeEvaluate();
+    await gate;
+    // The last version is always rated, also when the episode budget ran out first.
+    maybeEvaluate(true);
     await gate;
   } finally {
     if (!opts.keepServing) await server.close();
@@ -174,7 +181,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   const measured = Object.entries(ratings).map(([s, r]) => [Number(s), r] as const).sort((a, b) => a[0] - b[0]);
   const reached = measured.find(([s, r]) => s > 0 && r >= 0.7);
   return {
-    mode: opts.mode, persona: opts.persona, seed, ratings, stepsTo07: reached ? reached[0] : null, episodes, failedEpisodes: failures, outputDir, url: server.url,
+    mode: opts.mode, persona: opts.persona, seed, ratings, stepsTo07: reached ? reached[0] : null, episodes, stepsDone: server.trainer?.step ?? 0, failedEpisodes: failures, outputDir, url: server.url,
     wallSeconds: (performance.now() - t0) / 1000, server: opts.keepServing ? server : undefined,
   };
 }
