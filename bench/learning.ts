@@ -29,11 +29,11 @@ const fmt = (xs: number[]) => { const s = stats(xs); return `${s.mean.toFixed(2)
 
 interface Row { mode: Mode; persona: string; runs: LearnResult[] }
 
-/** Rating after `step` steps; runs that stopped earlier (episode budget) show their last rating and step. */
-function cell(runs: LearnResult[], step: number): string {
+/** Rating after `step` steps; runs that stopped earlier (episode budget) count with their last rating, and the cell says so. */
+export function cell(runs: Pick<LearnResult, 'ratings' | 'stepsDone'>[], step: number, budget = maxEpisodes): string {
   const at = runs.map((x) => x.ratings[step] ?? x.ratings[Math.min(step, x.stepsDone)]);
   const short = runs.filter((x) => x.stepsDone < step);
-  return short.length === 0 ? fmt(at) : `${fmt(at)} (only ${short.map((x) => x.stepsDone).join('/')} steps in ${maxEpisodes} episodes)`;
+  return short.length === 0 ? fmt(at) : `${fmt(at)} (${short.length} of ${runs.length} runs stopped at step ${short.map((x) => x.stepsDone).join(', ')}: ${budget}-episode budget)`;
 }
 
 function chart(rows: Row[]): string {

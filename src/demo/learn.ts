@@ -172,16 +172,19 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     await Promise.all(Array.from({ length: opts.concurrency ?? 2 }, (_, w) => worker(w)));
     clearInterval(watcher);
     await gate;
-    // The last version is always rated, also when the episode budget ran out first.
+    // No more steps on leftovers: the last version is the one rated, also when the episode
+    // budget ran out first.
+    trainer.pause();
     maybeEvaluate(true);
     await gate;
+    trainer.pause();
   } finally {
     if (!opts.keepServing) await server.close();
   }
   const measured = Object.entries(ratings).map(([s, r]) => [Number(s), r] as const).sort((a, b) => a[0] - b[0]);
   const reached = measured.find(([s, r]) => s > 0 && r >= 0.7);
   return {
-    mode: opts.mode, persona: opts.persona, seed, ratings, stepsTo07: reached ? reached[0] : null, episodes, stepsDone: server.trainer?.step ?? 0, failedEpisodes: failures, outputDir, url: server.url,
+    mode: opts.mode, persona: opts.persona, seed, ratings, stepsTo07: reached ? reached[0] : null, episodes, stepsDone: Math.max(...Object.keys(ratings).map(Number)), failedEpisodes: failures, outputDir, url: server.url,
     wallSeconds: (performance.now() - t0) / 1000, server: opts.keepServing ? server : undefined,
   };
 }

@@ -91,6 +91,9 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** The durable store of pending turns, samples and drops of one run (single writer process). */
 export class SampleStore {
+  /** Prepared statements by SQL text: preparing is far dearer than running, and the SQL is fixed. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   /** File the store lives in. */
   readonly path: string;
   /** What opening repaired after the previous process stopped. */
@@ -114,6 +117,15 @@ export class SampleStore {
   }
 
   /** Closes the database; the store cannot be used afterwards. */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }
@@ -127,7 +139,7 @@ export class SampleStore {
       .transaction(() => {
         if (this.hasOutcome(turn.sessionId, turn.turnId)) throw duplicateTurn(turn, 'was already judged');
         try {
-          this.db.prepare(INSERT_PENDING).run(row);
+          this.stmt(INSERT_PENDING).run(row);
         } catch (err) {
           if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending');
           throw err;
@@ -138,13 +150,13 @@ export class SampleStore {
 
   /** Turns still waiting for a judge, oldest first (after a restart: re-judge each of them). */
   pendingTurns(): PendingTurn[] {
-    const rows = this.db.prepare(`SELECT * FROM pending_turns ORDER BY seq`).all() as PendingRow[];
+    const rows = this.stmt(`SELECT * FROM pending_turns ORDER BY seq`).all() as PendingRow[];
     return rows.map(rowToPending);
   }
 
   /** Number of turns waiting for a judge. */
   countPending(): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n;
   }
 
   /**
@@ -173,8 +185,7 @@ export class SampleStore {
     }
     this.db
       .transaction(() => {
-        const removed = this.db
-          .prepare(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+        const removed = this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
           .run(ref.sessionId, ref.turnId).changes;
         if (removed === 0) {
           throw new OpenClawError(
@@ -184,8 +195,7 @@ export class SampleStore {
           );
         }
         if (outcome.kind === 'dropped') {
-          this.db
-            .prepare(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
+          this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
             .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
         }
         for (const row of rows) this.insertSample(row);
@@ -202,7 +212,7 @@ export class SampleStore {
 
   private insertSample(row: SampleRow & { updated_at: number }): void {
     try {
-      this.db.prepare(INSERT_SAMPLE).run(row);
+      this.stmt(INSERT_SAMPLE).run(row);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       throw new OpenClawError('data', `sample ${row.id} is already stored; each sample is stored once`, {
@@ -220,8 +230,7 @@ export class SampleStore {
   replaceReadySample(sample: Sample): boolean {
     const row = sampleToRow(sample);
     return (
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE samples SET loss_mask = @loss_mask, reward = @reward, teacher_logprobs = @teacher_logprobs,
              teacher_topk = @teacher_topk, type = @type, votes = @votes, hint = @hint, updated_at = @updated_at
            WHERE id = @id AND state = 'ready'`,
@@ -234,8 +243,7 @@ export class SampleStore {
   dropSample(id: string, reason: string): boolean {
     if (reason === '') throw invalidRequest('a sample drop needs a non-empty reason');
     return (
-      this.db
-        .prepare(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE id = ? AND state = 'ready'`)
+      this.stmt(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE id = ? AND state = 'ready'`)
         .run(reason, Date.now(), id).changes === 1
     );
   }
@@ -262,15 +270,13 @@ export class SampleStore {
         let staleDropped = 0;
         if (opts.maxStaleness !== undefined && opts.currentVersion !== undefined) {
           // staleness = currentVersion - policyVersion; too stale when it exceeds maxStaleness
-          staleDropped = this.db
-            .prepare(
+          staleDropped = this.stmt(
               `UPDATE samples SET state = 'dropped', drop_reason = 'stale', updated_at = ?
                WHERE state = 'ready' AND policy_version < ?`,
             )
             .run(now, opts.currentVersion - opts.maxStaleness).changes;
         }
-        this.db
-          .prepare(
+        this.stmt(
             `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
              WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY seq LIMIT ?)`,
           )
@@ -282,21 +288,18 @@ export class SampleStore {
 
   /** Marks every sample of a lease as trained; returns how many were. */
   markTrained(leaseId: string): number {
-    return this.db
-      .prepare(`UPDATE samples SET state = 'trained', updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
+    return this.stmt(`UPDATE samples SET state = 'trained', updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
       .run(Date.now(), leaseId).changes;
   }
 
   /** Returns a lease's samples to ready (the training step failed); returns how many. */
   releaseLease(leaseId: string): number {
-    return this.db
-      .prepare(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
+    return this.stmt(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
       .run(Date.now(), leaseId).changes;
   }
 
   private leased(leaseId: string): StoredSample[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY seq`)
+    const rows = this.stmt(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY seq`)
       .all(leaseId) as StoredSampleRow[];
     return rows.map(rowToSample);
   }
@@ -311,12 +314,12 @@ export class SampleStore {
   /** Row counts by state, plus pending turns and dropped turns. */
   counts(): StoreCounts {
     const byState: Record<SampleState, number> = { ready: 0, leased: 0, trained: 0, dropped: 0 };
-    const rows = this.db.prepare(`SELECT state, count(*) AS n FROM samples GROUP BY state`).all() as {
+    const rows = this.stmt(`SELECT state, count(*) AS n FROM samples GROUP BY state`).all() as {
       state: SampleState;
       n: number;
     }[];
     for (const r of rows) byState[r.state] = r.n;
-    const droppedTurns = (this.db.prepare(`SELECT count(*) AS n FROM turn_drops`).get() as { n: number }).n;
+    const droppedTurns = (this.stmt(`SELECT count(*) AS n FROM turn_drops`).get() as { n: number }).n;
     return {
       pending: this.countPending(),
       ready: byState.ready,
@@ -329,8 +332,7 @@ export class SampleStore {
 
   /** Drops by reason, over dropped turns and dropped samples together. */
   dropsByReason(): Record<string, number> {
-    const rows = this.db
-      .prepare(
+    const rows = this.stmt(
         `SELECT reason, sum(n) AS n FROM (
            SELECT reason, count(*) AS n FROM turn_drops GROUP BY reason
            UNION ALL
@@ -348,8 +350,7 @@ export class SampleStore {
     if (!Number.isInteger(limit) || limit < 0) throw invalidRequest(`limit must be a non-negative integer, got ${limit}`, 'limit');
     if (!Number.isInteger(offset) || offset < 0) throw invalidRequest(`offset must be a non-negative integer, got ${offset}`, 'offset');
     const where = whereOf(opts);
-    const rows = this.db
-      .prepare(`SELECT * FROM samples ${where.sql} ORDER BY seq LIMIT ? OFFSET ?`)
+    const rows = this.stmt(`SELECT * FROM samples ${where.sql} ORDER BY seq LIMIT ? OFFSET ?`)
       .all(...where.params, limit, offset) as StoredSampleRow[];
     return rows.map(rowToSample);
   }
@@ -357,7 +358,7 @@ export class SampleStore {
   /** Number of samples matching the same filters as `listSamples` (for pagination). */
   countSamples(opts: Pick<ListOptions, 'sessionId' | 'state'> = {}): number {
     const where = whereOf(opts);
-    return (this.db.prepare(`SELECT count(*) AS n FROM samples ${where.sql}`).get(...where.params) as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM samples ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 
   /**
@@ -367,7 +368,7 @@ export class SampleStore {
   *iterateSamples(opts: Pick<ListOptions, 'sessionId' | 'state'> = {}, pageSize = 256): Generator<StoredSample> {
     const where = whereOf(opts);
     const after = where.sql === '' ? 'WHERE seq > ?' : `${where.sql} AND seq > ?`;
-    const page = this.db.prepare(`SELECT * FROM samples ${after} ORDER BY seq LIMIT ?`);
+    const page = this.stmt(`SELECT * FROM samples ${after} ORDER BY seq LIMIT ?`);
     let lastSeq = 0;
     for (;;) {
       const rows = page.all(...where.params, lastSeq, pageSize) as StoredSampleRow[];
@@ -379,16 +380,13 @@ export class SampleStore {
 
   /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */
   getTurnOutcome(sessionId: string, turnId: number): TurnStatus | null {
-    const pending = this.db
-      .prepare(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+    const pending = this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
       .get(sessionId, turnId) as PendingRow | undefined;
     if (pending !== undefined) return { status: 'pending', turn: rowToPending(pending) };
-    const samples = this.db
-      .prepare(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`)
+    const samples = this.stmt(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`)
       .all(sessionId, turnId) as StoredSampleRow[];
     if (samples.length > 0) return { status: 'samples', samples: samples.map(rowToSample) };
-    const drop = this.db
-      .prepare(`SELECT reason, info, dropped_at FROM turn_drops WHERE session_id = ? AND turn_id = ?`)
+    const drop = this.stmt(`SELECT reason, info, dropped_at FROM turn_drops WHERE session_id = ? AND turn_id = ?`)
       .get(sessionId, turnId) as { reason: string; info: string | null; dropped_at: number } | undefined;
     if (drop !== undefined) {
       return {
@@ -403,8 +401,7 @@ export class SampleStore {
 
   private hasOutcome(sessionId: string, turnId: number): boolean {
     return (
-      this.db
-        .prepare(
+      this.stmt(
           `SELECT 1 FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
            UNION ALL SELECT 1 FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId LIMIT 1`,
         )
