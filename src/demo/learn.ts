@@ -114,7 +114,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   const server = await startServer(config, {
     train: true,
     trainerPollMs: 50,
-    log: opts.log ?? pino({ level: 'warn' }, pino.destination(2)),
+    log: opts.log ?? pino({ level: 'error' }, pino.destination(2)),
     hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
   });
   opts.onProgress?.({ kind: 'server', url: server.url, outputDir });
