@@ -8,7 +8,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerMatches, keyDigest } from '../gateway/server.ts';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
 import { TokenChatChannel } from '../engines/token_chat.ts';
 import type { PolicyEngine } from '../engines/types.ts';
@@ -48,7 +48,6 @@ export interface RunningEngineServer {
 
 const OPEN_ROUTES = new Set(['/health', '/healthz']);
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Builds the Fastify app without listening (tests may `inject`). */
 export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
@@ -59,12 +58,11 @@ export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
     defaultMaxTokens: opts.defaultMaxTokens ?? 256,
     defaultTemperature: opts.defaultTemperature ?? 1,
   });
-  const expected = opts.apiKey !== undefined && opts.apiKey !== '' ? digest(`Bearer ${opts.apiKey}`) : null;
+  const expected = opts.apiKey !== undefined && opts.apiKey !== '' ? keyDigest(opts.apiKey) : null;
 
   app.addHook('onRequest', async (request) => {
     if (expected === null || OPEN_ROUTES.has(request.url.split('?')[0])) return;
-    // Digests have equal length, so the comparison time says nothing about the key.
-    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
+    if (!bearerMatches(request.headers.authorization, expected)) {
       throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key the engine server was started with.', { code: 'invalid_api_key' });
     }
   });

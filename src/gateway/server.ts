@@ -36,7 +36,8 @@ export interface GatewayOptions {
   extraRoutes?: (app: FastifyInstance) => void;
 }
 
-function keyDigest(key: string): Buffer {
+/** The digest `bearerMatches` compares against (computed once per configured key). */
+export function keyDigest(key: string): Buffer {
   return createHash('sha256').update(key).digest();
 }
 

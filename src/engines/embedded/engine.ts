@@ -14,6 +14,7 @@ import { AdamW, type AdamWConfig } from './optimizer.ts';
 import { generateTokens, scoreTokens } from './sampling.ts';
 import type { HostTensor } from './safetensors.ts';
 import { Tokenizer } from './tokenizer.ts';
+import { ServedSnapshot } from './snapshot.ts';
 import { trainStep } from './train.ts';
 
 /** Options of EmbeddedEngine.create / load. */
@@ -23,13 +24,6 @@ export interface EmbeddedEngineOptions {
   adamw?: Partial<AdamWConfig>;
 }
 
-interface Snapshot {
-  model: Gpt;
-  version: number;
-  users: number;
-  retired: boolean;
-}
-
 /** The embedded policy engine: generate, score, train, publish, save/load, all in-process. */
 export class EmbeddedEngine implements PolicyEngine {
   readonly kind = 'embedded';
@@ -37,7 +31,7 @@ export class EmbeddedEngine implements PolicyEngine {
   private readonly policy: Gpt;
   private readonly optimizer: AdamW;
   private readonly reference: Gpt | null;
-  private served: Snapshot;
+  private served: ServedSnapshot;
   private closed = false;
 
   private constructor(policy: Gpt, tokenizer: Tokenizer | null, optimizer: AdamW, reference: Gpt | null, version: number) {
@@ -45,7 +39,7 @@ export class EmbeddedEngine implements PolicyEngine {
     this.tokenizer = tokenizer;
     this.optimizer = optimizer;
     this.reference = reference;
-    this.served = { model: policy.clone(false), version, users: 0, retired: false };
+    this.served = new ServedSnapshot(policy.clone(false), version);
   }
 
   /** A fresh engine with randomly initialised weights (seeded). */
@@ -111,9 +105,8 @@ export class EmbeddedEngine implements PolicyEngine {
   async publish(): Promise<number> {
     this.assertOpen();
     const old = this.served;
-    this.served = { model: this.policy.clone(false), version: old.version + 1, users: 0, retired: false };
-    old.retired = true;
-    if (old.users === 0) old.model.dispose();
+    this.served = new ServedSnapshot(this.policy.clone(false), old.version + 1);
+    old.retire();
     return this.served.version;
   }
 
@@ -141,20 +134,12 @@ export class EmbeddedEngine implements PolicyEngine {
     this.policy.dispose();
     this.optimizer.dispose();
     this.reference?.dispose();
-    this.served.retired = true;
-    if (this.served.users === 0) this.served.model.dispose();
+    this.served.retire();
   }
 
-  private async withServed<T>(fn: (snap: Snapshot) => Promise<T>): Promise<T> {
+  private withServed<T>(fn: (snap: ServedSnapshot) => Promise<T>): Promise<T> {
     this.assertOpen();
-    const snap = this.served;
-    snap.users += 1;
-    try {
-      return await fn(snap);
-    } finally {
-      snap.users -= 1;
-      if (snap.retired && snap.users === 0) snap.model.dispose();
-    }
+    return this.served.use(fn);
   }
 
   private assertOpen(): void {

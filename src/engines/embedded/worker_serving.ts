@@ -4,6 +4,7 @@
 // last request ends. Swaps happen between messages, i.e. between two sampled tokens of a running
 // generation, never inside a forward pass (the thread runs one thing at a time).
 
+import { ServedSnapshot } from './snapshot.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import type { GenerateRequest, GenerateResult, ScoreRequest, ScoreResult } from '../types.ts';
 import { initBackend } from './backend.ts';
@@ -29,16 +30,9 @@ export interface WorkerHandler {
   handle(op: string, args: unknown, ctx: HandlerContext): Promise<HandlerReply>;
 }
 
-interface Snapshot {
-  model: Gpt;
-  version: number;
-  users: number;
-  retired: boolean;
-}
-
 /** Generate and score on the served snapshot; swap in published weights. */
 export class ServingHandler implements WorkerHandler {
-  private served: Snapshot | null = null;
+  private served: ServedSnapshot | null = null;
 
   async handle(op: string, args: unknown, ctx: HandlerContext): Promise<HandlerReply> {
     switch (op) {
@@ -87,32 +81,24 @@ export class ServingHandler implements WorkerHandler {
     return this.withServed(async (snap) => ({ ...scoreTokens(snap.model, req.promptIds, req.responseIds, req.temperature, req.topK), version: snap.version }));
   }
 
-  private current(): Snapshot {
+  private current(): ServedSnapshot {
     if (this.served === null) throw new OpenClawError('internal', 'serving worker has no model yet (init did not run)');
     return this.served;
   }
 
   private install(model: Gpt, version: number): void {
     this.retire();
-    this.served = { model, version, users: 0, retired: false };
+    this.served = new ServedSnapshot(model, version);
   }
 
   private retire(): void {
     const old = this.served;
     if (old === null) return;
-    old.retired = true;
-    if (old.users === 0) old.model.dispose();
+    old.retire();
     this.served = null;
   }
 
-  private async withServed<T>(fn: (snap: Snapshot) => Promise<T>): Promise<T> {
-    const snap = this.current();
-    snap.users += 1;
-    try {
-      return await fn(snap);
-    } finally {
-      snap.users -= 1;
-      if (snap.retired && snap.users === 0) snap.model.dispose();
-    }
+  private withServed<T>(fn: (snap: ServedSnapshot) => Promise<T>): Promise<T> {
+    return this.current().use(fn);
   }
 }
