@@ -1,9 +1,11 @@
-// `npm run bench:gateway`: many concurrent multi-turn sessions against the scripted upstream,
-// once directly and once through the gateway (`openclaw-rl api-server`, its own process), in the
-// same run. Prints requests/s and the gateway's added latency (p50/p99) as differences and ratios.
+// `npm run bench:gateway`: many concurrent multi-turn sessions against the scripted upstream:
+// directly, through a bare Node proxy (bench/bare-proxy.ts: what any HTTP hop costs here) and
+// through the gateway (`openclaw-rl api-server`), each in its own process, interleaved in one run.
+// Prints requests/s, latency added over the direct call (p50/p99, differences and ratios) and the
+// server's CPU time per request (from /proc, so machine noise does not blur it).
 // Target (issue 2): added p50 ≤ 1 ms and p99 ≤ 5 ms at 64 concurrent sessions on 2 cores.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,49 +61,91 @@ async function drive(baseUrl: string, stream: boolean, tag: string): Promise<{ l
   return { lat, wallMs };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+interface Target {
+  name: string;
+  url: string;
+  pid?: number;
+}
+
+interface Measured {
+  lat: number[];
+  wallMs: number;
+  cpuS: number;
+}
+
+async function measure(target: Target, stream: boolean, tag: string): Promise<Measured> {
+  const cpu0 = target.pid !== undefined ? cpuSeconds(target.pid) : 0;
+  const { lat, wallMs } = await drive(target.url, stream, tag);
+  return { lat, wallMs, cpuS: target.pid !== undefined ? cpuSeconds(target.pid) - cpu0 : 0 };
+}
+
+function merge(a: Measured | undefined, b: Measured): Measured {
+  return a === undefined ? b : { lat: [...a.lat, ...b.lat], wallMs: a.wallMs + b.wallMs, cpuS: a.cpuS + b.cpuS };
+}
+
+function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
+  return spawn(process.execPath, [...prof, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+}
+
 async function main(): Promise<void> {
   const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [, upstreamUrl] = await waitForLine(upstream, 'stdout', /^UPSTREAM (\S+)/);
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-bench-'));
   const cfg = join(dir, 'config.yaml');
   writeFileSync(cfg, `output_dir: ${dir}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n`);
-  const gateway = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'bin/openclaw-rl.js', 'api-server', '--config', cfg, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' } });
-  const [, gatewayUrl] = await waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/);
+  const bare = spawnServer(['--import', 'tsx', 'bench/bare-proxy.ts', upstreamUrl]);
+  const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', cfg, '--port', '0'], { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' });
+  const [[, bareUrl], [, gatewayUrl]] = await Promise.all([
+    waitForLine(bare, 'stderr', /at (http:\/\/\S+\/v1)/),
+    waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/),
+  ]);
+  if (process.env.BENCH_STDERR) gateway.stderr!.pipe(process.stderr);
+  const targets: Target[] = [
+    { name: 'direct', url: upstreamUrl },
+    { name: 'bare proxy', url: bareUrl, pid: bare.pid },
+    { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
+  ];
   try {
     // Warm-up: JIT, connection pools.
-    await drive(upstreamUrl, false, 'warm-d');
-    await drive(`${gatewayUrl}/v1`, false, 'warm-g');
+    for (const t of targets) await drive(t.url, false, `warm-${t.name}`);
     const rows: string[] = [];
     for (const stream of [false, true]) {
-      const direct: number[] = [];
-      const via: number[] = [];
-      let directWall = 0;
-      let viaWall = 0;
+      const runs = new Map<string, Measured>();
       for (let r = 0; r < ROUNDS; r++) {
-        // Alternate to spread machine noise over both.
-        const d = await drive(upstreamUrl, stream, `d${r}${stream}`);
-        const g = await drive(`${gatewayUrl}/v1`, stream, `g${r}${stream}`);
-        direct.push(...d.lat); via.push(...g.lat);
-        directWall += d.wallMs; viaWall += g.wallMs;
+        // Interleaved, so machine noise spreads over all three.
+        for (const t of targets) runs.set(t.name, merge(runs.get(t.name), await measure(t, stream, `${t.name}${r}${stream}`)));
       }
-      direct.sort((a, b) => a - b);
-      via.sort((a, b) => a - b);
-      const n = direct.length;
-      const [d50, d99, g50, g99] = [percentile(direct, 50), percentile(direct, 99), percentile(via, 50), percentile(via, 99)];
-      rows.push([
-        stream ? 'stream' : 'non-stream',
-        `${(n / (directWall / 1000)).toFixed(0)}`,
-        `${(n / (viaWall / 1000)).toFixed(0)}`,
-        `${d50.toFixed(2)} / ${d99.toFixed(2)}`,
-        `${g50.toFixed(2)} / ${g99.toFixed(2)}`,
-        `${(g50 - d50).toFixed(2)} (${(g50 / d50).toFixed(2)}x)`,
-        `${(g99 - d99).toFixed(2)} (${(g99 / d99).toFixed(2)}x)`,
-      ].join(' | '));
+      const stats = (name: string) => {
+        const m = runs.get(name)!;
+        const sorted = [...m.lat].sort((a, b) => a - b);
+        return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: m.lat.length / (m.wallMs / 1000), cpuUs: (m.cpuS * 1e6) / m.lat.length };
+      };
+      const direct = stats('direct');
+      for (const t of targets) {
+        const s = stats(t.name);
+        rows.push([
+          stream ? 'stream' : 'non-stream',
+          t.name,
+          s.rps.toFixed(0),
+          `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`,
+          t.name === 'direct' ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
+          t.name === 'direct' ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
+          t.pid === undefined ? '-' : s.cpuUs.toFixed(0),
+        ].join(' | '));
+      }
     }
     process.stdout.write(`gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, same run\n`);
-    process.stdout.write('mode | direct req/s | gateway req/s | direct p50/p99 ms | gateway p50/p99 ms | added p50 ms | added p99 ms\n');
+    process.stdout.write('mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req\n');
     for (const r of rows) process.stdout.write(`${r}\n`);
   } finally {
+    bare.kill('SIGTERM');
     gateway.kill('SIGTERM');
     upstream.kill('SIGTERM');
   }

@@ -50,25 +50,6 @@ export interface ServerHooks {
   onTrainStep?(metrics: StepMetrics): void;
 }
 
-/** Work that runs on the next tick, in order; `flush` runs what is still queued (shutdown). */
-class DeferredQueue {
-  private readonly queue: Array<() => void> = [];
-  private scheduled = false;
-
-  push(fn: () => void): void {
-    this.queue.push(fn);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
-  }
-
-  flush(): void {
-    this.scheduled = false;
-    while (this.queue.length > 0) this.queue.shift()!();
-  }
-}
-
 /** Options of startServer beyond the config. */
 export interface StartOptions {
   apiKey?: string;
@@ -102,7 +83,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     feedbackPolicy: config.scoring.feedback,
     ...opts.scoring,
   });
-  const afterRequest = new DeferredQueue();
   const tracker = new SessionTracker(
     {
       defaultTurnType: config.server.default_turn_type,
@@ -121,13 +101,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         records.turnFinalized(turn);
         views.turnFinalized(turn);
         hooks.onTurnFinalized?.(turn);
-        // A turn is finalised while the *next* request is being read; storing it (the SQLite
-        // acknowledgement) waits for the next tick so that request is forwarded first.
-        afterRequest.push(() => pipeline.onTurnFinalized(turn));
+        // A turn is finalised while the *next* request is being read; storing and judging it
+        // wait until the gateway has no request in flight.
+        pipeline.queueTurnFinalized(turn);
       },
       onSessionClosed(id, reason) {
         hooks.onSessionClosed?.(id, reason);
-        afterRequest.push(() => pipeline.onSessionClosed(id));
+        pipeline.queueSessionClosed(id);
       },
     },
   );
@@ -172,6 +152,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     bodyLimitBytes: Math.round(config.server.body_limit_mb * 1024 * 1024),
     apiKey: opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY,
     publicPath: isDashboardShellPath,
+    afterResponse: (inFlight) => {
+      if (inFlight === 0) pipeline.drainIntake();
+    },
     health: () => ({
       mode: config.mode,
       scoring: pipeline.health(),
@@ -215,7 +198,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await trainer?.stop();
       await app.close();
       tracker.closeAll();
-      afterRequest.flush();
       await pipeline.close();
       store.close();
       records.close();

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   publicPath?: (path: string) => boolean;
   /** Extra fields for /healthz (mode, trainer state, …). */
   health?: () => Record<string, unknown>;
+  /** Called as each response closes, with the requests still in flight (the app runs recording work when none is). */
+  afterResponse?: (inFlight: number) => void;
   /** Called for requests without session id / turn type (counts), to log them. */
   onWarning?: ChatDeps['onWarning'];
   extraRoutes?: (app: FastifyInstance) => void;
@@ -66,19 +68,30 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   };
   const expectedKey = opts.apiKey !== undefined && opts.apiKey !== '' ? keyDigest(opts.apiKey) : undefined;
 
-  app.addHook('onRequest', async (request) => {
-    if (!expectedKey) return;
-    const path = request.url.split('?')[0];
-    if (OPEN_ROUTES.has(path) || opts.publicPath?.(path)) return;
-    if (!bearerMatches(request.headers.authorization, expectedKey)) {
-      throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.', { code: 'invalid_api_key' });
-    }
-  });
+  if (expectedKey) {
+    app.addHook('onRequest', async (request) => {
+      const path = request.url.split('?')[0];
+      if (OPEN_ROUTES.has(path) || opts.publicPath?.(path)) return;
+      if (!bearerMatches(request.headers.authorization, expectedKey)) {
+        throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.', { code: 'invalid_api_key' });
+      }
+    });
+  }
 
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unknown';
-    opts.metrics.requests.inc({ route, status: String(reply.statusCode) });
-    opts.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+  // A plain 'close' listener instead of an async onResponse hook: it also fires for hijacked
+  // (streamed) replies, and costs no promise per request.
+  let inFlight = 0;
+  app.addHook('onRequest', (request, reply, done) => {
+    const start = performance.now();
+    inFlight++;
+    reply.raw.once('close', () => {
+      inFlight--;
+      const route = request.routeOptions.url ?? 'unknown';
+      opts.metrics.requests.inc({ route, status: String(reply.raw.statusCode) });
+      opts.metrics.latency.observe({ route }, (performance.now() - start) / 1000);
+      opts.afterResponse?.(inFlight);
+    });
+    done();
   });
 
   app.setErrorHandler((err, _request, reply) => {

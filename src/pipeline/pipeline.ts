@@ -12,6 +12,11 @@
 // session's entry goes when the session is closed and its last judging finished; after a restart,
 // the sessions of re-judged turns count as ended. No other mode keeps per-session state.
 //
+// Intake off the request path: a server queues finalised turns (`queueTurnFinalized`) and drains
+// the queue when its gateway has no request in flight (`drainIntake`), so storing and judging never
+// sit between a request and its answer; a timer drains it anyway after `intakeDelayMs`. Queued
+// turns count as work for `whenIdle` and are drained by `close`.
+//
 // Shutdown: `close` waits (bounded) for judging in flight; what is still running then stays
 // pending and is re-judged at the next start — a closing judge channel never becomes 'fail' votes.
 import { join } from 'node:path';
@@ -51,6 +56,8 @@ export interface ScoringPipelineOptions {
   recordsDir?: string;
   /** Called once by `close` (e.g. to close the judge channel and a teacher it owns). */
   onClose?: () => Promise<void>;
+  /** Longest a queued turn waits for `drainIntake` before a timer drains the queue (default 20 ms). */
+  intakeDelayMs?: number;
   now?: () => number;
 }
 
@@ -98,6 +105,9 @@ export class ScoringPipeline {
   private readonly onClose?: () => Promise<void>;
   private readonly now: () => number;
   private active = 0;
+  private readonly intake: Array<() => void> = [];
+  private intakeTimer: NodeJS.Timeout | undefined;
+  private readonly intakeDelayMs: number;
   private idleWaiters: Array<() => void> = [];
   private stopping = false;
 
@@ -110,6 +120,7 @@ export class ScoringPipeline {
     this.feedbackPolicy = opts.feedbackPolicy ?? 'override';
     this.now = opts.now ?? Date.now;
     this.onClose = opts.onClose;
+    this.intakeDelayMs = opts.intakeDelayMs ?? 20;
     const flags: MethodFlags = {
       atLeastOne: c.training.at_least_one,
       hintReject: c.training.hint_reject,
@@ -147,6 +158,37 @@ export class ScoringPipeline {
   }
 
   // ---- turns in ------------------------------------------------------------------------------
+
+  /** Queues `onTurnFinalized` until the next `drainIntake` (see the file header). */
+  queueTurnFinalized(turn: Turn): void {
+    this.queueIntake(() => this.onTurnFinalized(turn));
+  }
+
+  /** Queues `onSessionClosed` behind the session's queued turns. */
+  queueSessionClosed(sessionId: string): void {
+    this.queueIntake(() => this.onSessionClosed(sessionId));
+  }
+
+  private queueIntake(fn: () => void): void {
+    this.intake.push(fn);
+    this.active++;
+    this.intakeTimer ??= setTimeout(() => this.drainIntake(), this.intakeDelayMs);
+  }
+
+  /** Runs the queued intake in order (work queued meanwhile runs too). */
+  drainIntake(): void {
+    clearTimeout(this.intakeTimer);
+    this.intakeTimer = undefined;
+    while (this.intake.length > 0) {
+      const fn = this.intake.shift()!;
+      try {
+        fn();
+      } finally {
+        this.active--;
+      }
+    }
+    if (this.active === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
 
   /** Acknowledges a finalised main turn (stores it as pending) and queues its judging. Never throws. */
   onTurnFinalized(turn: Turn): void {
@@ -461,6 +503,7 @@ export class ScoringPipeline {
 
   /** Waits up to `drainMs` for judging in flight, then stops; unfinished turns stay pending for the next start. */
   async close(drainMs = 10_000): Promise<void> {
+    this.drainIntake();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
     clearTimeout(timer);
