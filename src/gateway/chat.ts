@@ -136,11 +136,22 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   });
   const acc = new AnswerAccumulator();
   const rewrite = !req.clientWantsLogprobs;
+  // Events that arrived together leave together: one socket write per batch, not per event.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   try {
     for await (const ev of events) {
       acc.addChunk(ev.chunk);
       const isUsageOnly = Array.isArray(ev.chunk.choices) && (ev.chunk.choices as unknown[]).length === 0 && ev.chunk.usage !== undefined;
       if (isUsageOnly && !req.includeUsage) continue;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
       res.write(`data: ${rewrite ? JSON.stringify(stripTokenData(ev.chunk, false, false)) : ev.raw}\n\n`);
     }
   } catch (err) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { injectHint } from '../scoring/hint-inject.ts';
 import { trainBpe } from '../engines/embedded/tokenizer.ts';
-import { generateCorpus, heldOutPrompts, withHint } from './corpus.ts';
+import { DEFAULT_CORPUS, generateCorpus, heldOutPrompts, withHint } from './corpus.ts';
 import { dialogueExample, tokenizerTexts } from './encode.ts';
 import { lengthBuckets } from './run.ts';
 import { HELD_OUT_TEMPLATES, TOPICS } from './topics.ts';
@@ -23,12 +23,13 @@ test('every rendered answer shows exactly the styles it was generated with', () 
   }
 });
 
-test('unprompted answers: each minority style in 15–25% of answers (generator rate 20%)', () => {
+test('unprompted answers: each minority style within ±5 points of its generator rate', () => {
   const plain = corpus.filter((d) => d.kind === 'plain');
-  assert.ok(plain.length > 850, `expected about half the dialogues to be plain, got ${plain.length}`);
+  assert.ok(plain.length > 1000 && plain.length < 1250, `expected about 55% of the dialogues to be plain, got ${plain.length}`);
   for (const name of STYLE_NAMES) {
     const rate = plain.filter((d) => d.styles?.[name] === MINORITY[name]).length / plain.length;
-    assert.ok(rate >= 0.15 && rate <= 0.25, `${name}: minority rate ${rate.toFixed(3)}`);
+    const expected = DEFAULT_CORPUS.minorityRate[name];
+    assert.ok(Math.abs(rate - expected) <= 0.05, `${name}: minority rate ${rate.toFixed(3)}, generator rate ${expected}`);
   }
 });
 
@@ -39,11 +40,11 @@ test('the dimensions are independent: plain prose is as common among casual answ
   assert.ok(Math.abs(rate(casual) - rate(plain)) < 0.08, `plain prose: ${rate(casual).toFixed(3)} among casual vs ${rate(plain).toFixed(3)} overall`);
 });
 
-test('about half of the single-turn dialogues carry a hint line, and ≥ 90% of their answers follow it', () => {
+test('hintRate of the single-turn dialogues carry a hint line, and ≥ 90% of their answers follow it', () => {
   const single = corpus.filter((d) => d.kind === 'plain' || d.kind === 'hinted');
   const hinted = corpus.filter((d) => d.kind === 'hinted');
   const share = hinted.length / single.length;
-  assert.ok(share > 0.45 && share < 0.55, `hinted share ${share.toFixed(3)}`);
+  assert.ok(Math.abs(share - DEFAULT_CORPUS.hintRate) < 0.05, `hinted share ${share.toFixed(3)}, hintRate ${DEFAULT_CORPUS.hintRate}`);
   let asked = 0;
   let followed = 0;
   for (const d of hinted) {

@@ -44,13 +44,13 @@ export interface PretrainOptions {
   hintSamples: number;
 }
 
-/** Defaults of `npm run pretrain` (about twenty minutes of training on one core). */
+/** Defaults of `npm run pretrain` (about half an hour of training on one core). */
 export const DEFAULT_PRETRAIN: PretrainOptions = {
   outDir: 'checkpoints/base',
   seed: 1234,
   vocabSize: 2048,
   model: { dModel: 96, nLayer: 3, nHead: 4, ctx: 512 },
-  steps: 1300,
+  steps: 2000,
   batchSize: 16,
   lr: 5e-3,
   warmupSteps: 30,
