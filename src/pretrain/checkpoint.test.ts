@@ -32,15 +32,15 @@ test('the committed base checkpoint loads with a fresh optimizer and writes sens
   }
 });
 
-// What the committed checkpoint reached (npm run pretrain, 1300 steps, measured at T = 0.8 on
-// held-out phrasings, 200 unhinted answers and 40 per hint). The issue's targets are 10–25% per
-// minority style unhinted and ≥ 90% for an asked style; the bounds below are what this checkpoint
-// actually meets (a little slack for the sampling noise of a re-run), so a regression shows up.
-// Not yet at target: terse (35%), casual (35.5%) and sign-off (28.5%) unhinted; every hinted
-// style except casual (plain 67.5%, terse 77.5%, lowercase 85%, sign-off 42.5%).
-const UNHINTED_MAX: Record<StyleName, number> = { markdown: 0.25, terse: 0.4, casual: 0.4, lowercase: 0.25, signoff: 0.35 };
-const UNHINTED_MIN = 0.1;
-const HINTED_MIN: Record<StyleName, number> = { markdown: 0.6, terse: 0.7, casual: 0.85, lowercase: 0.8, signoff: 0.4 };
+// What the committed checkpoint reached (npm run pretrain, 2000 steps, measured at T = 0.8 on
+// held-out phrasings, 200 unhinted answers and 40 per hint). The targets are 10–25% per minority
+// style unhinted and ≥ 90% for an asked style; the bounds below are what this checkpoint actually
+// meets (a little slack for the sampling noise of a re-run), so a regression shows up.
+// Not at target: lowercase is too frequent unhinted (35%), sign-off too rare (8%) and followed on
+// request 77.5% of the time; every other style is 13–19% unhinted and 95–97.5% when asked.
+const UNHINTED_MIN: Record<StyleName, number> = { markdown: 0.1, terse: 0.1, casual: 0.08, lowercase: 0.1, signoff: 0.04 };
+const UNHINTED_MAX: Record<StyleName, number> = { markdown: 0.25, terse: 0.25, casual: 0.25, lowercase: 0.4, signoff: 0.15 };
+const HINTED_MIN: Record<StyleName, number> = { markdown: 0.9, terse: 0.9, casual: 0.9, lowercase: 0.9, signoff: 0.7 };
 
 test('base_rates.json: measured with the current instruction sentences, minority styles rare, hints followed', () => {
   const report = JSON.parse(readFileSync(`${dir}base_rates.json`, 'utf8')) as BaseRateReport;
@@ -48,7 +48,7 @@ test('base_rates.json: measured with the current instruction sentences, minority
   assert.ok(report.unhinted.samples >= 200 && report.unhinted.wellFormed >= 0.95, `well-formed ${report.unhinted.wellFormed}`);
   for (const name of STYLE_NAMES) {
     const rate = report.unhinted.minority[name];
-    assert.ok(rate >= UNHINTED_MIN && rate <= UNHINTED_MAX[name], `${name} without hint: ${rate}`);
+    assert.ok(rate >= UNHINTED_MIN[name] && rate <= UNHINTED_MAX[name], `${name} without hint: ${rate}`);
     const hinted = report.hinted[name];
     // A report measured with other instruction texts says nothing about the current ones.
     assert.deepEqual(hinted.instructions, STYLE_INSTRUCTIONS[name].minority, `${name}: re-measure with npm run pretrain -- --rates-only`);
