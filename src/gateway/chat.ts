@@ -43,6 +43,8 @@ export function beginTurn(deps: ChatDeps, body: unknown, headers: Record<string,
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit });
   deps.contextGuard?.(req.messages, req.tools);
   const hints = sessionHints(req.messages, body as Record<string, unknown>, req.meta.traceparent);
+  const c = deps.tracker.counters;
+  const [withoutSession, withoutType] = [c.requests_without_session_id, c.requests_without_turn_type];
   const handle = deps.tracker.begin({
     explicitSessionId: overrides.sessionId ?? req.meta.sessionId,
     turnType: overrides.turnType ?? req.meta.turnType,
@@ -57,9 +59,8 @@ export function beginTurn(deps: ChatDeps, body: unknown, headers: Record<string,
     requestTokenData(req.upstreamBody, deps.returnTokenIds);
     deps.tracker.noteTrace(handle.sessionId, hints.traceId);
   }
-  const c = deps.tracker.counters;
-  if (req.meta.sessionId === undefined && overrides.sessionId === undefined) deps.onWarning?.('no_session_id', c.requests_without_session_id);
-  if (req.meta.turnType === undefined && overrides.turnType === undefined) deps.onWarning?.('no_turn_type', c.requests_without_turn_type);
+  if (c.requests_without_session_id > withoutSession) deps.onWarning?.('no_session_id', c.requests_without_session_id);
+  if (c.requests_without_turn_type > withoutType) deps.onWarning?.('no_turn_type', c.requests_without_turn_type);
   return { req, handle };
 }
 

@@ -312,3 +312,12 @@ test('a follow-up that adds only internal context gives the turn no next state',
   tracker.begin(req([user('q1'), assistant('a1'), ctx()], { explicitSessionId: 'N' }));
   assert.deepEqual([finalized[0].nextState, finalized[0].noNextStateReason], [null, 'no_new_message']);
 });
+
+test('an explicit side turn without a session id is not counted as a request without one (it is never trained)', () => {
+  const { tracker } = setup();
+  tracker.begin(req([user('rate this')], { turnType: 'side' }));
+  assert.equal(tracker.counters.requests_without_session_id, 0);
+  assert.equal(tracker.counters.side_turns, 1);
+  tracker.begin(req([user('who am I?')], {}));
+  assert.equal(tracker.counters.requests_without_session_id, 1, 'a request that may be a main turn is counted');
+});

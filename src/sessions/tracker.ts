@@ -217,7 +217,9 @@ export class SessionTracker {
   /** Resolves the session and turn type of a request; for main turns, gives the previous turn its next state. */
   begin(req: TurnRequest): TurnHandle {
     if (req.turnType === undefined) this.counters.requests_without_turn_type++;
-    if (req.explicitSessionId === undefined) this.counters.requests_without_session_id++;
+    // An explicit side turn is never trained, so a missing session id loses nothing: not counted.
+    const explicitSide = req.turnType !== undefined && req.turnType !== 'main';
+    if (req.explicitSessionId === undefined && !explicitSide) this.counters.requests_without_session_id++;
     const turnType = req.turnType !== undefined ? (req.turnType === 'main' ? 'main' : 'side') : req.sideByRule ? 'side' : this.opts.defaultTurnType;
     if (turnType === 'side') {
       this.counters.side_turns++;
