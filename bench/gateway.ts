@@ -1,6 +1,7 @@
 // `npm run bench:gateway`: many concurrent multi-turn sessions against the scripted upstream:
-// directly, through a bare Node proxy (bench/bare-proxy.ts: what any HTTP hop costs here) and
-// through the gateway (`openclaw-rl api-server`), each in its own process, interleaved in one run.
+// directly (plain, and asking for log-probs and token ids as the gateway does), through a bare
+// Node proxy (bench/bare-proxy.ts: what any HTTP hop costs here) and through the gateway
+// (`openclaw-rl api-server`), each server in its own process, interleaved in one run.
 // Prints requests/s, latency added over the direct call (p50/p99, differences and ratios) and the
 // server's CPU time per request (from /proc, so machine noise does not blur it).
 // Target (issue 2): added p50 ≤ 1 ms and p99 ≤ 5 ms at 64 concurrent sessions on 2 cores.
@@ -32,7 +33,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs CONCURRENCY sessions of TURNS turns each; returns per-request latencies (ms) and wall time. */
-async function drive(baseUrl: string, stream: boolean, tag: string): Promise<{ lat: number[]; wallMs: number }> {
+async function drive(baseUrl: string, stream: boolean, tag: string, extra: Record<string, unknown> = {}): Promise<{ lat: number[]; wallMs: number }> {
   const url = new URL(baseUrl);
   const pool = new Pool(url.origin, { connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   const lat: number[] = [];
@@ -47,7 +48,7 @@ async function drive(baseUrl: string, stream: boolean, tag: string): Promise<{ l
         path: `${url.pathname.replace(/\/$/, '')}/chat/completions`,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-session-id': `${tag}-${s}`, 'x-turn-type': 'main' },
-        body: JSON.stringify({ model: 'm', messages, stream, max_tokens: 64 }),
+        body: JSON.stringify({ model: 'm', messages, stream, max_tokens: 64, ...extra }),
       });
       const text = await res.body.text();
       lat.push(performance.now() - start);
@@ -71,6 +72,8 @@ interface Target {
   name: string;
   url: string;
   pid?: number;
+  /** Extra request fields (the direct call that asks for what the gateway asks for on main turns). */
+  extra?: Record<string, unknown>;
 }
 
 interface Measured {
@@ -81,7 +84,7 @@ interface Measured {
 
 async function measure(target: Target, stream: boolean, tag: string): Promise<Measured> {
   const cpu0 = target.pid !== undefined ? cpuSeconds(target.pid) : 0;
-  const { lat, wallMs } = await drive(target.url, stream, tag);
+  const { lat, wallMs } = await drive(target.url, stream, tag, target.extra);
   return { lat, wallMs, cpuS: target.pid !== undefined ? cpuSeconds(target.pid) - cpu0 : 0 };
 }
 
@@ -109,6 +112,9 @@ async function main(): Promise<void> {
   if (process.env.BENCH_STDERR) gateway.stderr!.pipe(process.stderr);
   const targets: Target[] = [
     { name: 'direct', url: upstreamUrl },
+    // The gateway asks the upstream for log-probs and token ids on every main turn; this row shows
+    // what that costs the upstream, so the gateway's own share can be read off.
+    { name: 'direct + log-probs', url: upstreamUrl, extra: { logprobs: true, return_token_ids: true } },
     { name: 'bare proxy', url: bareUrl, pid: bare.pid },
     { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
   ];
@@ -135,8 +141,8 @@ async function main(): Promise<void> {
           t.name,
           s.rps.toFixed(0),
           `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`,
-          t.name === 'direct' ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
-          t.name === 'direct' ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
+          t === targets[0] ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
+          t === targets[0] ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
           t.pid === undefined ? '-' : s.cpuUs.toFixed(0),
         ].join(' | '));
       }

@@ -179,6 +179,12 @@ export class ScoringPipeline {
   drainIntake(): void {
     clearTimeout(this.intakeTimer);
     this.intakeTimer = undefined;
+    if (this.intake.length === 0) return;
+    // One commit for the turns stored here and those the rules judge resolves in the microtasks after.
+    this.store.groupWrites((err) => {
+      this.counters.counts.store_errors++;
+      this.log.error({ err }, 'a group of stored turns could not be committed; those turns will not be trained');
+    });
     while (this.intake.length > 0) {
       const fn = this.intake.shift()!;
       try {

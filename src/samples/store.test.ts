@@ -240,3 +240,27 @@ test('samples that break a per-token invariant are refused before anything is wr
   assert.throws(() => store.addSample(makeSample('s', 0)), hasCode('duplicate_sample'));
   assert.equal(store.countSamples(), 1);
 });
+
+test('group commit: writes of one event-loop turn share a transaction, visible to other connections once it commits', async (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const store = SampleStore.open(path);
+  t.after(() => store.close());
+  const other = new Database(path, { readonly: true });
+  t.after(() => other.close());
+  const countOther = () => (other.prepare(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n;
+  const errors: unknown[] = [];
+  store.groupWrites((err) => errors.push(err));
+  store.addPendingTurn(makeTurn('g', 1));
+  store.addPendingTurn(makeTurn('g', 2));
+  store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'dropped', reason: 'hint_reject' });
+  assert.equal(store.countPending(), 1, 'the store itself sees its writes at once');
+  assert.equal(countOther(), 0, 'nothing is committed inside the group');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(countOther(), 1, 'committed at the check phase');
+  assert.equal(store.getTurnOutcome('g', 1)?.status, 'dropped');
+  assert.deepEqual(errors, []);
+  store.groupWrites((err) => errors.push(err));
+  store.addPendingTurn(makeTurn('g', 3));
+  store.close();
+  assert.equal(countOther(), 2, 'close commits an open group');
+});

@@ -116,7 +116,6 @@ export class SampleStore {
     return new SampleStore(path, openDatabase(path, opts), opts.recoverLeases ?? true);
   }
 
-  /** Closes the database; the store cannot be used afterwards. */
   private stmt(sql: string): Database.Statement {
     let st = this.statements.get(sql);
     if (!st) {
@@ -126,7 +125,38 @@ export class SampleStore {
     return st;
   }
 
+  /**
+   * Group commit: the writes made from now until the event loop's next check phase (setImmediate)
+   * share one transaction — the scoring pipeline's turn intake and the judging that finishes in its
+   * microtasks — instead of paying a commit each. A write made inside a group is durable once the
+   * group commits, moments later. No-op while a transaction is open. A failed commit is rolled
+   * back and handed to `onError` (it cannot be thrown to anyone from the event loop).
+   */
+  groupWrites(onError: (err: OpenClawError) => void): void {
+    if (!this.db.open || this.db.inTransaction) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    setImmediate(() => {
+      try {
+        this.commitGroup();
+      } catch (err) {
+        onError(err as OpenClawError);
+      }
+    });
+  }
+
+  private commitGroup(): void {
+    if (!this.db.open || !this.db.inTransaction) return;
+    try {
+      this.db.exec('COMMIT');
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw new OpenClawError('data', `sample store ${this.path}: committing a group of writes failed (${(err as Error).message}); the turns in it stay unrecorded`, { code: 'store_commit_failed', cause: err });
+    }
+  }
+
+  /** Closes the database (committing an open write group); the store cannot be used afterwards. */
   close(): void {
+    this.commitGroup();
     if (this.db.open) this.db.close();
   }
 
