@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
 import { loadConfig, MODES, type Config } from '../config/index.ts';
-import { PERSONA_NAMES } from '../sim/index.ts';
+// personas.ts, not sim/index.ts: the CLI must not load the pretraining code (and tfjs) at start-up.
+import { PERSONA_NAMES } from '../sim/personas.ts';
 import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, overridesFrom } from './flags.ts';

@@ -11,7 +11,8 @@
 //                toward the wanted style under the hint.
 // sim.test.ts checks every combination against the rules judge.
 
-import { STYLE_INSTRUCTIONS, STYLE_NAMES, type StyleName } from '../pretrain/index.ts';
+import { STYLE_INSTRUCTIONS } from '../pretrain/instructions.ts';
+import { STYLE_NAMES, type StyleName } from '../pretrain/styles.ts';
 
 /** What a satisfied user sends before moving on. */
 export const THANKS_REPLIES: readonly string[] = [
