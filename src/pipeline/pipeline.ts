@@ -1,7 +1,7 @@
 // The scoring pipeline: finalised turns in, samples or recorded drops in the store out.
 //
-// Life of a turn: `onTurnFinalized` stores it as pending (the acknowledgement: from then on a
-// crash cannot lose it), then it is judged asynchronously with bounded concurrency (judges of the
+// Life of a turn: `onTurnFinalized` stores it as pending (the acknowledgement: once committed —
+// at once, or with its drain's group commit — a crash cannot lose it), then it is judged asynchronously with bounded concurrency (judges of the
 // mode, then the teacher for an accepted hint), decided by the mode's rules and resolved in the
 // store in one transaction. Turns without token data are resolved at once as 'no_token_data'.
 //

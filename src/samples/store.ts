@@ -162,7 +162,7 @@ export class SampleStore {
 
   // ---- pending turns -------------------------------------------------------------------------
 
-  /** Stores a turn awaiting judgement; once this returns the turn is acknowledged and durable. */
+  /** Stores a turn awaiting judgement; once this returns (inside a write group: once the group commits) the turn is durable. */
   addPendingTurn(turn: PendingTurn): void {
     const row = pendingToRow(turn);
     this.db
