@@ -1,6 +1,7 @@
 // `npm run bench:learning`: every mode × persona × seed as a real learning run on the embedded
 // CPU model (src/demo/learn.ts); prints base rating, rating after 4 and 8 steps and steps to reach
-// 0.7 (mean ± sd over seeds), and writes bench-results/learning.json and learning.svg.
+// 0.7 (mean ± sd over seeds) and each persona's base rating pooled over all its runs, and writes
+// bench-results/learning.json, learning.md and learning.svg.
 // Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +81,13 @@ async function main(): Promise<void> {
     const reached = r.runs.map((x) => x.stepsTo07).filter((v): v is number => v !== null);
     const to07 = reached.length === r.runs.length ? fmt(reached) : `${reached.length}/${r.runs.length} runs${reached.length ? ` (${fmt(reached)})` : ''}`;
     lines.push(`| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${cell(r.runs, mid)} | ${cell(r.runs, steps)} | ${to07} |`);
+  }
+  // Every run of a persona starts from the same base checkpoint, so its base rating is best
+  // estimated from all of them together (modes × seeds × held-out answers).
+  lines.push('', '| persona | base, all runs pooled | answers rated |', '|---|---|---|');
+  for (const persona of personas) {
+    const bases = rows.filter((r) => r.persona === persona).flatMap((r) => r.runs.map((x) => x.ratings[0]));
+    lines.push(`| ${persona} | ${stats(bases).mean.toFixed(2)} | ${bases.length * evalSamples} |`);
   }
   const table = lines.join('\n');
   process.stdout.write(`learning benchmark: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`);

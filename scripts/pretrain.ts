@@ -1,11 +1,13 @@
 // `npm run pretrain`: builds the embedded engine's base checkpoint (checkpoints/base/) from the
 // synthetic style corpus and measures its base style rates. Same seed → same checkpoint.
 //   npm run pretrain -- --steps 50 --out tmp/base-test      (a quick trial)
+//   npm run pretrain -- --minority-rate lowercase=0.14 --out tmp/base-lc   (one corpus knob changed)
 //   npm run pretrain -- --rates-only                        (re-measure an existing checkpoint)
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { EmbeddedEngine } from '../src/engines/embedded/engine.ts';
+import { STYLE_NAMES, type StyleName } from '../src/pretrain/styles.ts';
 import { DEFAULT_PRETRAIN, formatBaseRates, measureBaseRates, runPretrain, type PretrainOptions } from '../src/pretrain/index.ts';
 
 const d = DEFAULT_PRETRAIN;
@@ -22,6 +24,7 @@ const program = new Command('pretrain')
   .option('--layers <n>', 'transformer layers', String(d.model.nLayer))
   .option('--heads <n>', 'attention heads', String(d.model.nHead))
   .option('--ctx <n>', 'context length', String(d.model.ctx))
+  .option('--minority-rate <list>', 'corpus minority rates to change, e.g. lowercase=0.14,terse=0.1')
   .option('--rate-samples <n>', 'unhinted answers sampled for the base rates (0 skips)', String(d.rateSamples))
   .option('--hint-samples <n>', 'answers per style instruction', String(d.hintSamples))
   .option('--rates-only', 'only measure the base rates of the checkpoint in --out')
@@ -36,6 +39,21 @@ const num = (key: string): number => {
   }
   return value;
 };
+/** `--minority-rate lowercase=0.14,terse=0.1` → the rates it names; a bad entry exits 2 naming it. */
+function minorityRates(list: string | undefined): Partial<Record<StyleName, number>> {
+  const rates: Partial<Record<StyleName, number>> = {};
+  for (const entry of (list ?? '').split(',').filter((e) => e.trim() !== '')) {
+    const [name, value] = entry.split('=').map((x) => x.trim());
+    const rate = Number(value);
+    if (!STYLE_NAMES.includes(name as StyleName) || value === undefined || !(rate >= 0 && rate <= 1)) {
+      console.error(`--minority-rate: "${entry}" must be STYLE=RATE with STYLE one of ${STYLE_NAMES.join(', ')} and RATE in [0, 1]`);
+      process.exit(2);
+    }
+    rates[name as StyleName] = rate;
+  }
+  return rates;
+}
+
 const opts: PretrainOptions = {
   ...d,
   outDir: String(o.out),
@@ -46,6 +64,7 @@ const opts: PretrainOptions = {
   beta2: num('beta2'),
   vocabSize: num('vocab'),
   model: { dModel: num('dModel'), nLayer: num('layers'), nHead: num('heads'), ctx: num('ctx') },
+  corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined) },
   rateSamples: num('rateSamples'),
   hintSamples: num('hintSamples'),
 };

@@ -65,7 +65,8 @@ export function withHint(userText: string, instruction: string): string {
   return `${userText}\n\n${HINT_MARKER}\n${instruction}`;
 }
 
-function resolved(opts: CorpusOptions): typeof DEFAULT_CORPUS {
+/** CorpusOptions with every default filled in. */
+export function resolveCorpusOptions(opts: CorpusOptions = {}): typeof DEFAULT_CORPUS {
   return { ...DEFAULT_CORPUS, ...opts, minorityRate: { ...DEFAULT_CORPUS.minorityRate, ...opts.minorityRate } };
 }
 
@@ -133,7 +134,7 @@ function twoTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogue {
 
 /** One dialogue from a seeded generator. */
 export function generateDialogue(rng: Rng, opts: CorpusOptions = {}): Dialogue {
-  const cfg = resolved(opts);
+  const cfg = resolveCorpusOptions(opts);
   const topic = pick(rng, TOPICS);
   return rng.uniform() < cfg.multiTurnRate ? twoTurn(rng, cfg, topic) : singleTurn(rng, cfg, topic);
 }

@@ -14,7 +14,7 @@ import { cosineLr, supervisedLoss, supervisedStep, type SupervisedExample } from
 import { Rng } from '../engines/embedded/rng.ts';
 import { trainBpe, type Tokenizer } from '../engines/embedded/tokenizer.ts';
 import { formatBaseRates, measureBaseRates, type BaseRateReport } from './baseRates.ts';
-import { generateCorpus } from './corpus.ts';
+import { generateCorpus, resolveCorpusOptions, type CorpusOptions } from './corpus.ts';
 import { dialogueExample, tokenizerTexts } from './encode.ts';
 
 /** Settings of a pretraining run. */
@@ -39,6 +39,8 @@ export interface PretrainOptions {
   /** Held-out dialogues for the eval loss. */
   evalDialogues: number;
   evalEvery: number;
+  /** Knobs of the synthetic corpus (defaults: DEFAULT_CORPUS). */
+  corpus?: CorpusOptions;
   /** Base-rate sampling (0 skips the measurement). */
   rateSamples: number;
   hintSamples: number;
@@ -120,11 +122,11 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   await initBackend();
   const t0 = performance.now();
   // 10% extra: length bucketing drops the last partial batch of each window.
-  const corpus = generateCorpus(Math.ceil(opts.steps * opts.batchSize * 1.1), opts.seed);
-  const evalCorpus = generateCorpus(opts.evalDialogues, opts.seed + 1);
+  const corpus = generateCorpus(Math.ceil(opts.steps * opts.batchSize * 1.1), opts.seed, opts.corpus);
+  const evalCorpus = generateCorpus(opts.evalDialogues, opts.seed + 1, opts.corpus);
   const tokenizer = trainBpe(tokenizerTexts(corpus.slice(0, opts.tokenizerDialogues)), opts.vocabSize);
   const config: GptConfig = { vocabSize: tokenizer.vocabSize, ...opts.model };
-  log(`corpus: ${corpus.length} dialogues (seed ${opts.seed}); tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  log(`corpus: ${corpus.length} dialogues (seed ${opts.seed}, minority rates ${JSON.stringify(resolveCorpusOptions(opts.corpus).minorityRate)}); tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
   const all = corpus.map((d) => dialogueExample(tokenizer, d));
   const examples = all.filter((e) => fits(e, config.ctx));

@@ -1,7 +1,7 @@
 // A message's identity for session inference: what a client replays verbatim (role, text,
 // tool-call names and arguments) and nothing it rewrites (tool-call ids, extra fields).
 // Prefix hashes chain per-message hashes, so hashing a request costs one pass over it.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChatMessage } from '../engines/types.ts';
 
 /** Plain text of a message's content, whether a string or a list of parts. */
@@ -40,10 +40,8 @@ const ROOT = '0'.repeat(40);
 
 /** Hash of the prefix extended by one message: H(prev ‖ H(message)). */
 export function extendHash(prev: string, m: ChatMessage): string {
-  const h = createHash('sha1');
-  h.update(prev);
-  h.update(canonicalMessage(m));
-  return h.digest('hex');
+  // One-shot hash(): a third of createHash's cost, and it runs for every message of every request.
+  return hash('sha1', prev + canonicalMessage(m));
 }
 
 /** Prefix hashes P_1..P_n of a message list (P_k covers messages[0..k)), index k-1. */

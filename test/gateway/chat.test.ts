@@ -74,6 +74,21 @@ test('streaming is real: the first chunk arrives before the upstream finished', 
   assert.ok(firstAt > 0 && firstAt < total - 400, `first token at ${firstAt} ms of ${total} ms total`);
 });
 
+test('an upstream that ends its response late after [DONE]: the client is answered at [DONE], the upstream connection is not cut', async () => {
+  h.upstream.lingerAfterDoneMs = 600;
+  const closedBefore = h.upstream.closedEarly.length;
+  h.upstream.script({ kind: 'text', tokens: ['late', ' end'] });
+  const t0 = Date.now();
+  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('x')], stream: true, session_id: 'late-end' }) });
+  const text = await res.text();
+  const elapsed = Date.now() - t0;
+  assert.ok(text.includes('"content":" end"') && text.endsWith('data: [DONE]\n\n'));
+  assert.ok(elapsed < 600, `the client waited ${elapsed} ms, past the upstream's [DONE]`);
+  await new Promise((r) => setTimeout(r, 700));
+  h.upstream.lingerAfterDoneMs = 0;
+  assert.equal(h.upstream.closedEarly.length, closedBefore, 'the gateway read the response to its end instead of aborting it');
+});
+
 test('tool calls stream through and are recorded with token ids and log-probs', async () => {
   h.upstream.script({ kind: 'tool_call', name: 'read_file', arguments: '{"path":"a.txt"}', id: 'call_rec_1' });
   const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'tools-1' }, body: JSON.stringify({ messages: [user('read a.txt')], stream: true, tools: [{ type: 'function', function: { name: 'read_file', parameters: {} } }] }) });

@@ -43,6 +43,10 @@ export class ScriptedUpstream {
   url = '';
   /** Delay between streamed tokens (ms). */
   tokenDelayMs = 0;
+  /** Streams: how long the response stays open after `data: [DONE]` (some servers end it late). */
+  lingerAfterDoneMs = 0;
+  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections = 0;
   /**
    * When set, only this exact path serves chat completions; any other path gets a plain 404
    * (like vLLM/FastAPI), so a wrong base URL can be shown.
@@ -68,6 +72,7 @@ export class ScriptedUpstream {
   /** Starts listening on loopback; `port` 0 picks a free one (pass the old port to restart after `stop`). */
   async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', () => this.connections++);
     this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
@@ -194,7 +199,10 @@ export class ScriptedUpstream {
     send(chunk({}, null, isTool ? 'tool_calls' : 'stop'));
     const so = body.stream_options as { include_usage?: boolean } | undefined;
     if (so?.include_usage) send({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length } });
-    res.end('data: [DONE]\n\n');
+    if (this.lingerAfterDoneMs <= 0) return void res.end('data: [DONE]\n\n');
+    res.write('data: [DONE]\n\n');
+    await sleep(this.lingerAfterDoneMs);
+    res.end();
   }
 }
 

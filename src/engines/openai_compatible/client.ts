@@ -211,11 +211,13 @@ export class OpenAICompatibleChannel implements ChatChannel {
     }
   }
 
-  private async *parseEvents(body: AsyncIterable<Uint8Array>, deadline: Deadline): AsyncGenerator<ChatStreamEvent> {
+  private async *parseEvents(body: Dispatcher.ResponseData['body'], deadline: Deadline): AsyncGenerator<ChatStreamEvent> {
     let done = false;
     let finished = false;
     try {
-      for await (const data of sseData(body)) {
+      // Leaving the loop at [DONE] must not destroy the body: the end of the response is usually
+      // still in flight, and destroying it builds an AbortError (a stack trace) on every stream.
+      for await (const data of sseData(body.iterator({ destroyOnReturn: false }))) {
         if (data.trim() === '[DONE]') { done = true; break; }
         let chunk: Body;
         try {
@@ -238,6 +240,12 @@ export class OpenAICompatibleChannel implements ChatChannel {
       throw explainCutStream(this.info, (err as Error).message);
     } finally {
       deadline.clear();
+      // After [DONE] the rest is discarded as it arrives (an upstream that never ends the response
+      // is cut by the pool's body timeout); on any other exit the answer is abandoned. Either way
+      // the body has no reader left, so a late error (an abort) must not become uncaught.
+      body.on('error', () => {});
+      if (done) body.resume();
+      else body.destroy();
     }
     if (!done && !finished) throw explainCutStream(this.info, 'connection closed before [DONE]');
   }
