@@ -99,10 +99,16 @@ export class SampleStore {
   /** What opening repaired after the previous process stopped. */
   readonly recovery: RecoveryReport;
   private readonly db: Database.Database;
+  /**
+   * Runs a function in a BEGIN IMMEDIATE transaction (a savepoint inside an open one). Built once:
+   * `db.transaction()` builds four wrapper functions per call, which cost more than the writes.
+   */
+  private readonly immediate: <T>(fn: () => T) => T;
 
   private constructor(path: string, db: Database.Database, recoverLeases: boolean) {
     this.path = path;
     this.db = db;
+    this.immediate = db.transaction((fn: () => unknown) => fn()).immediate as <T>(fn: () => T) => T;
     const leasesReturned = recoverLeases
       ? db
           .prepare(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE state = 'leased'`)
@@ -165,17 +171,15 @@ export class SampleStore {
   /** Stores a turn awaiting judgement; once this returns (inside a write group: once the group commits) the turn is durable. */
   addPendingTurn(turn: PendingTurn): void {
     const row = pendingToRow(turn);
-    this.db
-      .transaction(() => {
-        if (this.hasOutcome(turn.sessionId, turn.turnId)) throw duplicateTurn(turn, 'was already judged');
-        try {
-          this.stmt(INSERT_PENDING).run(row);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending');
-          throw err;
-        }
-      })
-      .immediate();
+    this.immediate(() => {
+      if (this.hasOutcome(turn.sessionId, turn.turnId)) throw duplicateTurn(turn, 'was already judged');
+      try {
+        this.stmt(INSERT_PENDING).run(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending');
+        throw err;
+      }
+    });
   }
 
   /** Turns still waiting for a judge, oldest first (after a restart: re-judge each of them). */
@@ -213,24 +217,22 @@ export class SampleStore {
       // Every acknowledged turn must end as a sample or a recorded drop, never as nothing.
       throw invalidRequest(`turn ${ref.sessionId}:${ref.turnId}: an outcome without samples must be a drop with a reason`);
     }
-    this.db
-      .transaction(() => {
-        const removed = this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
-          .run(ref.sessionId, ref.turnId).changes;
-        if (removed === 0) {
-          throw new OpenClawError(
-            'not_found',
-            `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`,
-            { code: 'turn_not_pending' },
-          );
-        }
-        if (outcome.kind === 'dropped') {
-          this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
-            .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
-        }
-        for (const row of rows) this.insertSample(row);
-      })
-      .immediate();
+    this.immediate(() => {
+      const removed = this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+        .run(ref.sessionId, ref.turnId).changes;
+      if (removed === 0) {
+        throw new OpenClawError(
+          'not_found',
+          `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`,
+          { code: 'turn_not_pending' },
+        );
+      }
+      if (outcome.kind === 'dropped') {
+        this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
+          .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
+      }
+      for (const row of rows) this.insertSample(row);
+    });
   }
 
   // ---- samples -------------------------------------------------------------------------------
@@ -294,26 +296,24 @@ export class SampleStore {
       }
     }
     const leaseId = `lease-${randomUUID()}`;
-    return this.db
-      .transaction((): Lease => {
-        const now = Date.now();
-        let staleDropped = 0;
-        if (opts.maxStaleness !== undefined && opts.currentVersion !== undefined) {
-          // staleness = currentVersion - policyVersion; too stale when it exceeds maxStaleness
-          staleDropped = this.stmt(
-              `UPDATE samples SET state = 'dropped', drop_reason = 'stale', updated_at = ?
-               WHERE state = 'ready' AND policy_version < ?`,
-            )
-            .run(now, opts.currentVersion - opts.maxStaleness).changes;
-        }
-        this.stmt(
-            `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
-             WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY seq LIMIT ?)`,
+    return this.immediate((): Lease => {
+      const now = Date.now();
+      let staleDropped = 0;
+      if (opts.maxStaleness !== undefined && opts.currentVersion !== undefined) {
+        // staleness = currentVersion - policyVersion; too stale when it exceeds maxStaleness
+        staleDropped = this.stmt(
+            `UPDATE samples SET state = 'dropped', drop_reason = 'stale', updated_at = ?
+             WHERE state = 'ready' AND policy_version < ?`,
           )
-          .run(leaseId, now, n);
-        return { leaseId, samples: this.leased(leaseId), staleDropped };
-      })
-      .immediate();
+          .run(now, opts.currentVersion - opts.maxStaleness).changes;
+      }
+      this.stmt(
+          `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
+           WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY seq LIMIT ?)`,
+        )
+        .run(leaseId, now, n);
+      return { leaseId, samples: this.leased(leaseId), staleDropped };
+    });
   }
 
   /** Marks every sample of a lease as trained; returns how many were. */
