@@ -38,7 +38,7 @@ export function canonicalMessage(m: ChatMessage): string {
 
 const ROOT = '0'.repeat(40);
 
-/** Hash of the prefix extended by one message: H(prev ‖ H(message)). */
+/** Hash of the prefix extended by one message: sha1(prev ‖ canonical message). */
 export function extendHash(prev: string, m: ChatMessage): string {
   // One-shot hash(): a third of createHash's cost, and it runs for every message of every request.
   return hash('sha1', prev + canonicalMessage(m));
