@@ -45,8 +45,6 @@ export class ScriptedUpstream {
   tokenDelayMs = 0;
   /** Streams: how long the response stays open after `data: [DONE]` (some servers end it late). */
   lingerAfterDoneMs = 0;
-  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
-  connections = 0;
   /**
    * When set, only this exact path serves chat completions; any other path gets a plain 404
    * (like vLLM/FastAPI), so a wrong base URL can be shown.
@@ -72,7 +70,6 @@ export class ScriptedUpstream {
   /** Starts listening on loopback; `port` 0 picks a free one (pass the old port to restart after `stop`). */
   async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.on('connection', () => this.connections++);
     this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
