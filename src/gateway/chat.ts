@@ -165,5 +165,7 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
     return;
   }
   res.end('data: [DONE]\n\n');
+  // Flush now: the batch's uncork is a tick away, and recording must not hold back the last bytes.
+  if (corked) uncork();
   recordTurn(deps, req, handle, acc, version);
 }
