@@ -1,9 +1,9 @@
 // The scoring pipeline: finalised turns in, samples or recorded drops in the store out.
 //
 // Life of a turn: `onTurnFinalized` stores it as pending (the acknowledgement: once committed —
-// at once, or with its drain's group commit — a crash cannot lose it), then it is judged asynchronously with bounded concurrency (judges of the
-// mode, then the teacher for an accepted hint), decided by the mode's rules and resolved in the
-// store in one transaction. Turns without token data are resolved at once as 'no_token_data'.
+// at once, or with its drain's group commit — a crash cannot lose it), then it is judged
+// asynchronously with bounded concurrency (judges of the mode, then the teacher for an accepted
+// hint), decided by the mode's rules and resolved in the store in one transaction. Turns without token data are resolved at once as 'no_token_data'.
 //
 // At-least-one (openclaw-rl): a judged sample with loss mask 0 may still be promoted when its
 // session ends, so it is HELD — it stays pending in the store (a crash re-judges it) and its
