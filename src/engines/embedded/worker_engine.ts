@@ -91,7 +91,10 @@ export class WorkerEngine implements PolicyEngine {
     this.assertOpen();
     const { signal, ...rest } = req; // an AbortSignal cannot cross threads: cancellation is a message
     // Tokens are only messaged back when someone listens.
-    return this.serving.request<GenerateResult>('generate', { ...rest, stream: onToken !== undefined }, { signal, onToken });
+    return this.serving.request<GenerateResult>('generate', { ...rest, stream: onToken !== undefined }, {
+      signal,
+      onPartial: onToken && ((v) => onToken(...(v as [number, number]))),
+    });
   }
 
   async score(req: ScoreRequest): Promise<ScoreResult> {

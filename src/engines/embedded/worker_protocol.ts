@@ -1,9 +1,7 @@
-// Messages between WorkerEngine (main thread) and its two worker threads. Every request carries an
-// id; the worker answers it exactly once (result or error), and a generation may first send any
-// number of token messages for the same id. Errors cross the thread boundary as plain objects and
-// become OpenClawError again on the main side, with kind, status, param and code intact.
+// What WorkerEngine (main thread) and its two worker threads exchange, on top of the generic
+// request/answer protocol of util/thread: roles, initial weights, and weight buffers to transfer.
+// A generation streams each sampled token as a `[tokenId, logprob]` partial value.
 
-import { OpenClawError, type ErrorKind } from '../../errors/index.ts';
 import type { GptConfig } from './model.ts';
 import type { AdamWConfig } from './optimizer.ts';
 import type { HostTensor } from './safetensors.ts';
@@ -26,38 +24,6 @@ export interface WorkerReady {
   config: GptConfig;
   version: number;
   tokenizer: TokenizerJson | null;
-}
-
-/** main → worker. `cancel` aborts the in-flight request with id `target`. */
-export type WorkerRequest =
-  | { id: number; op: string; args: unknown }
-  | { id: number; op: 'cancel'; target: number };
-
-/** An error as it crosses the thread boundary. */
-export interface SerializedError {
-  kind: ErrorKind;
-  message: string;
-  status: number;
-  param: string | null;
-  code: string | null;
-}
-
-/** worker → main. */
-export type WorkerReply =
-  | { id: number; type: 'result'; result: unknown }
-  | { id: number; type: 'error'; error: SerializedError }
-  | { id: number; type: 'token'; tokenId: number; logprob: number };
-
-/** Any thrown value as a SerializedError; non-OpenClawError values become 'internal'. */
-export function serializeError(err: unknown): SerializedError {
-  if (err instanceof OpenClawError) return { kind: err.kind, message: err.message, status: err.status, param: err.param, code: err.code };
-  const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'internal', message: `embedded engine worker failed: ${message}`, status: 500, param: null, code: null };
-}
-
-/** The OpenClawError a SerializedError stands for. */
-export function deserializeError(e: SerializedError): OpenClawError {
-  return new OpenClawError(e.kind, e.message, { status: e.status, param: e.param, code: e.code });
 }
 
 /**

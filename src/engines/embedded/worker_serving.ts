@@ -12,26 +12,10 @@ import { fromHost, readCheckpoint } from './checkpoint.ts';
 import { Gpt } from './model.ts';
 import { generateTokens, scoreTokens } from './sampling.ts';
 import type { HostWeights, WorkerInit, WorkerReady } from './worker_protocol.ts';
-
-/** What a handler gives back: the result and the buffers to transfer with it. */
-export interface HandlerReply {
-  result: unknown;
-  transfer?: ArrayBuffer[];
-}
-
-/** Per-request context: the abort signal and, for generation, where streamed tokens go. */
-export interface HandlerContext {
-  signal: AbortSignal;
-  token(tokenId: number, logprob: number): void;
-}
-
-/** One worker's operations by name. */
-export interface WorkerHandler {
-  handle(op: string, args: unknown, ctx: HandlerContext): Promise<HandlerReply>;
-}
+import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 
 /** Generate and score on the served snapshot; swap in published weights. */
-export class ServingHandler implements WorkerHandler {
+export class ServingHandler implements ThreadHandler {
   private served: ServedSnapshot | null = null;
 
   async handle(op: string, args: unknown, ctx: HandlerContext): Promise<HandlerReply> {
@@ -72,7 +56,7 @@ export class ServingHandler implements WorkerHandler {
 
   private async generate(req: GenerateRequest & { stream: boolean }, ctx: HandlerContext): Promise<GenerateResult> {
     return this.withServed(async (snap) => {
-      const out = await generateTokens(snap.model, { ...req, signal: ctx.signal }, req.stream ? (id, lp) => ctx.token(id, lp) : undefined);
+      const out = await generateTokens(snap.model, { ...req, signal: ctx.signal }, req.stream ? (id, lp) => ctx.partial([id, lp]) : undefined);
       return { ...out, version: snap.version };
     });
   }

@@ -7,10 +7,10 @@ import type { TrainOptions, TrainSample } from '../types.ts';
 import { EmbeddedEngine } from './engine.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { weightBuffers, type WorkerInit, type WorkerReady } from './worker_protocol.ts';
-import type { HandlerContext, HandlerReply, WorkerHandler } from './worker_serving.ts';
+import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 
 /** Train, publish (export weights), save. */
-export class TrainingHandler implements WorkerHandler {
+export class TrainingHandler implements ThreadHandler {
   private engine: EmbeddedEngine | null = null;
 
   async handle(op: string, args: unknown, _ctx: HandlerContext): Promise<HandlerReply> {
