@@ -10,10 +10,10 @@ import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { SessionTracker, RecordWriter, compileIgnorePatterns, lastTurnIds, readRecords, type Turn } from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
-import { createScoringPipeline, registerFeedbackRoute, type PipelineParts, type ScoringPipeline } from '../pipeline/index.ts';
+import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
 import { Trainer, STEP_KEYS, type StepMetrics } from '../trainer/index.ts';
 import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
-import { createPolicy } from './policy.ts';
+import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
@@ -31,8 +31,8 @@ export interface RunningServer {
   metrics: ServerMetrics;
   /** The run's durable sample store (`<output_dir>/samples.sqlite`). */
   store: SampleStore;
-  /** The scoring stage: finalised turns → samples. */
-  pipeline: ScoringPipeline;
+  /** The scoring stage: finalised turns → samples (in a worker thread or on the main thread). */
+  pipeline: ScoringStage;
   /** The background trainer (`train`), if any. */
   trainer?: Trainer;
   /** Training steps as the dashboard sees them. */
@@ -65,6 +65,31 @@ export interface StartOptions {
   trainerPollMs?: number;
 }
 
+/**
+ * The scoring stage: in a worker thread when the config allows it and everything it needs can be
+ * built there from the config; otherwise a ScoringPipeline on this thread with the given parts.
+ */
+async function createScoringStage(
+  config: Config,
+  deps: { store: SampleStore; views: SessionViews; log: Logger; policy: Policy; parts?: PipelineParts },
+): Promise<ScoringStage> {
+  const { store, views, log, policy, parts } = deps;
+  // An embedded engine's teacher and prompt renderer live in this process; OPD modes need them.
+  const inProcessParts = parts !== undefined || policy.teacher !== undefined || (policy.engine !== undefined && config.mode !== 'openclaw-rl');
+  if (config.scoring.worker_thread && !inProcessParts) {
+    const stage = await ScoringThread.start({ config, storePath: store.path, views, log });
+    log.info('scoring runs in a worker thread');
+    return stage;
+  }
+  if (config.scoring.worker_thread) log.info('scoring runs on the main thread: its teacher or prompt renderer lives in this process');
+  return createScoringPipeline(config, { store, views, log }, {
+    teacher: policy.teacher,
+    renderPrompt: policy.renderPrompt,
+    feedbackPolicy: config.scoring.feedback,
+    ...parts,
+  });
+}
+
 /** Starts the server on config.server.host:port; resolves once listening. */
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? pino({ level: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'info' }, pino.destination(2));
@@ -77,12 +102,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
   const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), { synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL' });
-  const pipeline = await createScoringPipeline(config, { store, views, log }, {
-    teacher: policy.teacher,
-    renderPrompt: policy.renderPrompt,
-    feedbackPolicy: config.scoring.feedback,
-    ...opts.scoring,
-  });
+  const pipeline = await createScoringStage(config, { store, views, log, policy, parts: opts.scoring });
   const tracker = new SessionTracker(
     {
       defaultTurnType: config.server.default_turn_type,

@@ -115,6 +115,12 @@ export const ScoringSchema = z
     judge_concurrency: positiveInt.default(8),
     /** Explicit feedback (`POST /v1/feedback`): replaces the judge's score, or joins its votes. */
     feedback: z.enum(['override', 'join']).default('override'),
+    /**
+     * Run the scoring stage (store writes, judges, resolution) in a worker thread, off the
+     * gateway's event loop. Used when every part can be built from the config there; a teacher
+     * inside the process (the embedded engine in OPD modes) keeps it on the main thread.
+     */
+    worker_thread: z.boolean().default(true),
   })
   .strict();
 

@@ -7,12 +7,11 @@ import type { Config } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import type { SessionViews } from '../gateway/index.ts';
 import type { SampleStore } from '../samples/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import { createTeacherClient, type TeacherClient } from '../scoring/teacher.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
-import { ScoringPipeline } from './pipeline.ts';
+import { ScoringPipeline, type JudgementViews } from './pipeline.ts';
 import type { FeedbackPolicy, PromptRenderer } from './types.ts';
 
 /** Parts the caller may supply instead of building them from the config (tests, embedded engine). */
@@ -46,7 +45,7 @@ export function hfPromptRenderer(tokenizer: HfTokenizer): PromptRenderer {
 /** Creates the pipeline for `config` (the caller calls `start()` once the server is up). */
 export async function createScoringPipeline(
   config: Config,
-  deps: { store: SampleStore; views?: SessionViews; log?: Logger },
+  deps: { store: SampleStore; views?: JudgementViews; log?: Logger },
   parts: PipelineParts = {},
 ): Promise<ScoringPipeline> {
   const owned: Array<() => Promise<void>> = [];
@@ -89,7 +88,7 @@ export async function createScoringPipeline(
     judgeCall: judgeCall ?? null,
     teacher: teacher ?? null,
     renderPrompt: render ?? null,
-    feedbackPolicy: parts.feedbackPolicy,
+    feedbackPolicy: parts.feedbackPolicy ?? config.scoring.feedback,
     async onClose() {
       for (const close of owned) await close().catch(() => undefined);
     },

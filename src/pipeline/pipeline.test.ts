@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import { SampleStore } from '../samples/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
-import type { NoNextStateReason, Turn } from '../sessions/index.ts';
 import { ScoringPipeline } from './pipeline.ts';
+import { finalizedTurn as turn } from './turn-fixture.ts';
 
 function setup(call: JudgeCall, overrides: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-pipe-unit-'));
@@ -20,29 +20,6 @@ function setup(call: JudgeCall, overrides: Record<string, unknown> = {}) {
   const store = SampleStore.open(join(dir, 'samples.sqlite'));
   const pipeline = new ScoringPipeline({ config, store, judgeCall: call });
   return { store, pipeline };
-}
-
-function turn(sessionId: string, turnId: number, next: string | null, reason: NoNextStateReason = 'session_done', tokens = true): Turn {
-  return {
-    sessionId,
-    turnId,
-    messages: [{ role: 'user', content: `question ${turnId}` }],
-    prefix: [],
-    startedAt: 0,
-    completedAt: 1,
-    response: {
-      message: { role: 'assistant', content: `answer ${turnId}` },
-      finishReason: 'stop',
-      promptIds: [1, 2],
-      responseIds: tokens ? [10 + turnId, 20 + turnId] : undefined,
-      logprobs: tokens ? [-0.5, -0.25] : undefined,
-      policyVersion: 3,
-    },
-    nextState: next === null ? null : { role: 'user', content: next, messages: 1 },
-    noNextStateReason: next === null ? reason : undefined,
-    finalized: true,
-    failed: false,
-  };
 }
 
 const neutral: JudgeCall = async () => '\\boxed{0}';

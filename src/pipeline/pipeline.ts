@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import type { SessionViews } from '../gateway/index.ts';
+import type { TurnJudgement } from '../gateway/index.ts';
 import { finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import type { TeacherClient } from '../scoring/teacher.ts';
@@ -35,6 +35,7 @@ import { redecideStoredSample, usesHints, type FeedbackRequest } from './feedbac
 import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
 import { Limiter } from '../util/limiter.ts';
 import { JsonlAppender, readFeedbackLog } from './records.ts';
+import type { ScoringStage } from './stage.ts';
 import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, PromptRenderer } from './types.ts';
 import { decide, judgeRecordOf, judgementOf, signalsFor, summarize, type DecideSettings, type JudgedTurn, type Verdict } from './verdict.ts';
 
@@ -48,7 +49,7 @@ export interface ScoringPipelineOptions {
   teacher?: TeacherClient | null;
   /** Messages → prompt ids with the policy's chat template (for the hinted teacher prompt). */
   renderPrompt?: PromptRenderer | null;
-  views?: SessionViews;
+  views?: JudgementViews;
   log?: Logger;
   /** How feedback combines with the judge (default 'override'). */
   feedbackPolicy?: FeedbackPolicy;
@@ -59,6 +60,13 @@ export interface ScoringPipelineOptions {
   /** Longest a queued turn waits for `drainIntake` before a timer drains the queue (default 20 ms). */
   intakeDelayMs?: number;
   now?: () => number;
+}
+
+/** Where judgements go (the gateway's SessionViews, or a thread's messages to them). */
+export interface JudgementViews {
+  judge(sessionId: string, turnId: number, judgement: TurnJudgement): void;
+  /** The session's main turns, to find the latest one and check a turn exists (for feedback). */
+  turns?(sessionId: string): Array<{ turn_id: number }> | undefined;
 }
 
 /** What POST /v1/feedback answers. */
@@ -84,12 +92,12 @@ interface SessionHold {
 const TERMINAL_REASONS = new Set(['session_done', 'expired', 'evicted', 'shutdown']);
 
 /** Judges finalised turns and turns them into samples; see the file header. */
-export class ScoringPipeline {
+export class ScoringPipeline implements ScoringStage {
   readonly counters = new PipelineCounters();
   readonly mode: Mode;
   readonly feedbackPolicy: FeedbackPolicy;
   private readonly store: SampleStore;
-  private readonly views?: SessionViews;
+  private readonly views?: JudgementViews;
   private readonly log: Logger;
   private readonly judge: JudgeSettings;
   private readonly teacher: TeacherSettings;
@@ -403,10 +411,12 @@ export class ScoringPipeline {
 
   // ---- feedback ------------------------------------------------------------------------------
 
-  /** Applies explicit feedback to a turn (default: the session's latest); see FeedbackResult. */
-  submitFeedback(req: FeedbackRequest): FeedbackResult {
-    const known = this.views?.turns(req.sessionId);
-    const turnId = req.turnId ?? known?.at(-1)?.turn_id;
+  /**
+   * Applies explicit feedback to a turn (default: the session's latest); see FeedbackResult.
+   * `knownTurnIds`: the session's main turns as the gateway knows them (default: from the views).
+   */
+  submitFeedback(req: FeedbackRequest, knownTurnIds = this.views?.turns?.(req.sessionId)?.map((t) => t.turn_id)): FeedbackResult {
+    const turnId = req.turnId ?? knownTurnIds?.at(-1);
     if (turnId === undefined) {
       throw new OpenClawError('not_found', `No session '${req.sessionId}' with a main turn is known to this server; check session_id.`, { code: 'session_not_found', param: 'session_id' });
     }
@@ -414,7 +424,7 @@ export class ScoringPipeline {
     const base = { session_id: req.sessionId, turn_id: turnId, policy: this.feedbackPolicy, score: req.score };
     const status = this.store.getTurnOutcome(req.sessionId, turnId);
     if (status === null || status.status === 'pending') {
-      if (status === null && !(known ?? []).some((t) => t.turn_id === turnId)) {
+      if (status === null && !(knownTurnIds ?? []).includes(turnId)) {
         throw new OpenClawError('not_found', `Session '${req.sessionId}' has no main turn ${turnId}; check turn_id (omit it to rate the latest turn).`, { code: 'turn_not_found', param: 'turn_id' });
       }
       this.counters.counts.feedback_received++;
@@ -490,6 +500,7 @@ export class ScoringPipeline {
       store = { samples: null };
     }
     return {
+      thread: 'main',
       judge: this.judge.call === null ? 'rules' : 'model',
       teacher: this.teacher.client === null ? 'none' : this.teacher.client.dialect,
       feedback_policy: this.feedbackPolicy,

@@ -150,6 +150,11 @@ export class SampleStore {
     });
   }
 
+  /** Commits the open write group now (a no-op without one), e.g. before another connection reads. */
+  flush(): void {
+    this.commitGroup();
+  }
+
   private commitGroup(): void {
     if (!this.db.open || !this.db.inTransaction) return;
     try {

@@ -8,12 +8,14 @@ import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import type { ChatMessage } from '../../src/engines/types.ts';
-import type { FeedbackPolicy } from '../../src/pipeline/index.ts';
+import { hfPromptRenderer, type FeedbackPolicy } from '../../src/pipeline/index.ts';
+import { loadHfTokenizer } from '../../src/tokenize/index.ts';
 import type { StoredSample } from '../../src/samples/index.ts';
 import { ScriptedUpstream, fakeTokenId } from '../support/scripted-upstream.ts';
 import { ScriptedTeacher } from '../support/scripted-teacher.ts';
 import { judgeFallback, type JudgeAnswer, type JudgePromptView } from '../support/scripted-judge.ts';
 import { postJson } from '../support/harness.ts';
+import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
 
 /** Prompt ids the test renderer returns for every hinted prompt (length 4). */
 export const RENDERED_PROMPT = [5, 6, 7, 8];
@@ -23,7 +25,7 @@ export interface ScoringHarness {
   policy: ScriptedUpstream;
   judge: ScriptedUpstream;
   teacher: ScriptedTeacher;
-  /** Messages the prompt renderer was given (the hinted prompts), in call order. */
+  /** Messages the recording prompt renderer was given (the hinted prompts), in call order; empty with `thread`. */
   rendered: ChatMessage[][];
   url: string;
   outDir: string;
@@ -36,6 +38,11 @@ export async function startScoring(opts: {
   script?: (view: JudgePromptView) => JudgeAnswer | undefined;
   overrides?: Record<string, unknown>;
   feedbackPolicy?: FeedbackPolicy;
+  /**
+   * Score in the worker thread, with every part built from the config there: the teacher's
+   * prompts rendered by the real Qwen3 tokenizer (rollout.tokenizer), not the recording renderer.
+   */
+  thread?: boolean;
 }): Promise<ScoringHarness> {
   const policy = await new ScriptedUpstream().start();
   const judge = await new ScriptedUpstream().start();
@@ -47,16 +54,19 @@ export async function startScoring(opts: {
     : { provider: 'rules' };
   const config = parseConfig(
     {
-      rollout: { provider: 'openai_compatible', base_url: policy.url, model_id: 'policy-upstream', max_tokens: 256, timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 },
+      rollout: {
+        provider: 'openai_compatible', base_url: policy.url, model_id: 'policy-upstream', max_tokens: 256, timeout_s: 5, first_token_timeout_s: 2, max_retries: 0,
+        ...(opts.thread ? { tokenizer: qwen3TokenizerDir() } : {}),
+      },
       judge: judgeTree,
       teacher: { provider: 'openai_compatible', base_url: teacher.url, logprob_api: 'sglang', timeout_s: 5 },
     },
-    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, mode: opts.mode, ...(opts.overrides ?? {}) } },
+    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, mode: opts.mode, 'scoring.feedback': opts.feedbackPolicy ?? 'override', ...(opts.overrides ?? {}) } },
   );
   const rendered: ChatMessage[][] = [];
   const server = await startServer(config, {
     log: pino({ level: 'silent' }),
-    scoring: {
+    scoring: opts.thread ? undefined : {
       feedbackPolicy: opts.feedbackPolicy,
       renderPrompt: (messages) => {
         rendered.push(messages);
@@ -100,6 +110,19 @@ export function answerIds(text: string): number[] {
 /** The scripted policy's rollout log-probs for an answer of `n` tokens. */
 export function answerLogprobs(n: number): number[] {
   return Array.from({ length: n }, (_, i) => -0.05 - 0.01 * i);
+}
+
+/** The prompt ids the teacher was sent before `answer`'s ids (the rendered hinted prompt). */
+export function teacherPrompt(h: ScoringHarness, answer: string): number[] {
+  const ids = answerIds(answer);
+  const call = h.teacher.received.find((r) => r.input_ids.length > ids.length && ids.every((id, i) => r.input_ids[r.input_ids.length - ids.length + i] === id));
+  if (call === undefined) throw new Error(`the teacher was never sent the answer '${answer}'`);
+  return call.input_ids.slice(0, -ids.length);
+}
+
+/** What the worker thread renders for the teacher: the hinted messages through the Qwen3 chat template. */
+export async function qwen3Prompt(messages: ChatMessage[]): Promise<number[]> {
+  return hfPromptRenderer(await loadHfTokenizer(qwen3TokenizerDir()))(messages, undefined) as number[];
 }
 
 /** The session's samples by turn id. */

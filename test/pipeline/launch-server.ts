@@ -1,13 +1,14 @@
 // Child-process launcher for the crash test: starts the real server from a JSON spec given as
-// argv[2] ({tree, overrides} for parseConfig), prints `READY <url>` once listening, and closes
+// argv[2] ({tree, overrides} for parseConfig, `thread` to score in the worker thread), prints `READY <url>` once listening, and closes
 // cleanly on SIGTERM. SIGKILL, of course, gives it no chance to.
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 
-const spec = JSON.parse(process.argv[2] ?? '{}') as { tree: Record<string, unknown>; overrides: Record<string, unknown> };
+const spec = JSON.parse(process.argv[2] ?? '{}') as { tree: Record<string, unknown>; overrides: Record<string, unknown>; thread?: boolean };
 const config = parseConfig(spec.tree, { env: {}, overrides: spec.overrides });
-const server = await startServer(config, { log: pino({ level: 'silent' }), scoring: { renderPrompt: () => [5, 6, 7, 8] } });
+// `thread`: no parts from here, so scoring runs in its worker thread.
+const server = await startServer(config, { log: pino({ level: 'silent' }), scoring: spec.thread ? undefined : { renderPrompt: () => [5, 6, 7, 8] } });
 process.stdout.write(`READY ${server.url}\n`);
 process.once('SIGTERM', () => {
   void server.close().then(() => process.exit(0));

@@ -6,7 +6,7 @@
 // request is pending.
 import { Worker } from 'node:worker_threads';
 import { OpenClawError } from '../../errors/index.ts';
-import { deserializeError, type ThreadReply, type ThreadRequest } from './protocol.ts';
+import { deserializeError, ONE_WAY, type ThreadReply, type ThreadRequest } from './protocol.ts';
 
 /** Options of one request. */
 export interface RequestOptions {
@@ -29,6 +29,8 @@ export interface ThreadOptions {
   remedy: string;
   /** Events the worker sends on its own. */
   onEvent?: (event: unknown) => void;
+  /** Failures of one-way messages (`notify`), which have no caller to reject. */
+  onNotifyError?: (err: OpenClawError) => void;
 }
 
 interface Pending {
@@ -98,6 +100,16 @@ export class ThreadClient {
     });
   }
 
+  /**
+   * Sends a one-way message: no answer, no promise (a failure goes to `onNotifyError`). Returns
+   * false when the thread has stopped.
+   */
+  notify(op: string, args: unknown, transfer?: ArrayBuffer[]): boolean {
+    if (this.dead !== null) return false;
+    this.post({ id: ONE_WAY, op, args }, transfer);
+    return true;
+  }
+
   /** Stops the thread; pending requests reject. Resolves once it has exited. */
   async terminate(reason = `${this.opts.label} was closed`): Promise<void> {
     if (this.dead === null) this.dead = new OpenClawError('internal', reason);
@@ -137,6 +149,10 @@ export class ThreadClient {
         this.finish(msg.id)?.reject(err);
         this.cancel(msg.id);
       }
+      return;
+    }
+    if (msg.id === ONE_WAY) {
+      if (msg.type === 'error') this.opts.onNotifyError?.(deserializeError(msg.error));
       return;
     }
     const p = this.finish(msg.id);

@@ -3,7 +3,7 @@
 // the main thread did not ask for.
 import { parentPort, workerData } from 'node:worker_threads';
 import { OpenClawError } from '../../errors/index.ts';
-import { serializeError, type ThreadReply, type ThreadRequest } from './protocol.ts';
+import { ONE_WAY, serializeError, type ThreadReply, type ThreadRequest } from './protocol.ts';
 
 /** What a handler gives back: the result and the buffers to transfer with it. */
 export interface HandlerReply {
@@ -45,6 +45,11 @@ export function serveThread(handler: ThreadHandler, label: string): void {
       return;
     }
     const { id, op } = msg;
+    if (id === ONE_WAY) {
+      const ctx: HandlerContext = { signal: new AbortController().signal, partial: () => undefined };
+      handler.handle(op, (msg as { args: unknown }).args, ctx).catch((err: unknown) => send({ id, type: 'error', error: serializeError(err, label) }));
+      return;
+    }
     const abort = new AbortController();
     running.set(id, abort);
     const ctx: HandlerContext = { signal: abort.signal, partial: (value) => send({ id, type: 'partial', value }) };

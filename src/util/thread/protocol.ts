@@ -1,9 +1,13 @@
 // Messages between a ThreadClient (main thread) and its worker thread (ThreadHost). Every request
 // carries an id; the worker answers it exactly once (result or error), may first send any number
 // of partial values for the same id (streamed tokens), and may send events of its own at any time.
+// One-way messages (id ONE_WAY) are answered only when they fail.
 // Errors cross the thread boundary as plain objects and become OpenClawError again on the main
 // side, with kind, status, param and code intact.
 import { OpenClawError, type ErrorKind } from '../../errors/index.ts';
+
+/** The id of one-way messages: the worker answers only if they fail (with an error of this id). */
+export const ONE_WAY = 0;
 
 /** main → worker. `cancel` aborts the in-flight request with id `target`. */
 export type ThreadRequest =
