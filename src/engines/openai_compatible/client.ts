@@ -7,7 +7,7 @@ import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
 import { retryDelay } from './retry.ts';
-import { sseData } from './sse.ts';
+import { SseParser } from './sse.ts';
 import { explainBadBody, explainCutStream, explainHttpFailure, explainNetworkFailure, explainNotAStream, type ChannelInfo } from './explain.ts';
 
 /** Settings of one channel. */
@@ -217,21 +217,22 @@ export class OpenAICompatibleChannel implements ChatChannel {
     try {
       // Leaving the loop at [DONE] must not destroy the body: the end of the response is usually
       // still in flight, and destroying it builds an AbortError (a stack trace) on every stream.
-      for await (const data of sseData(body.iterator({ destroyOnReturn: false }))) {
-        if (data.trim() === '[DONE]') { done = true; break; }
-        let chunk: Body;
-        try {
-          chunk = JSON.parse(data) as Body;
-        } catch {
-          throw explainCutStream(this.info, `unparseable event: ${data.slice(0, 120)}`);
+      const parser = new SseParser();
+      const event = (data: string): ChatStreamEvent => {
+        const chunk = this.streamChunk(data);
+        if ((chunk.choices as Array<{ finish_reason?: unknown }> | undefined)?.some((c) => c.finish_reason)) finished = true;
+        return { raw: data, chunk };
+      };
+      read: for await (const piece of body.iterator({ destroyOnReturn: false })) {
+        for (const data of parser.push(piece as Uint8Array)) {
+          if (data.trim() === '[DONE]') { done = true; break read; }
+          yield event(data);
         }
-        if (chunk.error !== undefined) {
-          const e = chunk.error as { message?: string };
-          throw new OpenClawError('upstream', `${this.info.channel} upstream ${this.info.url} reported an error mid-stream: ${e?.message ?? JSON.stringify(chunk.error)}`, { status: 502, code: 'upstream_stream_error' });
-        }
-        const choices = chunk.choices as Array<{ finish_reason?: unknown }> | undefined;
-        if (choices?.some((c) => c.finish_reason)) finished = true;
-        yield { raw: data, chunk };
+      }
+      // A last event the body ended without its blank line.
+      for (const data of done ? [] : parser.end()) {
+        if (data.trim() === '[DONE]') done = true;
+        else yield event(data);
       }
     } catch (err) {
       if (err instanceof OpenClawError) throw err;
@@ -248,6 +249,21 @@ export class OpenAICompatibleChannel implements ChatChannel {
       else body.destroy();
     }
     if (!done && !finished) throw explainCutStream(this.info, 'connection closed before [DONE]');
+  }
+
+  /** One streamed event's JSON; an unparseable event or an error event ends the stream with an explanation. */
+  private streamChunk(data: string): Body {
+    let chunk: Body;
+    try {
+      chunk = JSON.parse(data) as Body;
+    } catch {
+      throw explainCutStream(this.info, `unparseable event: ${data.slice(0, 120)}`);
+    }
+    if (chunk.error !== undefined) {
+      const e = chunk.error as { message?: string };
+      throw new OpenClawError('upstream', `${this.info.channel} upstream ${this.info.url} reported an error mid-stream: ${e?.message ?? JSON.stringify(chunk.error)}`, { status: 502, code: 'upstream_stream_error' });
+    }
+    return chunk;
   }
 
   async health(): Promise<{ ok: boolean; detail: string }> {

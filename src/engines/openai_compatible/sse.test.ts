@@ -36,6 +36,12 @@ test('CRLF line endings, split anywhere (also between \\r and \\n)', async () =>
   }
 });
 
+test('LF and CRLF mixed within one stream', async () => {
+  for (const pieces of splits('data: a\n\r\ndata: b\r\n\ndata: c\n\n')) {
+    assert.deepEqual(await collect(pieces), ['a', 'b', 'c']);
+  }
+});
+
 test('multi-line data is joined with \\n; other fields and comments are ignored', async () => {
   assert.deepEqual(await collect(['event: message\nid: 7\nretry: 100\n: a comment\ndata: line 1\ndata: line 2\n\n']), ['line 1\nline 2']);
   assert.deepEqual(await collect([': only a comment\n\n', 'event: ping\n\n']), []);
