@@ -1,12 +1,13 @@
 // `npm run bench:gateway`: many concurrent multi-turn sessions against the scripted upstream:
 // directly (plain, and asking for log-probs and token ids as the gateway does), through a bare
 // Node proxy (bench/bare-proxy.ts: what any HTTP hop costs here) and through the gateway
-// (`openclaw-rl api-server`), each server in its own process, interleaved in one run.
+// (`openclaw-rl api-server`, scoring in its worker thread as by default, and on the main thread),
+// each server in its own process, interleaved in one run.
 // Prints requests/s, latency added over the direct call (p50/p99, differences and ratios) and the
 // server's CPU time per request (from /proc, so machine noise does not blur it).
 // Target (issue 2): added p50 ≤ 1 ms and p99 ≤ 5 ms at 64 concurrent sessions on 2 cores.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -62,9 +63,9 @@ async function drive(baseUrl: string, stream: boolean, tag: string, extra: Recor
   return { lat, wallMs };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+/** CPU seconds (user + system) a process (or, with `mainThread`, its main thread) has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number, mainThread = false): number {
+  const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
@@ -80,16 +81,20 @@ interface Measured {
   lat: number[];
   wallMs: number;
   cpuS: number;
+  /** CPU of the main thread alone: the event loop that serves requests. */
+  mainCpuS: number;
 }
 
 async function measure(target: Target, stream: boolean, tag: string): Promise<Measured> {
-  const cpu0 = target.pid !== undefined ? cpuSeconds(target.pid) : 0;
+  const pid = target.pid;
+  const cpu0 = pid !== undefined ? [cpuSeconds(pid), cpuSeconds(pid, true)] : [0, 0];
   const { lat, wallMs } = await drive(target.url, stream, tag, target.extra);
-  return { lat, wallMs, cpuS: target.pid !== undefined ? cpuSeconds(target.pid) - cpu0 : 0 };
+  if (pid === undefined) return { lat, wallMs, cpuS: 0, mainCpuS: 0 };
+  return { lat, wallMs, cpuS: cpuSeconds(pid) - cpu0[0], mainCpuS: cpuSeconds(pid, true) - cpu0[1] };
 }
 
 function merge(a: Measured | undefined, b: Measured): Measured {
-  return a === undefined ? b : { lat: [...a.lat, ...b.lat], wallMs: a.wallMs + b.wallMs, cpuS: a.cpuS + b.cpuS };
+  return a === undefined ? b : { lat: [...a.lat, ...b.lat], wallMs: a.wallMs + b.wallMs, cpuS: a.cpuS + b.cpuS, mainCpuS: a.mainCpuS + b.mainCpuS };
 }
 
 function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
@@ -101,13 +106,22 @@ async function main(): Promise<void> {
   const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [, upstreamUrl] = await waitForLine(upstream, 'stdout', /^UPSTREAM (\S+)/);
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-bench-'));
-  const cfg = join(dir, 'config.yaml');
-  writeFileSync(cfg, `output_dir: ${dir}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n`);
+  // The gateway as configured by default (scoring in its worker thread), and with scoring on the
+  // main thread (scoring.worker_thread: false): what the thread buys, in the same run.
+  const config = (name: string, workerThread: boolean) => {
+    const path = join(dir, `${name}.yaml`);
+    mkdirSync(join(dir, name));
+    writeFileSync(path, `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\nscoring:\n  worker_thread: ${workerThread}\n`);
+    return path;
+  };
   const bare = spawnServer(['--import', 'tsx', 'bench/bare-proxy.ts', upstreamUrl]);
-  const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', cfg, '--port', '0'], { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' });
-  const [[, bareUrl], [, gatewayUrl]] = await Promise.all([
+  const gatewayEnv = { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' };
+  const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway', true), '--port', '0'], gatewayEnv);
+  const gatewayMain = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-main', false), '--port', '0'], gatewayEnv);
+  const [[, bareUrl], [, gatewayUrl], [, gatewayMainUrl]] = await Promise.all([
     waitForLine(bare, 'stderr', /at (http:\/\/\S+\/v1)/),
     waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/),
+    waitForLine(gatewayMain, 'stderr', /at (http:\/\/\S+)\/v1/),
   ]);
   if (process.env.BENCH_STDERR) gateway.stderr!.pipe(process.stderr);
   const targets: Target[] = [
@@ -117,6 +131,7 @@ async function main(): Promise<void> {
     { name: 'direct + log-probs', url: upstreamUrl, extra: { logprobs: true, return_token_ids: true } },
     { name: 'bare proxy', url: bareUrl, pid: bare.pid },
     { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
+    { name: 'gateway, scoring on main thread', url: `${gatewayMainUrl}/v1`, pid: gatewayMain.pid },
   ];
   try {
     // Warm-up: JIT, connection pools.
@@ -125,13 +140,14 @@ async function main(): Promise<void> {
     for (const stream of [false, true]) {
       const runs = new Map<string, Measured>();
       for (let r = 0; r < ROUNDS; r++) {
-        // Interleaved, so machine noise spreads over all three.
+        // Interleaved, so machine noise spreads over all targets.
         for (const t of targets) runs.set(t.name, merge(runs.get(t.name), await measure(t, stream, `${t.name}${r}${stream}`)));
       }
       const stats = (name: string) => {
         const m = runs.get(name)!;
         const sorted = [...m.lat].sort((a, b) => a - b);
-        return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: m.lat.length / (m.wallMs / 1000), cpuUs: (m.cpuS * 1e6) / m.lat.length };
+        const perRequest = (seconds: number) => ((seconds * 1e6) / m.lat.length).toFixed(0);
+        return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: m.lat.length / (m.wallMs / 1000), cpu: `${perRequest(m.cpuS)} (${perRequest(m.mainCpuS)})` };
       };
       const direct = stats('direct');
       for (const t of targets) {
@@ -143,16 +159,17 @@ async function main(): Promise<void> {
           `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`,
           t === targets[0] ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
           t === targets[0] ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
-          t.pid === undefined ? '-' : s.cpuUs.toFixed(0),
+          t.pid === undefined ? '-' : s.cpu,
         ].join(' | '));
       }
     }
     process.stdout.write(`gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, same run\n`);
-    process.stdout.write('mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req\n');
+    process.stdout.write('mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req (main thread)\n');
     for (const r of rows) process.stdout.write(`${r}\n`);
   } finally {
     bare.kill('SIGTERM');
     gateway.kill('SIGTERM');
+    gatewayMain.kill('SIGTERM');
     upstream.kill('SIGTERM');
   }
 }
