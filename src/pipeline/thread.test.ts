@@ -3,7 +3,7 @@
 // thread that stops leaves the caller with counted losses and a health entry, never a hang.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -11,7 +11,7 @@ import { parseConfig } from '../config/index.ts';
 import { SessionViews } from '../gateway/index.ts';
 import { SampleStore } from '../samples/index.ts';
 import { ScoringThread } from './thread.ts';
-import { packTurn, unpackTurn } from './thread_protocol.ts';
+import { packTurn, SCORING_NICE, unpackTurn } from './thread_protocol.ts';
 import { finalizedTurn } from './turn-fixture.ts';
 
 test('a turn crosses the thread boundary with its token arrays as typed arrays, moved with it', () => {
@@ -41,6 +41,11 @@ test('turns handed to the thread become samples in the shared store; judgements 
   const stage = await ScoringThread.start({ config, storePath: store.path, views, log: pino({ level: 'silent' }) });
   try {
     assert.equal(stage.health().thread, 'worker');
+    if (existsSync('/proc/self/task')) {
+      // Field 19 of a task's stat is its nice value: one thread of this process now runs SCORING_NICE lower.
+      const nices = readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[16]));
+      assert.ok(nices.includes(nices[0] + SCORING_NICE), `thread nice values ${nices.join(',')}`);
+    }
     assert.equal(stage.gauges().turns_acknowledged, 0, 'the full key set is there from the start');
     const t1 = finalizedTurn('w', 1, 'Thanks, that is perfect!');
     views.turnCompleted(t1);

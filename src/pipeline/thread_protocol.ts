@@ -2,6 +2,12 @@
 import type { TurnJudgement } from '../gateway/index.ts';
 import type { Turn, TurnResponse } from '../sessions/index.ts';
 
+/**
+ * Nice steps the scoring thread runs below the main thread: enough that serving wins a contended
+ * core, not so many that judging starves under sustained load (the embedded trainer uses 10).
+ */
+export const SCORING_NICE = 5;
+
 /** How the worker is started. */
 export interface ScoringThreadArgs {
   storePath: string;

@@ -6,13 +6,15 @@ import pino from 'pino';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { SampleStore } from '../samples/index.ts';
-import { emit, serveThread, threadArgs, type HandlerReply, type ThreadHandler } from '../util/thread/host.ts';
+import { emit, lowerThreadPriority, serveThread, threadArgs, type HandlerReply, type ThreadHandler } from '../util/thread/host.ts';
 import type { FeedbackRequest } from './feedback.ts';
 import { createScoringPipeline } from './from-config.ts';
 import type { JudgementViews, ScoringPipeline } from './pipeline.ts';
-import { unpackTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread_protocol.ts';
+import { SCORING_NICE, unpackTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread_protocol.ts';
 
 const args = threadArgs<ScoringThreadArgs>();
+// Scoring is background work: where cores are scarce, serving (the main thread) goes first.
+lowerThreadPriority(SCORING_NICE);
 
 class ScoringHandler implements ThreadHandler {
   private pipeline: ScoringPipeline | null = null;

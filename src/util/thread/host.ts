@@ -1,6 +1,8 @@
 // The worker-thread end of a ThreadClient: runs each request through a handler and answers it
 // exactly once (result or error); an in-flight request can be cancelled by id; `emit` sends events
 // the main thread did not ask for.
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { OpenClawError } from '../../errors/index.ts';
 import { ONE_WAY, serializeError, type ThreadReply, type ThreadRequest } from './protocol.ts';
@@ -25,6 +27,20 @@ export interface ThreadHandler {
 /** The `args` the ThreadClient passed to this thread. */
 export function threadArgs<T>(): T {
   return (workerData as { args: T }).args;
+}
+
+/**
+ * Lowers this thread's CPU priority by `by` nice steps below the process's. On Linux `nice` is per
+ * thread, so when cores are scarce the main thread (the gateway) wins the CPU over background
+ * work (a training step, scoring); elsewhere this is a no-op.
+ */
+export function lowerThreadPriority(by: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Math.min(19, getPriority(tid) + by));
+  } catch {
+    // No /proc/thread-self (not Linux) or not permitted: run at normal priority.
+  }
 }
 
 /** Sends an event to the main thread. */
