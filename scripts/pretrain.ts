@@ -2,6 +2,8 @@
 // synthetic style corpus and measures its base style rates. Same seed → same checkpoint.
 //   npm run pretrain -- --steps 50 --out tmp/base-test      (a quick trial)
 //   npm run pretrain -- --minority-rate lowercase=0.14 --out tmp/base-lc   (one corpus knob changed)
+//   npm run pretrain -- --init checkpoints/base --steps 300 --lr 5e-4 --minority-rate lowercase=0.05 --out tmp/base-cal
+//                                                           (a short second phase from a checkpoint)
 //   npm run pretrain -- --rates-only                        (re-measure an existing checkpoint)
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ const program = new Command('pretrain')
   .option('--minority-rate <list>', 'corpus minority rates to change, e.g. lowercase=0.14,terse=0.1')
   .option('--rate-samples <n>', 'unhinted answers sampled for the base rates (0 skips)', String(d.rateSamples))
   .option('--hint-samples <n>', 'answers per style instruction', String(d.hintSamples))
+  .option('--init <dir>', 'continue from this checkpoint (weights, shape, tokenizer) instead of a fresh model')
   .option('--rates-only', 'only measure the base rates of the checkpoint in --out')
   .parse();
 
@@ -67,6 +70,7 @@ const opts: PretrainOptions = {
   corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined) },
   rateSamples: num('rateSamples'),
   hintSamples: num('hintSamples'),
+  init: o.init as string | undefined,
 };
 
 if (o.ratesOnly === true) {

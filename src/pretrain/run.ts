@@ -1,18 +1,20 @@
-// The pretraining pipeline behind `npm run pretrain`: corpus → BPE tokenizer → fresh GPT →
-// supervised steps (AdamW, warm-up + cosine decay) → checkpoint → base-rate measurement.
+// The pretraining pipeline behind `npm run pretrain`: corpus → BPE tokenizer → fresh GPT (or the
+// weights and tokenizer of `init`) → supervised steps (AdamW, warm-up + cosine decay) →
+// checkpoint → base-rate measurement.
 // The checkpoint holds weights, config and tokenizer only: no optimizer state and no reference,
 // so an RL run starts with a fresh AdamW and takes these weights as its KL reference.
 
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { initBackend } from '../engines/embedded/backend.ts';
-import { toHost, writeCheckpoint } from '../engines/embedded/checkpoint.ts';
+import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../engines/embedded/checkpoint.ts';
+import { OpenClawError } from '../errors/index.ts';
 import { EmbeddedEngine } from '../engines/embedded/engine.ts';
 import { Gpt, paramCount, type GptConfig } from '../engines/embedded/model.ts';
 import { AdamW, DEFAULT_ADAMW } from '../engines/embedded/optimizer.ts';
 import { cosineLr, supervisedLoss, supervisedStep, type SupervisedExample } from '../engines/embedded/pretrain.ts';
 import { Rng } from '../engines/embedded/rng.ts';
-import { trainBpe, type Tokenizer } from '../engines/embedded/tokenizer.ts';
+import { Tokenizer, trainBpe } from '../engines/embedded/tokenizer.ts';
 import { formatBaseRates, measureBaseRates, type BaseRateReport } from './baseRates.ts';
 import { generateCorpus, resolveCorpusOptions, type CorpusOptions } from './corpus.ts';
 import { dialogueExample, tokenizerTexts } from './encode.ts';
@@ -44,6 +46,12 @@ export interface PretrainOptions {
   /** Base-rate sampling (0 skips the measurement). */
   rateSamples: number;
   hintSamples: number;
+  /**
+   * Continue from this checkpoint (its weights, model shape and tokenizer) instead of a fresh
+   * model: a short second phase on a changed corpus re-calibrates how often each style shows up
+   * without hints, without the hour of a full run.
+   */
+  init?: string;
 }
 
 /** Defaults of `npm run pretrain` (about half an hour of training on one core). */
@@ -104,6 +112,13 @@ function fits(e: SupervisedExample, ctx: number): boolean {
   return e.promptIds.length + e.targetIds.length - 1 <= ctx;
 }
 
+/** The model with its weights as trainable variables (the loaded one is freed). */
+function trainableCopy(loaded: Gpt): Gpt {
+  const model = loaded.clone(true);
+  loaded.dispose();
+  return model;
+}
+
 /** Writes weights + config + tokenizer (removing optimizer/reference files of an older save). */
 async function saveBase(dir: string, model: Gpt, tokenizer: Tokenizer): Promise<void> {
   await rm(join(dir, 'optimizer.safetensors'), { force: true });
@@ -124,8 +139,10 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   // 10% extra: length bucketing drops the last partial batch of each window.
   const corpus = generateCorpus(Math.ceil(opts.steps * opts.batchSize * 1.1), opts.seed, opts.corpus);
   const evalCorpus = generateCorpus(opts.evalDialogues, opts.seed + 1, opts.corpus);
-  const tokenizer = trainBpe(tokenizerTexts(corpus.slice(0, opts.tokenizerDialogues)), opts.vocabSize);
-  const config: GptConfig = { vocabSize: tokenizer.vocabSize, ...opts.model };
+  const init = opts.init === undefined ? null : await readCheckpoint(opts.init);
+  if (init !== null && init.tokenizer === null) throw new OpenClawError('config', `--init ${opts.init}: the checkpoint has no tokenizer.json to continue with`);
+  const tokenizer = init !== null ? Tokenizer.fromJSON(init.tokenizer!) : trainBpe(tokenizerTexts(corpus.slice(0, opts.tokenizerDialogues)), opts.vocabSize);
+  const config: GptConfig = init !== null ? init.config.model : { vocabSize: tokenizer.vocabSize, ...opts.model };
   log(`corpus: ${corpus.length} dialogues (seed ${opts.seed}, minority rates ${JSON.stringify(resolveCorpusOptions(opts.corpus).minorityRate)}); tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
   const all = corpus.map((d) => dialogueExample(tokenizer, d));
@@ -134,7 +151,8 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   const meanLen = examples.reduce((s, e) => s + e.promptIds.length + e.targetIds.length, 0) / examples.length;
   log(`examples: ${examples.length} (dropped ${all.length - examples.length} longer than ctx ${config.ctx}); mean ${meanLen.toFixed(0)} tokens`);
 
-  const model = Gpt.create(config, opts.seed);
+  const model = init !== null ? trainableCopy(new Gpt(config, fromHost(init.weights))) : Gpt.create(config, opts.seed);
+  if (init !== null) log(`continuing from ${opts.init} (its weights and tokenizer)`);
   const optimizer = new AdamW({ beta2: opts.beta2 });
   log(`model: d=${config.dModel} layers=${config.nLayer} heads=${config.nHead} ctx=${config.ctx} vocab=${config.vocabSize}, ${paramCount(config).toLocaleString('en')} weights`);
   const batches = lengthBuckets(examples, opts.batchSize, opts.seed + 2);
