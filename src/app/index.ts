@@ -85,7 +85,6 @@ async function createScoringStage(
   return createScoringPipeline(config, { store, views, log }, {
     teacher: policy.teacher,
     renderPrompt: policy.renderPrompt,
-    feedbackPolicy: config.scoring.feedback,
     ...parts,
   });
 }

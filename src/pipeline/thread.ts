@@ -1,5 +1,5 @@
 // ScoringThread: the scoring stage in a worker thread, so that storing, judging and resolving
-// turns never take the gateway's event loop (DESIGN.md §3: serving never waits on scoring).
+// turns never take the gateway's event loop (DESIGN.md §1: the four loops never block each other).
 // The main thread keeps the intake queue and hands each drained batch over in one message; the
 // worker owns the pipeline and its own connection to the sample store (WAL: the trainer and the
 // dashboard keep reading and leasing through the main thread's connection). Judgements come back
@@ -63,7 +63,7 @@ export class ScoringThread implements ScoringStage {
     this.client = new ThreadClient({
       entry: ENTRY,
       args,
-      label: 'the scoring',
+      label: 'the scoring worker',
       remedy: 'turns are no longer judged; restart openclaw-rl (turns left pending are re-judged at start)',
       onEvent: (e) => this.onEvent(e as ScoringEvent),
       onNotifyError: (err) => this.log.error({ err }, 'the scoring thread could not take a batch of turns'),
