@@ -1,7 +1,7 @@
 // `npm run bench:gateway`: many concurrent multi-turn sessions against the scripted upstream:
 // directly (plain, and asking for log-probs and token ids as the gateway does), through a bare
 // Node proxy (bench/bare-proxy.ts: what any HTTP hop costs here) and through the gateway
-// (`openclaw-rl api-server`, scoring in its worker thread as by default, and on the main thread),
+// (`openclaw-rl api-server`, scoring on the main thread as by default, and in its worker thread),
 // each server in its own process, interleaved in one run.
 // Prints requests/s, latency added over the direct call (p50/p99, differences and ratios) and the
 // server's CPU time per request (from /proc, so machine noise does not blur it).
@@ -106,8 +106,8 @@ async function main(): Promise<void> {
   const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [, upstreamUrl] = await waitForLine(upstream, 'stdout', /^UPSTREAM (\S+)/);
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-bench-'));
-  // The gateway as configured by default (scoring in its worker thread), and with scoring on the
-  // main thread (scoring.worker_thread: false): what the thread buys, in the same run.
+  // The gateway as configured by default (scoring on the main thread), and with scoring in its
+  // worker thread (scoring.worker_thread: true): what the thread buys, in the same run.
   const config = (name: string, workerThread: boolean) => {
     const path = join(dir, `${name}.yaml`);
     mkdirSync(join(dir, name));
@@ -116,12 +116,12 @@ async function main(): Promise<void> {
   };
   const bare = spawnServer(['--import', 'tsx', 'bench/bare-proxy.ts', upstreamUrl]);
   const gatewayEnv = { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' };
-  const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway', true), '--port', '0'], gatewayEnv);
-  const gatewayMain = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-main', false), '--port', '0'], gatewayEnv);
-  const [[, bareUrl], [, gatewayUrl], [, gatewayMainUrl]] = await Promise.all([
+  const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway', false), '--port', '0'], gatewayEnv);
+  const gatewayThread = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-thread', true), '--port', '0'], gatewayEnv);
+  const [[, bareUrl], [, gatewayUrl], [, gatewayThreadUrl]] = await Promise.all([
     waitForLine(bare, 'stderr', /at (http:\/\/\S+\/v1)/),
     waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/),
-    waitForLine(gatewayMain, 'stderr', /at (http:\/\/\S+)\/v1/),
+    waitForLine(gatewayThread, 'stderr', /at (http:\/\/\S+)\/v1/),
   ]);
   if (process.env.BENCH_STDERR) gateway.stderr!.pipe(process.stderr);
   const targets: Target[] = [
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     { name: 'direct + log-probs', url: upstreamUrl, extra: { logprobs: true, return_token_ids: true } },
     { name: 'bare proxy', url: bareUrl, pid: bare.pid },
     { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
-    { name: 'gateway, scoring on main thread', url: `${gatewayMainUrl}/v1`, pid: gatewayMain.pid },
+    { name: 'gateway, scoring in a worker thread', url: `${gatewayThreadUrl}/v1`, pid: gatewayThread.pid },
   ];
   try {
     // Warm-up: JIT, connection pools.
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
   } finally {
     bare.kill('SIGTERM');
     gateway.kill('SIGTERM');
-    gatewayMain.kill('SIGTERM');
+    gatewayThread.kill('SIGTERM');
     upstream.kill('SIGTERM');
   }
 }

@@ -117,10 +117,11 @@ export const ScoringSchema = z
     feedback: z.enum(['override', 'join']).default('override'),
     /**
      * Run the scoring stage (store writes, judges, resolution) in a worker thread, off the
-     * gateway's event loop. Used when every part can be built from the config there; a teacher
-     * inside the process (the embedded engine in OPD modes) keeps it on the main thread.
+     * gateway's event loop. Off by default: on 2 cores shared with the upstream it costs more CPU
+     * than it takes off the event loop (bench:gateway measures both). Used when every part can be
+     * built from the config there; a teacher inside the process keeps it on the main thread.
      */
-    worker_thread: z.boolean().default(true),
+    worker_thread: z.boolean().default(false),
   })
   .strict();
 

@@ -62,7 +62,7 @@ for (const thread of [false, true]) {
         rollout: { provider: 'openai_compatible', base_url: policy.url, model_id: 'p', timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 },
         judge: { provider: 'openai_compatible', base_url: judge.url, model_id: 'j', timeout_s: 60 },
       },
-      overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl' },
+      overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl', 'scoring.worker_thread': thread },
       thread,
     };
     let child: ChildProcess | undefined;

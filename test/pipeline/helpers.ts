@@ -61,7 +61,7 @@ export async function startScoring(opts: {
       judge: judgeTree,
       teacher: { provider: 'openai_compatible', base_url: teacher.url, logprob_api: 'sglang', timeout_s: 5 },
     },
-    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, mode: opts.mode, 'scoring.feedback': opts.feedbackPolicy ?? 'override', ...(opts.overrides ?? {}) } },
+    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, mode: opts.mode, 'scoring.feedback': opts.feedbackPolicy ?? 'override', 'scoring.worker_thread': opts.thread === true, ...(opts.overrides ?? {}) } },
   );
   const rendered: ChatMessage[][] = [];
   const server = await startServer(config, {

@@ -121,6 +121,7 @@ for (const thread of [false, true]) {
       assert.deepEqual(body.turns[0].judgement.votes, [-1, -1, -1]);
       assert.equal(body.turns[0].judgement.hint_accepted, false);
       const health = (await (await fetch(`${h.url}/healthz`)).json()) as { scoring: Record<string, any> };
+      assert.equal(health.scoring.thread, thread ? 'worker' : 'main');
       const c = health.scoring.counts;
       // Judged turns: rl-1 ×2, rl-neutral ×3, rl-fb turn 1 (judge + feedback) = 6; trainable: rl-1 ×2 + promoted + rl-fb turn 1 = 4.
       assert.equal(c.turns_judged, 6);
