@@ -42,9 +42,8 @@ export class ScoringThread implements ScoringStage {
   private readonly views: SessionViews;
   private readonly log: Logger;
   private readonly intakeDelayMs: number;
-  private intake: IntakeItem[] = [];
-  /** The queued turns' typed arrays, moved to the worker with them. */
-  private transfer: ArrayBuffer[] = [];
+  /** Finalised turns and session ends, in order; turns are packed when the batch leaves. */
+  private intake: Array<Turn | { closed: string }> = [];
   private intakeTimer: NodeJS.Timeout | undefined;
   private stats: ScoringStats = { gauges: {}, health: {} };
   private lost = 0;
@@ -83,16 +82,14 @@ export class ScoringThread implements ScoringStage {
   }
 
   queueTurnFinalized(turn: Turn): void {
-    const packed = packTurn(turn);
-    this.transfer.push(...packed.transfer);
-    this.queue({ kind: 'turn', turn: packed.turn });
+    this.queue(turn);
   }
 
   queueSessionClosed(sessionId: string): void {
-    this.queue({ kind: 'closed', sessionId });
+    this.queue({ closed: sessionId });
   }
 
-  private queue(item: IntakeItem): void {
+  private queue(item: Turn | { closed: string }): void {
     this.intake.push(item);
     this.intakeTimer ??= setTimeout(() => this.drainIntake(), this.intakeDelayMs);
   }
@@ -101,12 +98,20 @@ export class ScoringThread implements ScoringStage {
     clearTimeout(this.intakeTimer);
     this.intakeTimer = undefined;
     if (this.intake.length === 0) return;
-    const batch = this.intake;
-    const transfer = this.transfer;
+    const queued = this.intake;
     this.intake = [];
-    this.transfer = [];
-    if (this.client.notify('intake', batch, transfer)) return;
-    const turns = batch.filter((i) => i.kind === 'turn').length;
+    const turns = queued.filter((i) => !('closed' in i)).length;
+    if (this.client.alive) {
+      // Packed here, after the answers went out, not while the next request is being read.
+      const transfer: ArrayBuffer[] = [];
+      const batch = queued.map((i): IntakeItem => {
+        if ('closed' in i) return { kind: 'closed', sessionId: i.closed };
+        const packed = packTurn(i);
+        transfer.push(...packed.transfer);
+        return { kind: 'turn', turn: packed.turn };
+      });
+      if (this.client.notify('intake', batch, transfer)) return;
+    }
     this.lost += turns;
     if (turns > 0) this.log.error({ turns, err: this.client.failure }, 'the scoring thread has stopped: finished turns are not judged (they stay in records/turns.jsonl)');
   }
