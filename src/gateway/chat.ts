@@ -1,5 +1,5 @@
-// The chat-completions path: parse → resolve session → forward → stream/return the answer →
-// record the turn. Streaming is real (each upstream chunk is written as it arrives); an upstream
+// The chat-completions path: parse → forward → (while the upstream works) resolve the session →
+// stream/return the answer → record the turn. Streaming is real (each upstream chunk is written as it arrives); an upstream
 // failure before the first byte keeps its status; after that it becomes an SSE error event and
 // `[DONE]`, never a silently truncated 200. Failed answers are never recorded as training turns.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -38,30 +38,67 @@ function sideByRule(messages: ChatMessage[], patterns: RegExp[]): boolean {
   return patterns.some((re) => re.test(system));
 }
 
-/** Parses the request and resolves its session and turn type. */
-export function beginTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}): { req: ParsedChatRequest; handle: TurnHandle } {
+/** A validated request with its turn type decided: all the upstream call needs. */
+export interface PreparedTurn {
+  req: ParsedChatRequest;
+  body: Record<string, unknown>;
+  turnType: 'main' | 'side';
+  /** The explicit session id and turn type (header, body field or the route's override). */
+  sessionId?: string;
+  explicitType?: string;
+  sideByRule: boolean;
+}
+
+/**
+ * Validates the request and decides its turn type (main turns ask the upstream for token data).
+ * Session bookkeeping is left to `trackTurn`, so it can run while the upstream works.
+ */
+export function prepareTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}): PreparedTurn {
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit });
   deps.contextGuard?.(req.messages, req.tools);
-  const hints = sessionHints(req.messages, body as Record<string, unknown>, req.meta.traceparent);
+  const explicitType = overrides.turnType ?? req.meta.turnType;
+  const ruled = sideByRule(req.messages, deps.sidePatterns);
+  const turnType = deps.tracker.turnTypeOf({ turnType: explicitType, sideByRule: ruled });
+  if (turnType === 'main') requestTokenData(req.upstreamBody, deps.returnTokenIds);
+  return { req, body: body as Record<string, unknown>, turnType, sessionId: overrides.sessionId ?? req.meta.sessionId, explicitType, sideByRule: ruled };
+}
+
+/** Resolves the session of a prepared request; for main turns, the previous turn gets its next state (and is finalised). */
+export function trackTurn(deps: ChatDeps, p: PreparedTurn): TurnHandle {
+  const { req } = p;
+  const hints = sessionHints(req.messages, p.body, req.meta.traceparent);
   const c = deps.tracker.counters;
   const [withoutSession, withoutType] = [c.requests_without_session_id, c.requests_without_turn_type];
   const handle = deps.tracker.begin({
-    explicitSessionId: overrides.sessionId ?? req.meta.sessionId,
-    turnType: overrides.turnType ?? req.meta.turnType,
+    explicitSessionId: p.sessionId,
+    turnType: p.explicitType,
     sessionDone: req.meta.sessionDone,
     messages: req.messages,
-    prefix: prefixHashes(req.messages),
+    prefix: p.turnType === 'main' ? prefixHashes(req.messages) : [],
     hints,
-    sideByRule: sideByRule(req.messages, deps.sidePatterns),
+    sideByRule: p.sideByRule,
   });
   if (handle.turn) handle.turn.tools = req.tools;
-  if (handle.turnType === 'main') {
-    requestTokenData(req.upstreamBody, deps.returnTokenIds);
-    deps.tracker.noteTrace(handle.sessionId, hints.traceId);
-  }
+  if (handle.turnType === 'main') deps.tracker.noteTrace(handle.sessionId, hints.traceId);
   if (c.requests_without_session_id > withoutSession) deps.onWarning?.('no_session_id', c.requests_without_session_id);
   if (c.requests_without_turn_type > withoutType) deps.onWarning?.('no_turn_type', c.requests_without_turn_type);
-  return { req, handle };
+  return handle;
+}
+
+/**
+ * Starts the upstream call, then does the session bookkeeping while the upstream works on the
+ * answer: the request leaves before any of it (undici writes a string body synchronously).
+ */
+function callAndTrack<T>(deps: ChatDeps, p: PreparedTurn, call: () => Promise<T>, abort?: AbortController): { handle: TurnHandle; answer: Promise<T> } {
+  const answer = call();
+  try {
+    return { handle: trackTurn(deps, p), answer };
+  } catch (err) {
+    // The call is already out: stop it, and keep its rejection from going unhandled.
+    abort?.abort(err);
+    answer.catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Records a completed main turn (no-op for side turns). */
@@ -84,49 +121,51 @@ function recordTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, 
   return turn?.turnId;
 }
 
-/** Gets one non-streamed answer; on upstream failure the turn is failed (not recorded) and the error thrown. */
-async function fetchCompletion(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, signal?: AbortSignal): Promise<{ acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
-  const version = deps.channel.version();
-  let json: Record<string, unknown>;
+/** Waits for the upstream's answer; on failure the turn is failed (not recorded) and the error thrown. */
+async function settled<T>(deps: ChatDeps, handle: TurnHandle, answer: Promise<T>): Promise<T> {
   try {
-    json = await deps.channel.complete(req.upstreamBody, signal);
+    return await answer;
   } catch (err) {
     deps.tracker.fail(handle);
     throw err;
   }
+}
+
+/** Gets one non-streamed answer: the upstream call, the session bookkeeping beside it, the client's body. */
+async function fetchCompletion(deps: ChatDeps, p: PreparedTurn, abort?: AbortController): Promise<{ handle: TurnHandle; acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
+  const version = deps.channel.version();
+  const { handle, answer } = callAndTrack(deps, p, () => deps.channel.complete(p.req.upstreamBody, abort?.signal), abort);
+  const json = await settled(deps, handle, answer);
   const acc = new AnswerAccumulator();
   acc.addCompletion(json);
-  return { acc, body: req.clientWantsLogprobs ? json : stripTokenData(json, false, false), version };
+  return { handle, acc, body: p.req.clientWantsLogprobs ? json : stripTokenData(json, false, false), version };
 }
 
 /** Runs one non-streamed turn and records it before returning (POST /session needs its turn id). */
-export async function runTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, signal?: AbortSignal): Promise<TurnOutcome> {
-  const c = await fetchCompletion(deps, req, handle, signal);
-  const turnId = recordTurn(deps, req, handle, c.acc, c.version);
-  return { handle, body: c.body, message: c.acc.message(), turnId };
+export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<TurnOutcome> {
+  const c = await fetchCompletion(deps, p);
+  const turnId = recordTurn(deps, p.req, c.handle, c.acc, c.version);
+  return { handle: c.handle, body: c.body, message: c.acc.message(), turnId };
 }
 
 /** POST /v1/chat/completions. */
 export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const { req, handle } = beginTurn(deps, request.body, request.headers as Record<string, unknown>);
+  const p = prepareTurn(deps, request.body, request.headers as Record<string, unknown>);
+  const { req } = p;
   const abort = new AbortController();
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
   if (!req.stream) {
-    const c = await fetchCompletion(deps, req, handle, abort.signal);
-    reply.header('x-session-id', handle.sessionId);
+    const c = await fetchCompletion(deps, p, abort);
+    reply.header('x-session-id', c.handle.sessionId);
     await reply.send(c.body);
     // Recording happens after the answer left: it is not part of the client's latency.
-    recordTurn(deps, req, handle, c.acc, c.version);
+    recordTurn(deps, req, c.handle, c.acc, c.version);
     return;
   }
   const version = deps.channel.version();
-  let events: AsyncIterable<{ raw: string; chunk: Record<string, unknown> }>;
-  try {
-    events = await deps.channel.stream(req.upstreamBody, abort.signal);
-  } catch (err) {
-    deps.tracker.fail(handle);
-    throw err; // before the first byte: the error handler answers with the real status
-  }
+  const { handle, answer } = callAndTrack(deps, p, () => deps.channel.stream(req.upstreamBody, abort.signal), abort);
+  // An error before the first byte is thrown on: the error handler answers with the real status.
+  const events = await settled(deps, handle, answer);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {

@@ -6,7 +6,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
 import type { ChatChannel } from '../engines/types.ts';
 import type { SessionTracker } from '../sessions/index.ts';
-import { beginTurn, handleChat, runTurn, type ChatDeps } from './chat.ts';
+import { handleChat, prepareTurn, runTurn, type ChatDeps } from './chat.ts';
 import type { ServerMetrics } from './metrics.ts';
 import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
@@ -150,8 +150,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       throw invalidRequest("Missing required parameter: 'session_id'.", 'session_id', 'missing_required_parameter');
     }
     const sessionId = String(b.session_id);
-    const { req, handle } = beginTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' });
-    const out = await runTurn(chatDeps, req, handle);
+    const out = await runTurn(chatDeps, prepareTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' }));
     return {
       session_id: sessionId,
       turn_id: out.turnId ?? null,

@@ -72,7 +72,7 @@ export interface TurnRequest {
   turnType?: string;
   sessionDone: boolean;
   messages: ChatMessage[];
-  /** prefixHashes(messages), computed once by the caller. */
+  /** prefixHashes(messages), computed once by the caller (main turns only: side turns ignore it). */
   prefix: string[];
   hints: SessionHints;
   /** True when a side-call rule matched (e.g. a summarisation request). */
@@ -214,13 +214,19 @@ export class SessionTracker {
     return { sessions: this.sessions.size, prefixKeys: this.prefixIndex.size, traceKeys: this.traceIndex.size, closedIds: this.closedCounters.size };
   }
 
+  /** The turn type of a request: its explicit type, else side by rule, else the configured default. Pure. */
+  turnTypeOf(req: Pick<TurnRequest, 'turnType' | 'sideByRule'>): 'main' | 'side' {
+    if (req.turnType !== undefined) return req.turnType === 'main' ? 'main' : 'side';
+    return req.sideByRule ? 'side' : this.opts.defaultTurnType;
+  }
+
   /** Resolves the session and turn type of a request; for main turns, gives the previous turn its next state. */
   begin(req: TurnRequest): TurnHandle {
     if (req.turnType === undefined) this.counters.requests_without_turn_type++;
     // An explicit side turn is never trained, so a missing session id loses nothing: not counted.
     const explicitSide = req.turnType !== undefined && req.turnType !== 'main';
     if (req.explicitSessionId === undefined && !explicitSide) this.counters.requests_without_session_id++;
-    const turnType = req.turnType !== undefined ? (req.turnType === 'main' ? 'main' : 'side') : req.sideByRule ? 'side' : this.opts.defaultTurnType;
+    const turnType = this.turnTypeOf(req);
     if (turnType === 'side') {
       this.counters.side_turns++;
       if (req.sessionDone && req.explicitSessionId !== undefined) this.close(req.explicitSessionId, 'session_done');
