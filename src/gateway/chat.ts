@@ -87,16 +87,18 @@ export function trackTurn(deps: ChatDeps, p: PreparedTurn): TurnHandle {
 
 /**
  * Starts the upstream call, then does the session bookkeeping while the upstream works on the
- * answer: the request leaves before any of it (undici writes a string body synchronously).
+ * answer. undici writes a request on a reused keep-alive socket at the check phase (it first lets
+ * pending bytes on the idle socket be read); bookkeeping queued behind that runs once the request
+ * has left.
  */
-function callAndTrack<T>(deps: ChatDeps, p: PreparedTurn, call: () => Promise<T>, abort?: AbortController): { handle: TurnHandle; answer: Promise<T> } {
+async function callAndTrack<T>(deps: ChatDeps, p: PreparedTurn, call: () => Promise<T>, abort?: AbortController): Promise<{ handle: TurnHandle; answer: Promise<T> }> {
   const answer = call();
+  answer.catch(() => undefined); // a failure is thrown by `settled`, once the turn is tracked
+  await new Promise<void>((resolve) => setImmediate(resolve));
   try {
     return { handle: trackTurn(deps, p), answer };
   } catch (err) {
-    // The call is already out: stop it, and keep its rejection from going unhandled.
-    abort?.abort(err);
-    answer.catch(() => undefined);
+    abort?.abort(err); // the call is out: stop it
     throw err;
   }
 }
@@ -134,7 +136,7 @@ async function settled<T>(deps: ChatDeps, handle: TurnHandle, answer: Promise<T>
 /** Gets one non-streamed answer: the upstream call, the session bookkeeping beside it, the client's body. */
 async function fetchCompletion(deps: ChatDeps, p: PreparedTurn, abort?: AbortController): Promise<{ handle: TurnHandle; acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
   const version = deps.channel.version();
-  const { handle, answer } = callAndTrack(deps, p, () => deps.channel.complete(p.req.upstreamBody, abort?.signal), abort);
+  const { handle, answer } = await callAndTrack(deps, p, () => deps.channel.complete(p.req.upstreamBody, abort?.signal), abort);
   const json = await settled(deps, handle, answer);
   const acc = new AnswerAccumulator();
   acc.addCompletion(json);
@@ -163,7 +165,7 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
     return;
   }
   const version = deps.channel.version();
-  const { handle, answer } = callAndTrack(deps, p, () => deps.channel.stream(req.upstreamBody, abort.signal), abort);
+  const { handle, answer } = await callAndTrack(deps, p, () => deps.channel.stream(req.upstreamBody, abort.signal), abort);
   // An error before the first byte is thrown on: the error handler answers with the real status.
   const events = await settled(deps, handle, answer);
   reply.hijack();
