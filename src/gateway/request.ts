@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
+import { acceptsChatBody, acceptsMessage } from './fast-accept.ts';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
-const MessageSchema = z
+export const MessageSchema = z
   .object({
     role: z.enum(ROLES),
     // zod's default union message is just "Invalid input": say what a content may be.
@@ -22,7 +23,7 @@ const MessageSchema = z
   })
   .passthrough();
 
-const ChatBodySchema = z
+export const ChatBodySchema = z
   .object({
     model: z.string().optional(),
     messages: z.array(z.unknown()).min(1, 'messages must contain at least one message'),
@@ -89,14 +90,22 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     throw invalidRequest('Request body must be a JSON object (sent with Content-Type: application/json).', null, 'invalid_body');
   }
   if (!('messages' in body)) throw invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
-  const parsed = ChatBodySchema.safeParse(body);
-  if (!parsed.success) throw zodToInvalid(parsed.error, '');
-  const b = parsed.data;
-  const messages: ChatMessage[] = [];
+  // The schemas decide (and word the 400) whenever the fast checks cannot vouch for the body.
+  let b = body as z.infer<typeof ChatBodySchema>;
+  if (!acceptsChatBody(body as Record<string, unknown>)) {
+    const parsed = ChatBodySchema.safeParse(body);
+    if (!parsed.success) throw zodToInvalid(parsed.error, '');
+    b = parsed.data;
+  }
+  const messages: ChatMessage[] = new Array(b.messages.length);
   for (let i = 0; i < b.messages.length; i++) {
+    if (acceptsMessage(b.messages[i])) {
+      messages[i] = b.messages[i] as ChatMessage;
+      continue;
+    }
     const m = MessageSchema.safeParse(b.messages[i]);
     if (!m.success) throw zodToInvalid(m.error, `messages.${i}`);
-    messages.push(m.data as ChatMessage);
+    messages[i] = m.data as ChatMessage;
   }
   const meta: RequestMeta = {
     sessionId: header(headers, 'x-session-id') ?? (b.session_id !== undefined ? String(b.session_id) : undefined),
