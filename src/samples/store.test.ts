@@ -264,3 +264,29 @@ test('group commit: writes of one event-loop turn share a transaction, visible t
   store.close();
   assert.equal(countOther(), 2, 'close commits an open group');
 });
+
+test('group commit: a turn resolved in its own group is never written as pending; one left pending is written at the commit', async (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const store = SampleStore.open(path);
+  t.after(() => store.close());
+  const other = new Database(path, { readonly: true });
+  t.after(() => other.close());
+  // AUTOINCREMENT counts every row ever inserted into pending_turns.
+  const pendingInserts = () => (other.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'pending_turns'`).get() as { seq: number } | undefined)?.seq ?? 0;
+  store.groupWrites((err) => assert.fail(String(err)));
+  const kept = makeTurn('g', 2);
+  store.addPendingTurn(makeTurn('g', 1));
+  store.addPendingTurn(kept);
+  assert.throws(() => store.addPendingTurn(makeTurn('g', 2)), (e: unknown) => e instanceof OpenClawError && /already pending/.test(e.message));
+  assert.deepEqual(store.getTurnOutcome('g', 2), { status: 'pending', turn: kept });
+  assert.deepEqual(store.pendingTurns().map((p) => p.turnId), [1, 2]);
+  store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'samples', samples: [makeSample('g', 1)] });
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'dropped', reason: 'x' }), hasCode('turn_not_pending'));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(pendingInserts(), 1, 'only the turn still pending at the commit was written to pending_turns');
+  assert.deepEqual(other.prepare(`SELECT turn_id FROM pending_turns`).all(), [{ turn_id: 2 }]);
+  assert.deepEqual(other.prepare(`SELECT turn_id FROM samples`).all(), [{ turn_id: 1 }]);
+  assert.deepEqual(store.pendingTurns(), [kept]);
+  store.resolvePendingTurn({ sessionId: 'g', turnId: 2 }, { kind: 'dropped', reason: 'hint_reject' });
+  assert.equal(store.countPending(), 0);
+});

@@ -104,6 +104,10 @@ export class SampleStore {
    * `db.transaction()` builds four wrapper functions per call, which cost more than the writes.
    */
   private readonly immediate: <T>(fn: () => T) => T;
+  /** True while a write group (groupWrites) is open. */
+  private grouping = false;
+  /** Pending rows added in the open write group and not yet resolved, by turn (see groupWrites). */
+  private readonly staged = new Map<string, PendingRow>();
 
   private constructor(path: string, db: Database.Database, recoverLeases: boolean) {
     this.path = path;
@@ -137,10 +141,13 @@ export class SampleStore {
    * microtasks — instead of paying a commit each. A write made inside a group is durable once the
    * group commits, moments later. No-op while a transaction is open. A failed commit is rolled
    * back and handed to `onError` (it cannot be thrown to anyone from the event loop).
+   * A turn added as pending and resolved within one group is never written as pending: the
+   * commit makes its outcome durable at the same moment its pending row would have been.
    */
   groupWrites(onError: (err: OpenClawError) => void): void {
     if (!this.db.open || this.db.inTransaction) return;
     this.db.exec('BEGIN IMMEDIATE');
+    this.grouping = true;
     setImmediate(() => {
       try {
         this.commitGroup();
@@ -157,9 +164,13 @@ export class SampleStore {
 
   private commitGroup(): void {
     if (!this.db.open || !this.db.inTransaction) return;
+    this.grouping = false;
     try {
+      for (const row of this.staged.values()) this.stmt(INSERT_PENDING).run(row);
+      this.staged.clear();
       this.db.exec('COMMIT');
     } catch (err) {
+      this.staged.clear();
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw new OpenClawError('data', `sample store ${this.path}: committing a group of writes failed (${(err as Error).message}); the turns in it stay unrecorded`, { code: 'store_commit_failed', cause: err });
     }
@@ -176,26 +187,30 @@ export class SampleStore {
   /** Stores a turn awaiting judgement; once this returns (inside a write group: once the group commits) the turn is durable. */
   addPendingTurn(turn: PendingTurn): void {
     const row = pendingToRow(turn);
-    this.immediate(() => {
-      if (this.hasOutcome(turn.sessionId, turn.turnId)) throw duplicateTurn(turn, 'was already judged');
-      try {
-        this.stmt(INSERT_PENDING).run(row);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending');
-        throw err;
-      }
-    });
+    const place = this.placeOf(turn.sessionId, turn.turnId);
+    if (place === 'outcome') throw duplicateTurn(turn, 'was already judged');
+    if (place === 'pending') throw duplicateTurn(turn, 'is already pending');
+    if (this.grouping) {
+      this.staged.set(turnKey(turn), row); // written at the commit unless resolved first
+      return;
+    }
+    try {
+      this.stmt(INSERT_PENDING).run(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending'); // another connection added it meanwhile
+      throw err;
+    }
   }
 
   /** Turns still waiting for a judge, oldest first (after a restart: re-judge each of them). */
   pendingTurns(): PendingTurn[] {
     const rows = this.stmt(`SELECT * FROM pending_turns ORDER BY seq`).all() as PendingRow[];
-    return rows.map(rowToPending);
+    return [...rows, ...this.staged.values()].map(rowToPending);
   }
 
   /** Number of turns waiting for a judge. */
   countPending(): number {
-    return (this.stmt(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n + this.staged.size;
   }
 
   /**
@@ -223,7 +238,7 @@ export class SampleStore {
       throw invalidRequest(`turn ${ref.sessionId}:${ref.turnId}: an outcome without samples must be a drop with a reason`);
     }
     this.immediate(() => {
-      const removed = this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+      const removed = this.staged.delete(turnKey(ref)) ? 1 : this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
         .run(ref.sessionId, ref.turnId).changes;
       if (removed === 0) {
         throw new OpenClawError(
@@ -415,7 +430,7 @@ export class SampleStore {
 
   /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */
   getTurnOutcome(sessionId: string, turnId: number): TurnStatus | null {
-    const pending = this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+    const pending = this.staged.get(turnKey({ sessionId, turnId })) ?? this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
       .get(sessionId, turnId) as PendingRow | undefined;
     if (pending !== undefined) return { status: 'pending', turn: rowToPending(pending) };
     const samples = this.stmt(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`)
@@ -434,15 +449,21 @@ export class SampleStore {
     return null;
   }
 
-  private hasOutcome(sessionId: string, turnId: number): boolean {
-    return (
-      this.stmt(
-          `SELECT 1 FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
-           UNION ALL SELECT 1 FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId LIMIT 1`,
-        )
-        .get({ sessionId, turnId }) !== undefined
-    );
+  /** Where the store holds a turn: as an outcome (samples or a drop), as pending, or nowhere. */
+  private placeOf(sessionId: string, turnId: number): 'outcome' | 'pending' | undefined {
+    if (this.staged.has(turnKey({ sessionId, turnId }))) return 'pending';
+    const hit = this.stmt(
+        `SELECT 'outcome' AS place FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
+         UNION ALL SELECT 'outcome' FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId
+         UNION ALL SELECT 'pending' FROM pending_turns WHERE session_id = @sessionId AND turn_id = @turnId LIMIT 1`,
+      )
+      .get({ sessionId, turnId }) as { place: 'outcome' | 'pending' } | undefined;
+    return hit?.place;
   }
+}
+
+function turnKey(ref: TurnRef): string {
+  return `${ref.sessionId}\u0000${ref.turnId}`;
 }
 
 function duplicateTurn(turn: TurnRef, why: string): OpenClawError {
