@@ -2,6 +2,7 @@
 // body — with everything training needs: text, tool calls, finish reason, per-token log-probs,
 // and token ids when the engine returns them (vLLM `return_token_ids`, our engines).
 import type { ChatMessage } from '../engines/types.ts';
+import { withoutKeys } from '../util/objects.ts';
 
 type Json = Record<string, unknown>;
 
@@ -106,15 +107,16 @@ export class AnswerAccumulator {
 /** Removes the log-probs (and token ids) we asked for on the client's behalf from a chunk/body. */
 export function stripTokenData(obj: Json, keepLogprobs: boolean, keepTokenIds: boolean): Json {
   const choices = obj.choices as Json[] | undefined;
-  const out: Json = { ...obj };
-  if (!keepTokenIds) delete out.prompt_token_ids;
+  const out: Json = keepTokenIds ? { ...obj } : withoutKeys(obj, PROMPT_IDS);
   if (Array.isArray(choices)) {
     out.choices = choices.map((c) => {
-      const copy: Json = { ...c };
+      const copy: Json = keepTokenIds ? { ...c } : withoutKeys(c, TOKEN_IDS);
       if (!keepLogprobs) copy.logprobs = null;
-      if (!keepTokenIds) delete copy.token_ids;
       return copy;
     });
   }
   return out;
 }
+
+const PROMPT_IDS = new Set(['prompt_token_ids']);
+const TOKEN_IDS = new Set(['token_ids']);

@@ -5,6 +5,10 @@ import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { acceptsChatBody, acceptsMessage } from './fast-accept.ts';
+import { withoutKeys } from '../util/objects.ts';
+
+/** Our session metadata fields: read here, never forwarded. */
+const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
@@ -113,10 +117,7 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     sessionDone: truthy(header(headers, 'x-session-done')) || truthy(b.session_done),
     traceparent: header(headers, 'traceparent'),
   };
-  const upstream: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  delete upstream.session_id;
-  delete upstream.turn_type;
-  delete upstream.session_done;
+  const upstream = withoutKeys(body as Record<string, unknown>, SESSION_FIELDS);
   upstream.model = shaping.modelId;
   for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
     const v = b[key];
