@@ -282,10 +282,27 @@ export class OpenAICompatibleChannel implements ChatChannel {
   }
 }
 
-async function* prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
-  if (first.done) return;
-  yield first.value;
-  yield* rest;
+/**
+ * `first` (already read), then the rest of `rest`. A plain iterator, not an async generator with
+ * `yield*`: that would add a generator step (promises and ticks) to every event of every stream.
+ */
+function prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncIterableIterator<T> {
+  let head: IteratorResult<T> | undefined = first;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      if (head === undefined) return rest.next();
+      const r = head;
+      head = undefined;
+      return Promise.resolve(r);
+    },
+    return(value?: unknown) {
+      head = undefined;
+      return rest.return(value as T);
+    },
+  };
 }
 
 /** A channel section of the config (rollout / judge / teacher) as far as HTTP is concerned. */
