@@ -36,6 +36,8 @@ interface Deadline {
   readonly timedOut: boolean;
   /** Aborts the call when `signal` aborts, with its reason. */
   follow(signal: AbortSignal | undefined): void;
+  /** Aborts the call now, with `reason` (e.g. a first-token timeout). */
+  abort(reason: unknown): void;
   /** Stops the timer and the followers once the answer is complete (they would pile up). */
   clear(): void;
 }
@@ -94,6 +96,9 @@ export class OpenAICompatibleChannel implements ChatChannel {
       at: Date.now() + this.opts.timeoutMs,
       get timedOut() {
         return timedOut;
+      },
+      abort(reason) {
+        ac.abort(reason);
       },
       follow(signal) {
         if (signal === undefined) return;
@@ -188,13 +193,12 @@ export class OpenAICompatibleChannel implements ChatChannel {
   }
 
   async stream(body: Body, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
-    const firstEvent = new AbortController();
     const deadline = this.startDeadline();
-    deadline.follow(firstEvent.signal);
-    const timer = setTimeout(
-      () => firstEvent.abort(new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (${this.info.channel}.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' })),
-      this.opts.firstTokenTimeoutMs,
-    );
+    let noFirstEvent: OpenClawError | undefined;
+    const timer = setTimeout(() => {
+      noFirstEvent = new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (${this.info.channel}.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' });
+      deadline.abort(noFirstEvent);
+    }, this.opts.firstTokenTimeoutMs);
     try {
       const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal, deadline });
       const type = String(res.headers['content-type'] ?? '');
@@ -204,7 +208,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
       return prepend(first, events);
     } catch (err) {
       deadline.clear();
-      if (firstEvent.signal.aborted) throw firstEvent.signal.reason;
+      if (noFirstEvent !== undefined) throw noFirstEvent;
       throw err;
     } finally {
       clearTimeout(timer);
