@@ -97,9 +97,9 @@ function merge(a: Measured | undefined, b: Measured): Measured {
   return a === undefined ? b : { lat: [...a.lat, ...b.lat], wallMs: a.wallMs + b.wallMs, cpuS: a.cpuS + b.cpuS, mainCpuS: a.mainCpuS + b.mainCpuS };
 }
 
-function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): ChildProcess {
   const prof = process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
-  return spawn(process.execPath, [...prof, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  return spawn(process.execPath, [...prof, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env, cwd });
 }
 
 async function main(): Promise<void> {
@@ -118,10 +118,15 @@ async function main(): Promise<void> {
   const gatewayEnv = { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' };
   const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway', false), '--port', '0'], gatewayEnv);
   const gatewayThread = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-thread', true), '--port', '0'], gatewayEnv);
-  const [[, bareUrl], [, gatewayUrl], [, gatewayThreadUrl]] = await Promise.all([
+  // BENCH_BASELINE_TREE=<another checkout with its node_modules>: that tree's gateway joins the run,
+  // so two versions of the code are compared under the same load and the same machine noise.
+  const baselineTree = process.env.BENCH_BASELINE_TREE;
+  const baseline = baselineTree ? spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-baseline', false), '--port', '0'], gatewayEnv, baselineTree) : undefined;
+  const [[, bareUrl], [, gatewayUrl], [, gatewayThreadUrl], baselineMatch] = await Promise.all([
     waitForLine(bare, 'stderr', /at (http:\/\/\S+\/v1)/),
     waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/),
     waitForLine(gatewayThread, 'stderr', /at (http:\/\/\S+)\/v1/),
+    baseline ? waitForLine(baseline, 'stderr', /at (http:\/\/\S+)\/v1/) : undefined,
   ]);
   if (process.env.BENCH_STDERR) gateway.stderr!.pipe(process.stderr);
   const targets: Target[] = [
@@ -132,6 +137,7 @@ async function main(): Promise<void> {
     { name: 'bare proxy', url: bareUrl, pid: bare.pid },
     { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
     { name: 'gateway, scoring in a worker thread', url: `${gatewayThreadUrl}/v1`, pid: gatewayThread.pid },
+    ...(baseline && baselineMatch ? [{ name: `gateway of ${baselineTree}`, url: `${baselineMatch[1]}/v1`, pid: baseline.pid }] : []),
   ];
   try {
     // Warm-up: JIT, connection pools.
@@ -170,6 +176,7 @@ async function main(): Promise<void> {
     bare.kill('SIGTERM');
     gateway.kill('SIGTERM');
     gatewayThread.kill('SIGTERM');
+    baseline?.kill('SIGTERM');
     upstream.kill('SIGTERM');
   }
 }
