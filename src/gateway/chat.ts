@@ -178,35 +178,37 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   });
   const acc = new AnswerAccumulator();
   const rewrite = !req.clientWantsLogprobs;
-  // Events that arrived together leave together: one socket write per batch, not per event.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
+  // Events that arrived together leave together, as one string in one socket write: the batch is
+  // sent once the microtasks that parse it are done (a tick later), not event by event.
+  let batch = '';
+  let flushing = false;
+  const flush = () => {
+    flushing = false;
+    if (batch !== '' && !res.destroyed) res.write(batch);
+    batch = '';
   };
   try {
     for await (const ev of events) {
       acc.addChunk(ev.chunk);
       const isUsageOnly = Array.isArray(ev.chunk.choices) && (ev.chunk.choices as unknown[]).length === 0 && ev.chunk.usage !== undefined;
       if (isUsageOnly && !req.includeUsage) continue;
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
+      batch += `data: ${rewrite ? JSON.stringify(stripTokenData(ev.chunk, false, false)) : ev.raw}\n\n`;
+      if (!flushing) {
+        flushing = true;
+        process.nextTick(flush);
       }
-      res.write(`data: ${rewrite ? JSON.stringify(stripTokenData(ev.chunk, false, false)) : ev.raw}\n\n`);
     }
   } catch (err) {
     deps.tracker.fail(handle);
     if (!res.destroyed) {
       const { body } = toOpenAIError(err instanceof OpenClawError || abort.signal.aborted ? err : new OpenClawError('upstream', String((err as Error).message)));
-      res.write(`data: ${JSON.stringify(body)}\n\n`);
-      res.end('data: [DONE]\n\n');
+      res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
     }
+    batch = '';
     return;
   }
-  res.end('data: [DONE]\n\n');
-  // Flush now: the batch's uncork is a tick away, and recording must not hold back the last bytes.
-  if (corked) uncork();
+  // The last batch leaves with the end of the response, before the turn is recorded.
+  res.end(`${batch}data: [DONE]\n\n`);
+  batch = '';
   recordTurn(deps, req, handle, acc, version);
 }
