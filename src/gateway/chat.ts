@@ -1,7 +1,8 @@
 // The chat-completions path: parse → forward → (while the upstream works) resolve the session →
-// stream/return the answer → record the turn. Streaming is real (each upstream chunk is written as it arrives); an upstream
-// failure before the first byte keeps its status; after that it becomes an SSE error event and
-// `[DONE]`, never a silently truncated 200. Failed answers are never recorded as training turns.
+// stream/return the answer → record the turn. Streaming is real (each upstream chunk is written as
+// it arrives); an upstream failure before the first byte keeps its status; after that it becomes an
+// SSE error event and `[DONE]`, never a silently truncated 200. Failed answers are never recorded
+// as training turns.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatChannel, ChatMessage } from '../engines/types.ts';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
