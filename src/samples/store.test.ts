@@ -280,8 +280,12 @@ test('group commit: a turn resolved in its own group is never written as pending
   assert.throws(() => store.addPendingTurn(makeTurn('g', 2)), (e: unknown) => e instanceof OpenClawError && /already pending/.test(e.message));
   assert.deepEqual(store.getTurnOutcome('g', 2), { status: 'pending', turn: kept });
   assert.deepEqual(store.pendingTurns().map((p) => p.turnId), [1, 2]);
-  store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'samples', samples: [makeSample('g', 1)] });
+  store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'samples', samples: [makeSample('g', 1, { id: 'taken' })] });
   assert.throws(() => store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'dropped', reason: 'x' }), hasCode('turn_not_pending'));
+  // A resolution that fails half-way leaves the turn pending, also before it was ever written.
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 'g', turnId: 2 }, { kind: 'samples', samples: [makeSample('g', 2, { id: 'fresh' }), makeSample('g', 2, { id: 'taken' })] }),
+    hasCode('duplicate_sample'));
+  assert.deepEqual(store.getTurnOutcome('g', 2), { status: 'pending', turn: kept });
   await new Promise((r) => setImmediate(r));
   assert.equal(pendingInserts(), 1, 'only the turn still pending at the commit was written to pending_turns');
   assert.deepEqual(other.prepare(`SELECT turn_id FROM pending_turns`).all(), [{ turn_id: 2 }]);

@@ -163,14 +163,17 @@ export class SampleStore {
   }
 
   private commitGroup(): void {
-    if (!this.db.open || !this.db.inTransaction) return;
+    if (!this.grouping) return;
     this.grouping = false;
+    const staged = [...this.staged.values()];
+    this.staged.clear();
+    if (!this.db.open) return;
     try {
-      for (const row of this.staged.values()) this.stmt(INSERT_PENDING).run(row);
-      this.staged.clear();
+      // An I/O error (a full disk) can make SQLite roll the whole group back on its own.
+      if (!this.db.inTransaction) throw new Error('SQLite rolled the group back after an earlier error');
+      for (const row of staged) this.stmt(INSERT_PENDING).run(row);
       this.db.exec('COMMIT');
     } catch (err) {
-      this.staged.clear();
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw new OpenClawError('data', `sample store ${this.path}: committing a group of writes failed (${(err as Error).message}); the turns in it stay unrecorded`, { code: 'store_commit_failed', cause: err });
     }
@@ -190,7 +193,7 @@ export class SampleStore {
     const place = this.placeOf(turn.sessionId, turn.turnId);
     if (place === 'outcome') throw duplicateTurn(turn, 'was already judged');
     if (place === 'pending') throw duplicateTurn(turn, 'is already pending');
-    if (this.grouping) {
+    if (this.grouping && this.db.inTransaction) {
       this.staged.set(turnKey(turn), row); // written at the commit unless resolved first
       return;
     }
@@ -237,22 +240,29 @@ export class SampleStore {
       // Every acknowledged turn must end as a sample or a recorded drop, never as nothing.
       throw invalidRequest(`turn ${ref.sessionId}:${ref.turnId}: an outcome without samples must be a drop with a reason`);
     }
-    this.immediate(() => {
-      const removed = this.staged.delete(turnKey(ref)) ? 1 : this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
-        .run(ref.sessionId, ref.turnId).changes;
-      if (removed === 0) {
-        throw new OpenClawError(
-          'not_found',
-          `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`,
-          { code: 'turn_not_pending' },
-        );
-      }
-      if (outcome.kind === 'dropped') {
-        this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
-          .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
-      }
-      for (const row of rows) this.insertSample(row);
-    });
+    const key = turnKey(ref);
+    const staged = this.staged.get(key); // added in this write group, not written yet
+    try {
+      this.immediate(() => {
+        const removed = staged !== undefined ? Number(this.staged.delete(key))
+          : this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`).run(ref.sessionId, ref.turnId).changes;
+        if (removed === 0) {
+          throw new OpenClawError(
+            'not_found',
+            `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`,
+            { code: 'turn_not_pending' },
+          );
+        }
+        if (outcome.kind === 'dropped') {
+          this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
+            .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
+        }
+        for (const row of rows) this.insertSample(row);
+      });
+    } catch (err) {
+      if (staged !== undefined) this.staged.set(key, staged); // rolled back: still pending
+      throw err;
+    }
   }
 
   // ---- samples -------------------------------------------------------------------------------
