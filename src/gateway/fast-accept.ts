@@ -4,7 +4,9 @@
 // the error. So they must never accept what the schemas reject (fast-accept.test.ts holds them to
 // that), and may reject valid input (it is then only slower).
 
-const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+/** The message roles a chat request may use (the schema in request.ts uses the same list). */
+export const CHAT_ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
+const ROLES: ReadonlySet<string> = new Set(CHAT_ROLES);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,17 +4,15 @@
 import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { acceptsChatBody, acceptsMessage } from './fast-accept.ts';
+import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
 import { withoutKeys } from '../util/objects.ts';
 
 /** Our session metadata fields: read here, never forwarded. */
 const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);
 
-const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
-
 export const MessageSchema = z
   .object({
-    role: z.enum(ROLES),
+    role: z.enum(CHAT_ROLES),
     // zod's default union message is just "Invalid input": say what a content may be.
     content: z
       .union([z.string(), z.array(z.object({ type: z.string() }).passthrough()), z.null()], {
