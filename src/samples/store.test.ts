@@ -20,6 +20,16 @@ function openTemp(t: { after: (fn: () => void) => void }): SampleStore {
   return store;
 }
 
+/** A store plus a second, read-only connection to its file: what other processes see. */
+function openWithReader(t: { after: (fn: () => void) => void }): { store: SampleStore; other: Database.Database } {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const store = SampleStore.open(path);
+  t.after(() => store.close());
+  const other = new Database(path, { readonly: true });
+  t.after(() => other.close());
+  return { store, other };
+}
+
 function hasCode(code: string) {
   return (e: unknown) => e instanceof OpenClawError && e.code === code;
 }
@@ -242,11 +252,7 @@ test('samples that break a per-token invariant are refused before anything is wr
 });
 
 test('group commit: writes of one event-loop turn share a transaction, visible to other connections once it commits', async (t) => {
-  const path = join(tempDir(t), 'samples.sqlite');
-  const store = SampleStore.open(path);
-  t.after(() => store.close());
-  const other = new Database(path, { readonly: true });
-  t.after(() => other.close());
+  const { store, other } = openWithReader(t);
   const countOther = () => (other.prepare(`SELECT count(*) AS n FROM pending_turns`).get() as { n: number }).n;
   const errors: unknown[] = [];
   store.groupWrites((err) => errors.push(err));
@@ -266,11 +272,7 @@ test('group commit: writes of one event-loop turn share a transaction, visible t
 });
 
 test('group commit: a turn resolved in its own group is never written as pending; one left pending is written at the commit', async (t) => {
-  const path = join(tempDir(t), 'samples.sqlite');
-  const store = SampleStore.open(path);
-  t.after(() => store.close());
-  const other = new Database(path, { readonly: true });
-  t.after(() => other.close());
+  const { store, other } = openWithReader(t);
   // AUTOINCREMENT counts every row ever inserted into pending_turns.
   const pendingInserts = () => (other.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'pending_turns'`).get() as { seq: number } | undefined)?.seq ?? 0;
   store.groupWrites((err) => assert.fail(String(err)));
