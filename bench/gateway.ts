@@ -111,7 +111,10 @@ async function main(): Promise<void> {
   const config = (name: string, workerThread: boolean) => {
     const path = join(dir, `${name}.yaml`);
     mkdirSync(join(dir, name));
-    writeFileSync(path, `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\nscoring:\n  worker_thread: ${workerThread}\n`);
+    // BENCH_JUDGE=1: a judge model (the scripted upstream again) instead of the rules judge, so
+    // each finished turn also costs the judge's HTTP calls, as in a real deployment.
+    const judge = process.env.BENCH_JUDGE ? `judge:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench-judge\n` : '';
+    writeFileSync(path, `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n${judge}scoring:\n  worker_thread: ${workerThread}\n`);
     return path;
   };
   const bare = spawnServer(['--import', 'tsx', 'bench/bare-proxy.ts', upstreamUrl]);
