@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
+import { openClawBody, runtime, systemPrompt } from '../test/fixtures/openclaw-like.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const TURNS = Number(process.env.BENCH_TURNS ?? 8);
@@ -20,6 +21,26 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // pause, 64 closed-loop clients saturate 2 cores shared by client, upstream and gateway, and the
 // "added latency" measures queueing on the CPU, not the gateway.
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 250);
+// BENCH_SHAPE=openclaw: requests shaped like OpenClaw's (a 40k-character system prompt, 12 tools,
+// the internal-context block, no session headers: the gateway infers sessions), and an upstream
+// that returns the whole prompt's token ids (one per 2.5 characters, ~16k for that prompt) as an
+// engine does. The default shape is a short chat with X-Session-Id headers.
+const OPENCLAW_SHAPE = process.env.BENCH_SHAPE === 'openclaw';
+if (process.env.BENCH_SHAPE !== undefined && !OPENCLAW_SHAPE) throw new Error(`BENCH_SHAPE must be "openclaw" or unset, not "${process.env.BENCH_SHAPE}"`);
+const OPENCLAW_SYSTEM = { role: 'system', content: systemPrompt(40_000, 'main') };
+
+/** One request of a session: its body and headers, for the turn's history (which `content` then extends). */
+function requestOf(session: string, history: Array<Record<string, unknown>>, stream: boolean, extra: Record<string, unknown>): { body: string; headers: Record<string, string> } {
+  if (!OPENCLAW_SHAPE) {
+    return {
+      headers: { 'content-type': 'application/json', 'x-session-id': session, 'x-turn-type': 'main' },
+      body: JSON.stringify({ model: 'm', messages: history, stream, max_tokens: 64, ...extra }),
+    };
+  }
+  const body: Record<string, unknown> = { ...openClawBody(OPENCLAW_SYSTEM, history), stream, ...extra };
+  if (!stream) delete body.stream_options;
+  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
 
 function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
@@ -40,17 +61,16 @@ async function drive(baseUrl: string, stream: boolean, tag: string, extra: Recor
   const lat: number[] = [];
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async (_, s) => {
-    const messages: Array<Record<string, unknown>> = [{ role: 'system', content: 'You are a helpful assistant.' }];
+    const session = `${tag}-${s}`;
+    // OpenClaw's system prompt travels in every body (openClawBody); the short chat's is history.
+    const messages: Array<Record<string, unknown>> = OPENCLAW_SHAPE ? [] : [{ role: 'system', content: 'You are a helpful assistant.' }];
     for (let t = 0; t < TURNS; t++) {
       await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
-      messages.push({ role: 'user', content: `session ${tag}-${s} question ${t}: what should I do next?` });
+      const question = `session ${session} question ${t}: what should I do next?`;
+      messages.push({ role: 'user', content: OPENCLAW_SHAPE && t === 0 ? question + runtime(session) : question });
+      const { body, headers } = requestOf(session, messages, stream, extra);
       const start = performance.now();
-      const res = await pool.request({
-        path: `${url.pathname.replace(/\/$/, '')}/chat/completions`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-session-id': `${tag}-${s}`, 'x-turn-type': 'main' },
-        body: JSON.stringify({ model: 'm', messages, stream, max_tokens: 64, ...extra }),
-      });
+      const res = await pool.request({ path: `${url.pathname.replace(/\/$/, '')}/chat/completions`, method: 'POST', headers, body });
       const text = await res.body.text();
       lat.push(performance.now() - start);
       if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
@@ -103,7 +123,8 @@ function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?:
 }
 
 async function main(): Promise<void> {
-  const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const upstreamArgs = OPENCLAW_SHAPE ? ['--prompt-chars-per-token', '2.5'] : [];
+  const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts', ...upstreamArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [, upstreamUrl] = await waitForLine(upstream, 'stdout', /^UPSTREAM (\S+)/);
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-bench-'));
   // The gateway as configured by default (scoring on the main thread), and with scoring in its
@@ -172,7 +193,8 @@ async function main(): Promise<void> {
         ].join(' | '));
       }
     }
-    process.stdout.write(`gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, same run\n`);
+    const shape = OPENCLAW_SHAPE ? 'OpenClaw-shaped requests (40k-char system prompt, 12 tools, inferred sessions, ~16k prompt token ids)' : 'short chats with session headers';
+    process.stdout.write(`gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, ${shape}, same run\n`);
     process.stdout.write('mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req (main thread)\n');
     for (const r of rows) process.stdout.write(`${r}\n`);
   } finally {

@@ -52,6 +52,12 @@ export class ScriptedUpstream {
   chatPath?: string;
   /** Set false to keep request bodies out of `received` (benchmarks). */
   keepRequests = true;
+  /**
+   * When set, `prompt_token_ids` holds one id per this many characters of the request's messages
+   * and tools, as an engine returns the whole prompt's ids (benchmarks with real-sized prompts);
+   * otherwise it is [1, 2, 3].
+   */
+  promptCharsPerToken?: number;
   /** Chat requests whose connection closed before their answer was complete (the caller aborted). */
   readonly closedEarly: ReceivedRequest[] = [];
   private closeWaiters: Array<(r: ReceivedRequest) => void> = [];
@@ -118,6 +124,12 @@ export class ScriptedUpstream {
     await this.answer(b, body, res);
   }
 
+  private promptIds(body: Record<string, unknown>): number[] {
+    if (this.promptCharsPerToken === undefined) return [1, 2, 3];
+    const chars = JSON.stringify(body.messages ?? []).length + JSON.stringify(body.tools ?? []).length;
+    return Array.from({ length: Math.ceil(chars / this.promptCharsPerToken) }, (_, i) => 1000 + ((i * 7919) % 50_000));
+  }
+
   private async answer(b: Behaviour, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
     if (b.kind === 'hang') return; // never answers; the gateway's timeouts must cope
     if (b.kind === 'status') {
@@ -160,7 +172,7 @@ export class ScriptedUpstream {
       res.end(JSON.stringify({
         id, object: 'chat.completion', created: 1, model, choices: [choice],
         usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length },
-        ...(withIds ? { prompt_token_ids: [1, 2, 3] } : {}),
+        ...(withIds ? { prompt_token_ids: this.promptIds(body) } : {}),
       }));
       return;
     }
@@ -175,7 +187,7 @@ export class ScriptedUpstream {
       }],
     });
     if (b.kind === 'slow_first_token') await sleep(b.delayMs);
-    send(chunk({ role: 'assistant', content: '' }, null, null, withIds ? { prompt_token_ids: [1, 2, 3] } : {}));
+    send(chunk({ role: 'assistant', content: '' }, null, null, withIds ? { prompt_token_ids: this.promptIds(body) } : {}));
     for (let i = 0; i < pieces.length; i++) {
       if ((b.kind === 'cut_stream' || b.kind === 'error_mid_stream') && i === b.afterTokens) {
         if (b.kind === 'error_mid_stream') {
