@@ -2,6 +2,7 @@
 // body — with everything training needs: text, tool calls, finish reason, per-token log-probs,
 // and token ids when the engine returns them (vLLM `return_token_ids`, our engines).
 import type { ChatMessage } from '../engines/types.ts';
+import { LazyInts } from '../util/lazy-ints.ts';
 import { withoutKeys } from '../util/objects.ts';
 
 type Json = Record<string, unknown>;
@@ -23,7 +24,8 @@ export class AnswerAccumulator {
   logprobs: number[] = [];
   logprobTokens: string[] = [];
   tokenIds: number[] = [];
-  promptTokenIds?: number[];
+  /** The engine's prompt ids; as text (LazyInts) when they came as JSON, parsed when recorded. */
+  promptTokenIds?: number[] | LazyInts;
   usage?: Json;
   /** Policy version the engine reports with the answer (in-process engines do). */
   policyVersion?: number;
@@ -32,7 +34,7 @@ export class AnswerAccumulator {
   /** Adds one streamed chunk. */
   addChunk(chunk: Json): void {
     if (typeof chunk.policy_version === 'number') this.policyVersion = chunk.policy_version;
-    if (Array.isArray(chunk.prompt_token_ids)) this.promptTokenIds = chunk.prompt_token_ids as number[];
+    if (isTokenIds(chunk.prompt_token_ids)) this.promptTokenIds = chunk.prompt_token_ids;
     if (chunk.usage && typeof chunk.usage === 'object') this.usage = chunk.usage as Json;
     const choices = chunk.choices as Json[] | undefined;
     if (!Array.isArray(choices)) return;
@@ -50,7 +52,7 @@ export class AnswerAccumulator {
   /** Takes a whole non-streamed completion body. */
   addCompletion(body: Json): void {
     if (typeof body.policy_version === 'number') this.policyVersion = body.policy_version;
-    if (Array.isArray(body.prompt_token_ids)) this.promptTokenIds = body.prompt_token_ids as number[];
+    if (isTokenIds(body.prompt_token_ids)) this.promptTokenIds = body.prompt_token_ids;
     if (body.usage && typeof body.usage === 'object') this.usage = body.usage as Json;
     const choice = ((body.choices as Json[]) ?? []).find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
@@ -102,6 +104,10 @@ export class AnswerAccumulator {
     if (this.reasoning !== '') msg.reasoning_content = this.reasoning;
     return msg;
   }
+}
+
+function isTokenIds(v: unknown): v is number[] | LazyInts {
+  return Array.isArray(v) || v instanceof LazyInts;
 }
 
 /** Removes the log-probs (and token ids) we asked for on the client's behalf from a chunk/body. */

@@ -3,10 +3,13 @@
 // `Retokenizer`); otherwise record the turn without ids and say why (it cannot be trained).
 import type { ChatMessage } from '../engines/types.ts';
 import type { AnswerAccumulator } from './accumulate.ts';
+import { LazyInts } from '../util/lazy-ints.ts';
 
 /** Token data of one answer, as recorded. */
 export interface TurnTokens {
   promptIds?: number[];
+  /** `promptIds` as the engine's JSON text, when they came as JSON (the records file reuses it). */
+  promptIdsJson?: string;
   responseIds?: number[];
   logprobs?: number[];
   /** 1 = the log-prob at this position is real; 0 = padded by alignment (never train on it). */
@@ -53,8 +56,9 @@ export class TokenResolver {
         warnings.push(`engine returned ${acc.tokenIds.length} token ids but ${acc.logprobs.length} log-probs`);
       }
       this.counters.engine_ids++;
+      const prompt = promptIdsOf(acc.promptTokenIds, warnings);
       this.counters.warnings += warnings.length;
-      return { promptIds: acc.promptTokenIds, responseIds: acc.tokenIds, logprobs: acc.logprobs, warnings };
+      return { ...prompt, responseIds: acc.tokenIds, logprobs: acc.logprobs, warnings };
     }
     if (this.retokenize && acc.logprobs.length > 0) {
       const t = this.retokenize({ messages, tools, response, finishReason: acc.finishReason, upstreamLogprobs: acc.logprobs });
@@ -66,5 +70,16 @@ export class TokenResolver {
     warnings.push('no token ids: the upstream did not return them and rollout.tokenizer is not set, so this turn cannot be trained');
     this.counters.warnings += warnings.length;
     return { logprobs: acc.logprobs.length > 0 ? acc.logprobs : undefined, warnings };
+  }
+}
+
+/** The engine's prompt ids, parsed now if they came as text; malformed ones are left out with a warning. */
+function promptIdsOf(ids: number[] | LazyInts | undefined, warnings: string[]): Pick<TurnTokens, 'promptIds' | 'promptIdsJson'> {
+  if (!(ids instanceof LazyInts)) return { promptIds: ids };
+  try {
+    return { promptIds: ids.values(), promptIdsJson: ids.json };
+  } catch (err) {
+    warnings.push(`engine returned malformed prompt_token_ids (${(err as Error).message}): this turn cannot be trained`);
+    return {};
   }
 }

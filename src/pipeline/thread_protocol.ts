@@ -23,7 +23,7 @@ export type IntakeTurn = Pick<Turn, 'sessionId' | 'turnId' | 'messages' | 'tools
 const ID_ARRAYS = ['promptIds', 'responseIds', 'logprobMask'] as const;
 
 /** A TurnResponse whose number arrays travel as typed arrays: copied as bytes, not value by value. */
-export type PackedResponse = Omit<TurnResponse, (typeof ID_ARRAYS)[number] | 'logprobs'> & {
+export type PackedResponse = Omit<TurnResponse, (typeof ID_ARRAYS)[number] | 'logprobs' | 'promptIdsJson'> & {
   promptIds?: Int32Array;
   responseIds?: Int32Array;
   logprobMask?: Int32Array;
@@ -36,7 +36,8 @@ export function packTurn(turn: Turn): { turn: IntakeTurn; transfer: ArrayBuffer[
   const transfer: ArrayBuffer[] = [];
   let packed: PackedResponse | undefined;
   if (response !== undefined) {
-    const { promptIds, responseIds, logprobMask, logprobs, ...rest } = response;
+    // promptIdsJson stays behind: only the records file (main thread) reads it.
+    const { promptIds, responseIds, logprobMask, logprobs, promptIdsJson: _json, ...rest } = response;
     const keep = <T extends Int32Array | Float64Array>(t: T): T => (transfer.push(t.buffer as ArrayBuffer), t);
     const ints = (a: number[] | undefined) => (a === undefined ? undefined : keep(Int32Array.from(a)));
     packed = { ...rest, promptIds: ints(promptIds), responseIds: ints(responseIds), logprobMask: ints(logprobMask), logprobs: logprobs && keep(Float64Array.from(logprobs)) };

@@ -65,7 +65,7 @@ export class RecordWriter {
   turnCompleted(turn: Turn): void {
     const r = turn.response!;
     const content = r.message.content;
-    this.append({
+    const line: RecordLine = {
       type: 'turn',
       session_id: turn.sessionId,
       turn_id: turn.turnId!,
@@ -84,7 +84,11 @@ export class RecordWriter {
       token_warnings: r.tokenWarnings,
       started_at: new Date(turn.startedAt).toISOString(),
       completed_at: new Date(turn.completedAt!).toISOString(),
-    });
+    };
+    // The prompt's ids as the engine sent them: ~100 KB of numbers for a long prompt, not formatted again.
+    const idsJson = r.promptIdsJson;
+    if (idsJson === undefined || idsJson.includes('\n')) return this.append(line);
+    this.out.appendJson(`${JSON.stringify({ ...line, prompt_ids: undefined }).slice(0, -1)},"prompt_ids":${idsJson}}`);
   }
 
   /** The `next_state` line of a finalised turn. */

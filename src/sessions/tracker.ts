@@ -85,6 +85,8 @@ export interface TurnResponse {
   finishReason: string | null;
   promptText?: string;
   promptIds?: number[];
+  /** `promptIds` as the engine sent them (JSON text), written to the records file as is. */
+  promptIdsJson?: string;
   responseIds?: number[];
   logprobs?: number[];
   /** 1 = the log-prob at this position is real; 0 = padded by token alignment (never trained on). */

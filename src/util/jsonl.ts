@@ -26,8 +26,13 @@ export class JsonlAppender {
 
   /** Appends one line (one write call; a short write is completed before returning); a no-op after close. */
   append(value: unknown): void {
+    this.appendJson(JSON.stringify(value));
+  }
+
+  /** Appends a value already serialised as JSON, without line breaks (see `append`). */
+  appendJson(json: string): void {
     if (this.fd === null) return;
-    const buf = Buffer.from(JSON.stringify(value) + '\n', 'utf8');
+    const buf = Buffer.from(json + '\n', 'utf8');
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
     this.lines++;

@@ -30,6 +30,12 @@ export function fakeTokenId(piece: string): number {
   return 1000 + h;
 }
 
+/** The prompt ids the upstream returns for a request body with `promptCharsPerToken` set. */
+export function scriptedPromptIds(body: Record<string, unknown>, charsPerToken: number): number[] {
+  const chars = JSON.stringify(body.messages ?? []).length + JSON.stringify(body.tools ?? []).length;
+  return Array.from({ length: Math.ceil(chars / charsPerToken) }, (_, i) => 1000 + ((i * 7919) % 50_000));
+}
+
 function splitTokens(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [text];
 }
@@ -125,9 +131,7 @@ export class ScriptedUpstream {
   }
 
   private promptIds(body: Record<string, unknown>): number[] {
-    if (this.promptCharsPerToken === undefined) return [1, 2, 3];
-    const chars = JSON.stringify(body.messages ?? []).length + JSON.stringify(body.tools ?? []).length;
-    return Array.from({ length: Math.ceil(chars / this.promptCharsPerToken) }, (_, i) => 1000 + ((i * 7919) % 50_000));
+    return this.promptCharsPerToken === undefined ? [1, 2, 3] : scriptedPromptIds(body, this.promptCharsPerToken);
   }
 
   private async answer(b: Behaviour, body: Record<string, unknown>, res: ServerResponse): Promise<void> {

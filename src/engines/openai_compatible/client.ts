@@ -5,6 +5,7 @@ import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
+import { parseWithLazyInts } from '../../util/lazy-ints.ts';
 import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
 import { retryDelay } from './retry.ts';
 import { SseParser } from './sse.ts';
@@ -165,8 +166,8 @@ export class OpenAICompatibleChannel implements ChatChannel {
     }
   }
 
-  /** POST returning parsed JSON; a non-JSON 200 is explained as a bad body, a broken one as cut. */
-  async postJson(path: string, body: Body, signal?: AbortSignal): Promise<Body> {
+  /** POST returning parsed JSON (by `parse`); a non-JSON 200 is explained as a bad body, a broken one as cut. */
+  async postJson(path: string, body: Body, signal?: AbortSignal, parse: (text: string) => Body = JSON.parse): Promise<Body> {
     const deadline = this.startDeadline();
     let text: string;
     try {
@@ -180,14 +181,14 @@ export class OpenAICompatibleChannel implements ChatChannel {
       deadline.clear();
     }
     try {
-      return JSON.parse(text) as Body;
+      return parse(text);
     } catch {
       throw explainBadBody(this.info, text);
     }
   }
 
   async complete(body: Body, signal?: AbortSignal): Promise<Body> {
-    const json = await this.postJson('chat/completions', { ...body, stream: false }, signal);
+    const json = await this.postJson('chat/completions', { ...body, stream: false }, signal, parseAnswer);
     if (!Array.isArray(json.choices) || json.choices.length === 0) throw explainBadBody(this.info, JSON.stringify(json));
     return json;
   }
@@ -259,7 +260,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
   private streamChunk(data: string): Body {
     let chunk: Body;
     try {
-      chunk = JSON.parse(data) as Body;
+      chunk = parseAnswer(data);
     } catch {
       throw explainCutStream(this.info, `unparseable event: ${data.slice(0, 120)}`);
     }
@@ -284,6 +285,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+/** An answer or chunk; the prompt's token ids stay text until the turn is recorded (util/lazy-ints.ts). */
+function parseAnswer(text: string): Body {
+  return parseWithLazyInts(text, 'prompt_token_ids');
 }
 
 /**

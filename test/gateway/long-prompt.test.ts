@@ -1,0 +1,53 @@
+// Long prompts (OpenClaw's is ~40k characters): the engine returns ~16k prompt token ids with each
+// answer, which the gateway keeps as text on the request's path and parses when it records the
+// turn (util/lazy-ints.ts). Whatever path they take, the ids must come out exact in the records
+// file and the sample store, and reach a client only when it asked for token data.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startHarness, postJson, readSse, type Harness } from '../support/harness.ts';
+import { scriptedPromptIds } from '../support/scripted-upstream.ts';
+import { readRecords } from '../../src/sessions/index.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+  h.upstream.promptCharsPerToken = 2.5;
+});
+after(async () => { await h.close(); });
+
+const LONG = 'Follow the workspace rules. '.repeat(1500); // 42k characters, ~17k prompt ids
+const system = { role: 'system', content: LONG };
+const user = (content: string) => ({ role: 'user', content });
+
+function recordedTurn(sessionId: string, turnId: number) {
+  return readRecords(join(h.outDir, 'records', 'turns.jsonl')).turns.find((t) => t.session_id === sessionId && t.turn_id === turnId)!;
+}
+
+for (const stream of [false, true]) {
+  test(`${stream ? 'streamed' : 'plain'} answer to a long prompt: exact prompt ids recorded and stored, none sent to the client`, async () => {
+    const session = `long-${stream}`;
+    const first = [system, user('What is in the workspace?')];
+    const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': session }, body: JSON.stringify({ messages: first, stream }) });
+    assert.equal(res.status, 200);
+    const text = stream ? (await readSse(res)).join('\n') : await res.text();
+    assert.ok(!text.includes('prompt_token_ids'), 'ids the gateway asked for are not forwarded');
+    const expected = scriptedPromptIds(h.upstream.received.at(-1)!.body, 2.5);
+    assert.ok(expected.length > 16_000);
+    assert.deepEqual(recordedTurn(session, 1).prompt_ids, expected);
+    // The next request finalises turn 1; the rules judge turns it into a sample with the same ids.
+    await postJson(`${h.url}/v1/chat/completions`, { session_id: session, messages: [...first, { role: 'assistant', content: 'Hello from the scripted upstream.' }, user('Thanks, that helped.')] });
+    await h.server.pipeline.whenIdle();
+    const outcome = h.server.store.getTurnOutcome(session, 1);
+    assert.equal(outcome?.status, 'samples');
+    assert.deepEqual(outcome.status === 'samples' && outcome.samples[0].promptIds, expected);
+  });
+}
+
+test('a client asking for token data gets the long prompt ids in full', async () => {
+  const messages = [system, user('q')];
+  const res = await postJson(`${h.url}/v1/chat/completions`, { messages, logprobs: true, return_token_ids: true, session_id: 'long-asks' });
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body.prompt_token_ids, scriptedPromptIds(h.upstream.received.at(-1)!.body, 2.5));
+  assert.deepEqual(recordedTurn('long-asks', 1).prompt_ids, res.body.prompt_token_ids);
+});
