@@ -65,6 +65,8 @@ export class RecordWriter {
   turnCompleted(turn: Turn): void {
     const r = turn.response!;
     const content = r.message.content;
+    // The prompt's ids as the engine sent them: ~100 KB of numbers for a long prompt, not formatted again.
+    const idsJson = r.promptIdsJson !== undefined && !r.promptIdsJson.includes('\n') ? r.promptIdsJson : undefined;
     const line: RecordLine = {
       type: 'turn',
       session_id: turn.sessionId,
@@ -75,7 +77,7 @@ export class RecordWriter {
       response: r.message,
       response_text: typeof content === 'string' ? content : '',
       tool_calls: r.message.tool_calls,
-      prompt_ids: r.promptIds,
+      prompt_ids: idsJson === undefined ? r.promptIds : undefined,
       response_ids: r.responseIds,
       logprobs: r.logprobs,
       logprob_mask: r.logprobMask,
@@ -85,10 +87,8 @@ export class RecordWriter {
       started_at: new Date(turn.startedAt).toISOString(),
       completed_at: new Date(turn.completedAt!).toISOString(),
     };
-    // The prompt's ids as the engine sent them: ~100 KB of numbers for a long prompt, not formatted again.
-    const idsJson = r.promptIdsJson;
-    if (idsJson === undefined || idsJson.includes('\n')) return this.append(line);
-    this.out.appendJson(`${JSON.stringify({ ...line, prompt_ids: undefined }).slice(0, -1)},"prompt_ids":${idsJson}}`);
+    if (idsJson === undefined) return this.append(line);
+    this.out.appendJson(`${JSON.stringify(line).slice(0, -1)},"prompt_ids":${idsJson}}`);
   }
 
   /** The `next_state` line of a finalised turn. */
