@@ -29,6 +29,12 @@ test('events split across any chunk boundary come out whole, multi-byte characte
   }
 });
 
+test('a byte-order mark opening the stream is dropped, wherever its bytes are split', async () => {
+  for (const pieces of splits('\uFEFFdata: first\n\ndata: \uFEFFkept\n\n')) {
+    assert.deepEqual(await collect(pieces), ['first', '\uFEFFkept']);
+  }
+});
+
 test('CRLF line endings, split anywhere (also between \\r and \\n)', async () => {
   const stream = 'data: one\r\n\r\ndata: two\r\ndata: more\r\n\r\n';
   for (const pieces of splits(stream)) {
