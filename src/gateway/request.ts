@@ -99,14 +99,14 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     if (!parsed.success) throw zodToInvalid(parsed.error, '');
     b = parsed.data;
   }
-  const messages: ChatMessage[] = new Array(b.messages.length);
+  // The request's own array when every message passes as it is: the upstream body and the records
+  // then share one array, and so its JSON text (util/json-text.ts).
+  let messages = b.messages as ChatMessage[];
   for (let i = 0; i < b.messages.length; i++) {
-    if (acceptsMessage(b.messages[i])) {
-      messages[i] = b.messages[i] as ChatMessage;
-      continue;
-    }
+    if (acceptsMessage(b.messages[i])) continue;
     const m = MessageSchema.safeParse(b.messages[i]);
     if (!m.success) throw zodToInvalid(m.error, `messages.${i}`);
+    if (messages === b.messages) messages = [...messages];
     messages[i] = m.data as ChatMessage;
   }
   const meta: RequestMeta = {

@@ -4,6 +4,7 @@
 // Lines are written with one write(2) each on a file opened for append, so the kernel keeps them
 // across a process crash; on open, a torn last line is terminated so the next line stays valid.
 import { existsSync, readFileSync } from 'node:fs';
+import { stringifyWithShared } from '../util/json-text.ts';
 import { JsonlAppender } from '../util/jsonl.ts';
 import type { Turn } from './tracker.ts';
 
@@ -38,6 +39,8 @@ export type RecordLine =
       reason?: string;
       at: string;
     };
+
+const SHARED_KEYS = ['messages', 'tools'] as const;
 
 /** Appends record lines to one file; survives process crashes line by line. */
 export class RecordWriter {
@@ -87,8 +90,9 @@ export class RecordWriter {
       started_at: new Date(turn.startedAt).toISOString(),
       completed_at: new Date(turn.completedAt!).toISOString(),
     };
-    if (idsJson === undefined) return this.append(line);
-    this.out.appendJson(`${JSON.stringify(line).slice(0, -1)},"prompt_ids":${idsJson}}`);
+    // The messages and tools as already serialised for the upstream request (util/json-text.ts).
+    const json = stringifyWithShared(line, SHARED_KEYS, true);
+    this.out.appendJson(idsJson === undefined ? json : `${json.slice(0, -1)},"prompt_ids":${idsJson}}`);
   }
 
   /** The `next_state` line of a finalised turn. */
