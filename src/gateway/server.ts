@@ -4,6 +4,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
+import { keepParsedText } from '../util/json-text.ts';
 import type { ChatChannel } from '../engines/types.ts';
 import type { SessionTracker } from '../sessions/index.ts';
 import { handleChat, prepareTurn, runTurn, type ChatDeps } from './chat.ts';
@@ -66,6 +67,17 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     contextGuard: opts.contextGuard,
     onWarning: opts.onWarning,
   };
+  // Fastify's own JSON parser (same errors, same prototype-poisoning checks), keeping the text a
+  // body came from: the upstream request reuses the messages' text (util/json-text.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    parseJson(request, text as string, (err, body) => {
+      if (err === null && typeof body === 'object' && body !== null) keepParsedText(body, text as string);
+      done(err, body);
+    });
+  });
+
   const expectedKey = opts.apiKey !== undefined && opts.apiKey !== '' ? keyDigest(opts.apiKey) : undefined;
 
   if (expectedKey) {

@@ -51,3 +51,23 @@ test('a client asking for token data gets the long prompt ids in full', async ()
   assert.deepEqual(res.body.prompt_token_ids, scriptedPromptIds(h.upstream.received.at(-1)!.body, 2.5));
   assert.deepEqual(recordedTurn('long-asks', 1).prompt_ids, res.body.prompt_token_ids);
 });
+
+test('the messages and tools go upstream and into the record as the client wrote them, not formatted again', async () => {
+  // Escapes a JSON.stringify would not write: the request's own text was forwarded.
+  const body = `{"session_id":"as-written","messages":[${JSON.stringify(system)},{"role":"user","content":"caf\\u00e9 \\/ \\"quoted\\""}],`
+    + `"tools":[{"type":"function","function":{"name":"look","description":"caf\\u00e9","parameters":{"type":"object"}}}]}`;
+  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  assert.equal(res.status, 200);
+  await res.text();
+  const sent = JSON.parse(body);
+  const upstream = h.upstream.received.at(-1)!;
+  assert.ok(upstream.text.includes('"content":"caf\\u00e9 \\/ \\"quoted\\""'), 'messages forwarded verbatim');
+  assert.ok(upstream.text.includes('"description":"caf\\u00e9"'), 'tools forwarded verbatim');
+  assert.deepEqual(upstream.body.messages, sent.messages);
+  assert.deepEqual(upstream.body.tools, sent.tools);
+  assert.equal(upstream.body.session_id, undefined, 'our metadata is not forwarded');
+  const turn = recordedTurn('as-written', 1);
+  assert.deepEqual(turn.messages, sent.messages);
+  assert.deepEqual(turn.tools, sent.tools);
+  assert.equal(turn.messages[1] && (turn.messages[1] as { content: string }).content, 'café / "quoted"');
+});

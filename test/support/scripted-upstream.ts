@@ -21,6 +21,8 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** The body as it came, for tests of how the gateway serialised it. */
+  text: string;
 }
 
 /** Token id of a piece of text in this fake vocabulary (stable, for assertions). */
@@ -103,13 +105,14 @@ export class ScriptedUpstream {
       return;
     }
     let body: Record<string, unknown> = {};
+    const text = Buffer.concat(chunks).toString('utf8');
     try {
-      body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      body = chunks.length ? JSON.parse(text) : {};
     } catch {
       res.writeHead(400).end('{"error":{"message":"bad json"}}');
       return;
     }
-    const received = { path, headers: req.headers, body };
+    const received = { path, headers: req.headers, body, text };
     if (this.keepRequests) this.received.push(received);
     if (this.chatPath !== undefined && path !== this.chatPath) {
       res.writeHead(404, { 'content-type': 'application/json' });
