@@ -11,15 +11,21 @@ function dataError(message: string): OpenClawError {
   return new OpenClawError('data', message, { code: 'invalid_sample_data' });
 }
 
+const isInt32 = (v: number) => Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
+const notInt32 = (field: string, i: number, v: unknown) => dataError(`${field}[${i}] = ${String(v)} is not a 32-bit integer token id`);
+
+/** Throws what `encodeInt32` throws for `values`, without encoding them. */
+export function checkInt32(values: readonly number[], field: string): void {
+  for (let i = 0; i < values.length; i++) if (!isInt32(values[i])) throw notInt32(field, i, values[i]);
+}
+
 /** Encodes integer token ids as little-endian Int32; throws on non-integers or out-of-range ids. */
 export function encodeInt32(values: readonly number[], field: string): Buffer {
   const buf = Buffer.alloc(values.length * 4);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) {
-      throw dataError(`${field}[${i}] = ${String(v)} is not a 32-bit integer token id`);
-    }
+    if (!isInt32(v)) throw notInt32(field, i, v);
     view.setInt32(i * 4, v, true);
   }
   return buf;
@@ -33,13 +39,20 @@ export function decodeInt32(buf: Uint8Array): number[] {
   return out;
 }
 
+const notNumber = (field: string, i: number, v: unknown) => dataError(`${field}[${i}] is ${typeof v}, expected a number`);
+
+/** Throws what `encodeFloat64` throws for `values`, without encoding them. */
+export function checkFloat64(values: readonly number[], field: string): void {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== 'number') throw notNumber(field, i, values[i]);
+}
+
 /** Encodes numbers as little-endian Float64: exact, including -0, ±Infinity and NaN. */
 export function encodeFloat64(values: readonly number[], field: string): Buffer {
   const buf = Buffer.alloc(values.length * 8);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v !== 'number') throw dataError(`${field}[${i}] is ${typeof v}, expected a number`);
+    if (typeof v !== 'number') throw notNumber(field, i, v);
     view.setFloat64(i * 8, v, true);
   }
   return buf;

@@ -3,7 +3,7 @@
 import { OpenClawError } from '../errors/index.ts';
 import type { Sample, SampleType, Vote } from './types.ts';
 import type { PendingTurn, SampleState, StoredSample } from './store-types.ts';
-import { decodeFloat64, decodeInt32, decodeTopK, encodeFloat64, encodeInt32, encodeTopK } from './codec.ts';
+import { checkFloat64, checkInt32, decodeFloat64, decodeInt32, decodeTopK, encodeFloat64, encodeInt32, encodeTopK } from './codec.ts';
 
 const SAMPLE_TYPES: readonly SampleType[] = ['rl', 'opd', 'opd+rl'];
 
@@ -49,13 +49,26 @@ export interface PendingRow {
   created_at: number;
 }
 
-/** Validates a pending turn and encodes it as a row. */
-export function pendingToRow(t: PendingTurn): PendingRow {
+/** The checks of a pending turn's shape (its numbers are checked as they are encoded). */
+function checkPendingShape(t: PendingTurn): void {
   const what = `pending turn ${t.sessionId}:${t.turnId}`;
   checkRef(what, t.sessionId, t.turnId, t.policyVersion);
   checkPerToken(what, 'rolloutLogprobs', t.rolloutLogprobs, t.responseIds.length);
   if (!Array.isArray(t.promptMessages)) throw invalid(what, 'promptMessages must be an array of chat messages');
   if (t.nextState !== null && !Array.isArray(t.nextState)) throw invalid(what, 'nextState must be an array or null');
+}
+
+/** Throws what `pendingToRow` throws for `t`, without encoding it (for a row written later, or never). */
+export function checkPending(t: PendingTurn): void {
+  checkPendingShape(t);
+  checkInt32(t.promptIds, 'promptIds');
+  checkInt32(t.responseIds, 'responseIds');
+  checkFloat64(t.rolloutLogprobs, 'rolloutLogprobs');
+}
+
+/** Validates a pending turn and encodes it as a row. */
+export function pendingToRow(t: PendingTurn): PendingRow {
+  checkPendingShape(t);
   return {
     session_id: t.sessionId,
     turn_id: t.turnId,

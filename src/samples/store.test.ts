@@ -296,3 +296,14 @@ test('group commit: a turn resolved in its own group is never written as pending
   store.resolvePendingTurn({ sessionId: 'g', turnId: 2 }, { kind: 'dropped', reason: 'hint_reject' });
   assert.equal(store.countPending(), 0);
 });
+
+test('group commit: a turn whose data is bad is refused when it is added, not at the commit (the group still commits)', async (t) => {
+  const { store, other } = openWithReader(t);
+  store.groupWrites((err) => assert.fail(String(err)));
+  store.addPendingTurn(makeTurn('b', 1));
+  assert.throws(() => store.addPendingTurn({ ...makeTurn('b', 2), promptIds: [1, 2.5] }), (e: unknown) => e instanceof OpenClawError && /promptIds\[1\] = 2.5/.test(e.message));
+  assert.throws(() => store.addPendingTurn({ ...makeTurn('b', 3), rolloutLogprobs: ['x' as unknown as number] }), hasCode('invalid_sample_data'));
+  assert.throws(() => store.addPendingTurn({ ...makeTurn('b', 4), turnId: 4.5 }), hasCode('invalid_sample_data'));
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(other.prepare(`SELECT turn_id FROM pending_turns`).all(), [{ turn_id: 1 }]);
+});

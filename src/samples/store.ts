@@ -22,7 +22,7 @@ import type {
   TurnStatus,
 } from './store-types.ts';
 import { ensureSchema } from './schema.ts';
-import { pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
+import { checkPending, pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
 import type { PendingRow, SampleRow, StoredSampleRow } from './rows.ts';
 
 /** File name of the store inside a run's output folder. */
@@ -106,8 +106,11 @@ export class SampleStore {
   private readonly immediate: <T>(fn: () => T) => T;
   /** True while a write group (groupWrites) is open. */
   private grouping = false;
-  /** Pending rows added in the open write group and not yet resolved, by turn (see groupWrites). */
-  private readonly staged = new Map<string, PendingRow>();
+  /**
+   * Pending turns added in the open write group and not yet resolved, by turn (see groupWrites):
+   * checked, but encoded only if the commit has to write them.
+   */
+  private readonly staged = new Map<string, PendingTurn>();
 
   private constructor(path: string, db: Database.Database, recoverLeases: boolean) {
     this.path = path;
@@ -171,7 +174,7 @@ export class SampleStore {
     try {
       // An I/O error (a full disk) can make SQLite roll the whole group back on its own.
       if (!this.db.inTransaction) throw new Error('SQLite rolled the group back after an earlier error');
-      for (const row of staged) this.stmt(INSERT_PENDING).run(row);
+      for (const turn of staged) this.stmt(INSERT_PENDING).run(pendingToRow(turn));
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -189,12 +192,15 @@ export class SampleStore {
 
   /** Stores a turn awaiting judgement; once this returns (inside a write group: once the group commits) the turn is durable. */
   addPendingTurn(turn: PendingTurn): void {
-    const row = pendingToRow(turn);
+    // In a group, most turns are resolved before the commit: their row is never built.
+    let row: PendingRow | undefined;
+    if (this.grouping && this.db.inTransaction) checkPending(turn);
+    else row = pendingToRow(turn);
     const place = this.placeOf(turn.sessionId, turn.turnId);
     if (place === 'outcome') throw duplicateTurn(turn, 'was already judged');
     if (place === 'pending') throw duplicateTurn(turn, 'is already pending');
-    if (this.grouping && this.db.inTransaction) {
-      this.staged.set(turnKey(turn), row); // written at the commit unless resolved first
+    if (row === undefined) {
+      this.staged.set(turnKey(turn), turn); // written at the commit unless resolved first
       return;
     }
     try {
@@ -208,7 +214,7 @@ export class SampleStore {
   /** Turns still waiting for a judge, oldest first (after a restart: re-judge each of them). */
   pendingTurns(): PendingTurn[] {
     const rows = this.stmt(`SELECT * FROM pending_turns ORDER BY seq`).all() as PendingRow[];
-    return [...rows, ...this.staged.values()].map(rowToPending);
+    return [...rows, ...[...this.staged.values()].map(pendingToRow)].map(rowToPending);
   }
 
   /** Number of turns waiting for a judge. */
@@ -440,7 +446,8 @@ export class SampleStore {
 
   /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */
   getTurnOutcome(sessionId: string, turnId: number): TurnStatus | null {
-    const pending = this.staged.get(turnKey({ sessionId, turnId })) ?? this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
+    const staged = this.staged.get(turnKey({ sessionId, turnId }));
+    const pending = staged !== undefined ? pendingToRow(staged) : this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
       .get(sessionId, turnId) as PendingRow | undefined;
     if (pending !== undefined) return { status: 'pending', turn: rowToPending(pending) };
     const samples = this.stmt(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`)
