@@ -59,7 +59,8 @@ export function shareParsedMembers(body: Record<string, unknown>, keys: Readonly
   parsedFrom.delete(body);
   for (const [key, member] of topLevelMembers(text, keys) ?? []) {
     const v = body[key];
-    if (typeof v === 'object' && v !== null) texts.set(v, member);
+    // A pretty-printed body has line breaks between tokens: its text would split a JSONL record.
+    if (typeof v === 'object' && v !== null && !member.includes('\n') && !member.includes('\r')) texts.set(v, member);
   }
 }
 

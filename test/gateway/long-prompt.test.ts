@@ -4,6 +4,7 @@
 // file and the sample store, and reach a client only when it asked for token data.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness, postJson, readSse, type Harness } from '../support/harness.ts';
 import { scriptedPromptIds } from '../support/scripted-upstream.ts';
@@ -70,4 +71,14 @@ test('the messages and tools go upstream and into the record as the client wrote
   assert.deepEqual(turn.messages, sent.messages);
   assert.deepEqual(turn.tools, sent.tools);
   assert.equal(turn.messages[1] && (turn.messages[1] as { content: string }).content, 'café / "quoted"');
+});
+
+test('a pretty-printed request still gives one record per line', async () => {
+  const messages = [system, user('Indented request.')];
+  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'pretty' }, body: JSON.stringify({ messages, tools: [{ type: 'function', function: { name: 'look' } }] }, null, 2) });
+  assert.equal(res.status, 200);
+  await res.text();
+  assert.deepEqual(recordedTurn('pretty', 1).messages, messages);
+  const lines = readFileSync(join(h.outDir, 'records', 'turns.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+  for (const line of lines) JSON.parse(line); // every line is a whole record
 });

@@ -142,7 +142,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     const deadline = opts.deadline ?? this.startDeadline();
     deadline.follow(opts.signal);
     const signal = deadline.signal;
-    // The messages' and tools' text is kept for the turn's record and stored row (util/json-text.ts).
+    // The messages' and tools' text is kept for the turn's record (util/json-text.ts).
     const payload = stringifyWithShared(body, SHARED_KEYS);
     const url = this.urlOf(path);
     try {
