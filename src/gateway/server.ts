@@ -174,7 +174,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   app.get('/sessions/:id', async (request) => {
     const id = (request.params as { id: string }).id;
     const turns = opts.views.turns(id);
-    if (!turns) throw new OpenClawError('not_found', `No session '${id}' is known to this server (sessions are kept in memory for the most recent 5000).`, { code: 'session_not_found', param: 'id' });
+    if (!turns) throw new OpenClawError('not_found', `No session '${id}' is known to this server (sessions are kept in memory for the 5000 most recently active; every turn is in records/turns.jsonl).`, { code: 'session_not_found', param: 'id' });
     return { session_id: id, turns };
   });
 

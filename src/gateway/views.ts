@@ -1,6 +1,7 @@
 // What `GET /sessions/:id` and `POST /session` show: a bounded, in-memory summary of each
-// session's turns (newest sessions kept), updated as turns complete, get their next state, and
-// (from the scoring stage) their judgement.
+// session's turns (newest sessions, and the newest turns of each, kept: an agent's session can
+// run for days), updated as turns complete, get their next state, and (from the scoring stage)
+// their judgement. Every turn stays in records/turns.jsonl.
 import type { Turn } from '../sessions/index.ts';
 import { contentText } from '../sessions/index.ts';
 
@@ -30,13 +31,15 @@ export interface TurnSummary {
   judgement?: TurnJudgement;
 }
 
-/** Keeps turn summaries for the most recent `maxSessions` sessions. */
+/** Keeps turn summaries for the most recent `maxSessions` sessions, the newest `maxTurns` turns of each. */
 export class SessionViews {
   private readonly sessions = new Map<string, Map<number, TurnSummary>>();
   private readonly maxSessions: number;
+  private readonly maxTurns: number;
 
-  constructor(maxSessions = 5000) {
+  constructor(maxSessions = 5000, maxTurns = 1000) {
     this.maxSessions = maxSessions;
+    this.maxTurns = maxTurns;
   }
 
   private session(id: string, create: boolean): Map<number, TurnSummary> | undefined {
@@ -66,6 +69,8 @@ export class SessionViews {
       next_state: 'pending',
       token_warnings: r.tokenWarnings && r.tokenWarnings.length > 0 ? r.tokenWarnings : undefined,
     });
+    // Turns complete in order, so the map's first entry is the oldest.
+    if (turns.size > this.maxTurns) turns.delete(turns.keys().next().value as number);
   }
 
   turnFinalized(turn: Turn): void {
