@@ -5,11 +5,8 @@ import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
-import { shareParsedMembers } from '../util/json-text.ts';
+import { SHARED_CHAT_MEMBERS, shareParsedMembers } from '../util/json-text.ts';
 import { withoutKeys } from '../util/objects.ts';
-
-/** Members forwarded as they are, whose text the upstream request reuses (util/json-text.ts). */
-const SHARED_MEMBERS: ReadonlySet<string> = new Set(['messages', 'tools']);
 
 /** Our session metadata fields: read here, never forwarded. */
 const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);
@@ -96,7 +93,7 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     throw invalidRequest('Request body must be a JSON object (sent with Content-Type: application/json).', null, 'invalid_body');
   }
   if (!('messages' in body)) throw invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
-  shareParsedMembers(body as Record<string, unknown>, SHARED_MEMBERS);
+  shareParsedMembers(body as Record<string, unknown>, SHARED_CHAT_MEMBERS);
   // The schemas decide (and word the 400) whenever the fast checks cannot vouch for the body.
   let b = body as z.infer<typeof ChatBodySchema>;
   if (!acceptsChatBody(body as Record<string, unknown>)) {

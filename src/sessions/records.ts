@@ -4,7 +4,7 @@
 // Lines are written with one write(2) each on a file opened for append, so the kernel keeps them
 // across a process crash; on open, a torn last line is terminated so the next line stays valid.
 import { existsSync, readFileSync } from 'node:fs';
-import { stringifyWithShared } from '../util/json-text.ts';
+import { SHARED_CHAT_MEMBERS, stringifyWithShared } from '../util/json-text.ts';
 import { JsonlAppender } from '../util/jsonl.ts';
 import type { Turn } from './tracker.ts';
 
@@ -39,8 +39,6 @@ export type RecordLine =
       reason?: string;
       at: string;
     };
-
-const SHARED_KEYS = ['messages', 'tools'] as const;
 
 /** Appends record lines to one file; survives process crashes line by line. */
 export class RecordWriter {
@@ -91,7 +89,7 @@ export class RecordWriter {
       completed_at: new Date(turn.completedAt!).toISOString(),
     };
     // The messages and tools as already serialised for the upstream request (util/json-text.ts).
-    const json = stringifyWithShared(line, SHARED_KEYS, true);
+    const json = stringifyWithShared(line, SHARED_CHAT_MEMBERS, true);
     this.out.appendJson(idsJson === undefined ? json : `${json.slice(0, -1)},"prompt_ids":${idsJson}}`);
   }
 

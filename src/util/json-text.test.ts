@@ -6,13 +6,16 @@ test('stringifyWithShared gives the same value as JSON.stringify, shared keys la
   const messages = [{ role: 'system', content: 'x'.repeat(100) }, { role: 'user', content: 'hi "there"\n' }];
   const tools = [{ type: 'function', function: { name: 'f' } }];
   const body = { model: 'm', messages, stream: true, tools, skipped: undefined, n: null };
-  const text = stringifyWithShared(body, ['messages', 'tools']);
+  const text = stringifyWithShared(body, new Set(['messages', 'tools']));
   assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(body)));
   assert.deepEqual(Object.keys(JSON.parse(text)), ['model', 'stream', 'n', 'messages', 'tools']);
   // No shared value present: plain JSON.stringify, key order kept.
-  assert.equal(stringifyWithShared({ a: 1, messages: 'text' }, ['messages']), '{"a":1,"messages":"text"}');
+  assert.equal(stringifyWithShared({ a: 1, messages: 'text' }, new Set(['messages'])), '{"a":1,"messages":"text"}');
+  // A shared key without an object value keeps JSON.stringify's meaning (undefined: left out).
+  assert.deepEqual(JSON.parse(stringifyWithShared({ messages: [1], tools: 'x', n: 1 }, new Set(['messages', 'tools']))), { n: 1, messages: [1], tools: 'x' });
+  assert.equal(stringifyWithShared({ messages: [1], tools: undefined }, new Set(['messages', 'tools'])), '{"messages":[1]}');
   // Only shared keys.
-  assert.equal(stringifyWithShared({ messages: [1, 2] }, ['messages']), '{"messages":[1,2]}');
+  assert.equal(stringifyWithShared({ messages: [1, 2] }, new Set(['messages'])), '{"messages":[1,2]}');
 });
 
 test('jsonText serialises a value once and hands the same text to later callers', () => {
@@ -23,13 +26,13 @@ test('jsonText serialises a value once and hands the same text to later callers'
   // (which is why only values never changed afterwards may be shared).
   messages.push({ role: 'assistant', content: 'changed later' });
   assert.equal(jsonText(messages), first);
-  assert.equal(stringifyWithShared({ messages }, ['messages']), `{"messages":${first}}`);
+  assert.equal(stringifyWithShared({ messages }, new Set(['messages'])), `{"messages":${first}}`);
 });
 
 test('release lets the kept text go: the next serialisation computes it afresh', () => {
   const messages = [{ role: 'user', content: 'hello' }];
   const first = jsonText(messages);
-  assert.equal(stringifyWithShared({ messages }, ['messages'], true), `{"messages":${first}}`);
+  assert.equal(stringifyWithShared({ messages }, new Set(['messages']), true), `{"messages":${first}}`);
   messages.push({ role: 'assistant', content: 'next' });
   assert.equal(jsonText(messages), JSON.stringify(messages));
 });
@@ -63,9 +66,9 @@ test('topLevelMembers finds exactly the text JSON.parse read each member from', 
   assert.equal(m.get('messages'), '[ {"role":"user","content":"caf\\u00e9 \\"q\\" \\\\"} ]');
   assert.equal(m.get('n'), '-1.5e3');
   // The last of duplicate keys, as JSON.parse keeps; nested keys of the same name are not members.
-  assert.equal(topLevelMembers('{"messages":[1],"a":{"messages":[2]},"messages":[3]}', new Set(['messages']))!.get('messages'), '[3]');
+  assert.equal(topLevelMembers('{"messages":[1],"a":{"messages":[2]},"messages":[3]}', new Set(new Set(['messages'])))!.get('messages'), '[3]');
   // Unsure: a key with escapes (it may spell a wanted key), or not an object.
-  assert.equal(topLevelMembers('{"m\\u0065ssages":[1]}', new Set(['messages'])), undefined);
-  assert.equal(topLevelMembers('[1,2]', new Set(['messages'])), undefined);
-  assert.deepEqual([...topLevelMembers(' {} ', new Set(['messages']))!], []);
+  assert.equal(topLevelMembers('{"m\\u0065ssages":[1]}', new Set(new Set(['messages']))), undefined);
+  assert.equal(topLevelMembers('[1,2]', new Set(new Set(['messages']))), undefined);
+  assert.deepEqual([...topLevelMembers(' {} ', new Set(new Set(['messages'])))!], []);
 });

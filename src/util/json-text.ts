@@ -7,6 +7,8 @@
 // tools): a kept text would not follow a change. A request's own text serves as well: its members
 // are found in it (`topLevelMembers`) and kept for the values JSON.parse made of them.
 
+import { withoutKeys } from './objects.ts';
+
 const texts = new WeakMap<object, string>();
 
 /** The JSON text of `value`: computed on first use and kept for later calls. */
@@ -19,24 +21,26 @@ export function jsonText(value: object): string {
   return text;
 }
 
+/** The members of a chat request whose text is shared: the upstream request and the `turn` record. */
+export const SHARED_CHAT_MEMBERS: ReadonlySet<string> = new Set(['messages', 'tools']);
+
 /**
  * JSON.stringify(obj), with the values under `keys` that are objects serialised once (jsonText)
  * and spliced in. Those keys come last in the text; no JSON reader minds the order. With
  * `release`, their kept texts are let go (the last serialisation that needs them).
  */
-export function stringifyWithShared(obj: Record<string, unknown>, keys: readonly string[], release = false): string {
-  let rest: Record<string, unknown> | undefined;
+export function stringifyWithShared(obj: Record<string, unknown>, keys: ReadonlySet<string>, release = false): string {
+  let shared = false;
+  for (const key of keys) if (typeof obj[key] === 'object' && obj[key] !== null) shared = true;
+  if (!shared) return JSON.stringify(obj);
   let tail = '';
   for (const key of keys) {
     const v = obj[key];
-    if (typeof v !== 'object' || v === null) continue;
-    rest ??= { ...obj };
-    delete rest[key];
-    tail += `,${JSON.stringify(key)}:${jsonText(v)}`;
-    if (release) texts.delete(v);
+    const text = typeof v === 'object' && v !== null ? jsonText(v) : JSON.stringify(v);
+    if (text !== undefined) tail += `,${JSON.stringify(key)}:${text}`;
+    if (release && typeof v === 'object' && v !== null) texts.delete(v);
   }
-  if (rest === undefined) return JSON.stringify(obj);
-  const head = JSON.stringify(rest);
+  const head = JSON.stringify(withoutKeys(obj, keys));
   return head === '{}' ? `{${tail.slice(1)}}` : `${head.slice(0, -1)}${tail}}`;
 }
 

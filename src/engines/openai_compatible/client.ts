@@ -5,7 +5,7 @@ import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
-import { stringifyWithShared } from '../../util/json-text.ts';
+import { SHARED_CHAT_MEMBERS, stringifyWithShared } from '../../util/json-text.ts';
 import { parseWithLazyInts } from '../../util/lazy-ints.ts';
 import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
 import { retryDelay } from './retry.ts';
@@ -25,9 +25,6 @@ export interface OpenAIChannelOptions {
 }
 
 type Body = Record<string, unknown>;
-
-/** Request fields whose JSON text is shared with the turn's record (see util/json-text.ts). */
-const SHARED_KEYS = ['messages', 'tools'] as const;
 
 /**
  * The one total deadline of a call: retries, waiting and reading the whole answer included. Its
@@ -143,7 +140,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     deadline.follow(opts.signal);
     const signal = deadline.signal;
     // The messages' and tools' text is kept for the turn's record (util/json-text.ts).
-    const payload = stringifyWithShared(body, SHARED_KEYS);
+    const payload = stringifyWithShared(body, SHARED_CHAT_MEMBERS);
     const url = this.urlOf(path);
     try {
       for (let attempt = 0; ; attempt++) {
