@@ -1,6 +1,6 @@
 // A turn's messages are serialised into the upstream request and again into the `turn` record
 // line. OpenClaw sends a 40k-character system prompt with every request, and each JSON.stringify
-// of it costs ~150 µs. This keeps the JSON text of such a value once it is computed (keyed by the
+// of it costs ~100 µs here. This keeps the JSON text of such a value once it is computed (keyed by the
 // object itself), so the later serialisation splices it in and then lets it go: a text kept until
 // the session's next request would be copied by every young-generation GC in between.
 // Only for values that are never changed after their text is taken (parsed request messages and
@@ -10,6 +10,9 @@
 import { withoutKeys } from './objects.ts';
 
 const texts = new WeakMap<object, string>();
+
+/** Values whose text may be kept: objects and arrays (a WeakMap key). */
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 /** The JSON text of `value`: computed on first use and kept for later calls. */
 export function jsonText(value: object): string {
@@ -30,15 +33,13 @@ export const SHARED_CHAT_MEMBERS: ReadonlySet<string> = new Set(['messages', 'to
  * `release`, their kept texts are let go (the last serialisation that needs them).
  */
 export function stringifyWithShared(obj: Record<string, unknown>, keys: ReadonlySet<string>, release = false): string {
-  let shared = false;
-  for (const key of keys) if (typeof obj[key] === 'object' && obj[key] !== null) shared = true;
-  if (!shared) return JSON.stringify(obj);
+  if (![...keys].some((key) => isObject(obj[key]))) return JSON.stringify(obj);
   let tail = '';
   for (const key of keys) {
     const v = obj[key];
-    const text = typeof v === 'object' && v !== null ? jsonText(v) : JSON.stringify(v);
+    const text = isObject(v) ? jsonText(v) : JSON.stringify(v);
     if (text !== undefined) tail += `,${JSON.stringify(key)}:${text}`;
-    if (release && typeof v === 'object' && v !== null) texts.delete(v);
+    if (release && isObject(v)) texts.delete(v);
   }
   const head = JSON.stringify(withoutKeys(obj, keys));
   return head === '{}' ? `{${tail.slice(1)}}` : `${head.slice(0, -1)}${tail}}`;
@@ -64,7 +65,7 @@ export function shareParsedMembers(body: Record<string, unknown>, keys: Readonly
   for (const [key, member] of topLevelMembers(text, keys) ?? []) {
     const v = body[key];
     // A pretty-printed body has line breaks between tokens: its text would split a JSONL record.
-    if (typeof v === 'object' && v !== null && !member.includes('\n') && !member.includes('\r')) texts.set(v, member);
+    if (isObject(v) && !member.includes('\n') && !member.includes('\r')) texts.set(v, member);
   }
 }
 
