@@ -10,6 +10,7 @@ import { prefixHashes, sessionHints, contentText, type SessionTracker, type Turn
 import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
 import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
 import type { TokenResolver } from './tokens.ts';
+import { sessionIdHeader } from '../sessions/session-id.ts';
 
 /** What the chat path needs. */
 export interface ChatDeps {
@@ -160,7 +161,7 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
   if (!req.stream) {
     const c = await fetchCompletion(deps, p, abort);
-    reply.header('x-session-id', c.handle.sessionId);
+    reply.header('x-session-id', sessionIdHeader(c.handle.sessionId));
     await reply.send(c.body);
     // Recording happens after the answer left: it is not part of the client's latency.
     recordTurn(deps, req, c.handle, c.acc, c.version);
@@ -176,7 +177,7 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
-    'x-session-id': handle.sessionId,
+    'x-session-id': sessionIdHeader(handle.sessionId),
   });
   const acc = new AnswerAccumulator();
   const rewrite = !req.clientWantsLogprobs;

@@ -7,6 +7,7 @@ import type { ChatMessage } from '../engines/types.ts';
 import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
 import { SHARED_CHAT_MEMBERS, shareParsedMembers } from '../util/json-text.ts';
 import { withoutKeys } from '../util/objects.ts';
+import { checkSessionId } from '../sessions/session-id.ts';
 
 /** Our session metadata fields: read here, never forwarded. */
 const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);
@@ -111,8 +112,10 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     if (messages === b.messages) messages = [...messages];
     messages[i] = m.data as ChatMessage;
   }
+  const headerId = header(headers, 'x-session-id');
+  const bodyId = b.session_id !== undefined ? String(b.session_id) : undefined;
   const meta: RequestMeta = {
-    sessionId: header(headers, 'x-session-id') ?? (b.session_id !== undefined ? String(b.session_id) : undefined),
+    sessionId: headerId !== undefined ? checkSessionId(headerId, 'x-session-id') : bodyId !== undefined ? checkSessionId(bodyId, 'session_id') : undefined,
     turnType: header(headers, 'x-turn-type') ?? b.turn_type,
     sessionDone: truthy(header(headers, 'x-session-done')) || truthy(b.session_done),
     traceparent: header(headers, 'traceparent'),

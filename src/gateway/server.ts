@@ -11,6 +11,17 @@ import { handleChat, prepareTurn, runTurn, type ChatDeps } from './chat.ts';
 import type { ServerMetrics } from './metrics.ts';
 import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
+import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/session-id.ts';
+import { answerUnknownExpectation, clientErrorHandler, frameworkErrors, jsonNestingExceeds, mapRequestError, MAX_BODY_DEPTH, tooDeepError } from './edge-errors.ts';
+
+/**
+ * Connection timeouts, chosen (docs/reliability-http.md): a client gets 10 s for its headers and
+ * 60 s for its whole request (a body up to server.body_limit_mb); Node checks them every second.
+ * Idle keep-alive sockets close after 65 s (longer than the usual 60 s of proxies in front, so the
+ * proxy closes first). No socket inactivity limit: a non-streamed answer may take up to
+ * rollout.timeout_s without a byte, and the upstream deadlines bound that.
+ */
+export const HTTP_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000, checkIntervalMs: 1000 } as const;
 
 /** Everything the server is built from (wired by the app from the config). */
 export interface GatewayOptions {
@@ -55,7 +66,20 @@ const OPEN_ROUTES = new Set(['/healthz']);
 
 /** Builds the server; call `listen` on the result. */
 export function buildGateway(opts: GatewayOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: opts.bodyLimitBytes, keepAliveTimeout: 65_000, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: opts.bodyLimitBytes,
+    keepAliveTimeout: HTTP_TIMEOUTS.keepAliveTimeoutMs,
+    requestTimeout: HTTP_TIMEOUTS.requestTimeoutMs,
+    connectionTimeout: 0,
+    http: { headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkIntervalMs, maxHeaderSize: 16 * 1024 },
+    forceCloseConnections: true,
+    maxParamLength: MAX_SESSION_ID_PARAM,
+    frameworkErrors: frameworkErrors(opts.bodyLimitBytes),
+    clientErrorHandler,
+  });
+  // With a listener, Node leaves unknown `Expect` values to us (its own 417 has an empty body).
+  app.server.on('checkExpectation', answerUnknownExpectation);
   const chatDeps: ChatDeps = {
     channel: opts.channel,
     tracker: opts.tracker,
@@ -72,6 +96,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    if (jsonNestingExceeds(text as string, MAX_BODY_DEPTH)) return done(tooDeepError(), undefined);
     parseJson(request, text as string, (err, body) => {
       if (err === null && typeof body === 'object' && body !== null) keepParsedText(body, text as string);
       done(err, body);
@@ -107,16 +132,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   });
 
   app.setErrorHandler((err, _request, reply) => {
-    const e = err as { code?: string; statusCode?: number; message: string };
-    let mapped: unknown = err;
-    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      mapped = new OpenClawError('invalid_request', `Request body is larger than the server limit of ${opts.bodyLimitBytes} bytes (server.body_limit_mb).`, { status: 413, code: 'request_too_large' });
-    } else if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      mapped = invalidRequest('Content-Type must be application/json.', null, 'invalid_content_type');
-    } else if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (err instanceof SyntaxError) || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e.statusCode === 400 && /JSON/i.test(e.message))) {
-      mapped = invalidRequest(`We could not parse the JSON body of your request: ${e.message}`, null, 'invalid_json');
-    }
-    const { status, body } = toOpenAIError(mapped);
+    const { status, body } = toOpenAIError(mapRequestError(err, opts.bodyLimitBytes));
     void reply.status(status).send(body);
   });
 
@@ -158,10 +174,13 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   app.post('/session', async (request) => {
     const b = request.body as Record<string, unknown> | null;
     if (b === null || typeof b !== 'object' || Array.isArray(b)) throw invalidRequest('Request body must be a JSON object with session_id and messages.', null, 'invalid_body');
-    if (b.session_id === undefined || b.session_id === null || String(b.session_id).trim() === '') {
+    if (b.session_id === undefined || b.session_id === null) {
       throw invalidRequest("Missing required parameter: 'session_id'.", 'session_id', 'missing_required_parameter');
     }
-    const sessionId = String(b.session_id);
+    if (typeof b.session_id !== 'string' && typeof b.session_id !== 'number') {
+      throw invalidRequest(`Invalid value for 'session_id': expected a string or a number, got ${Array.isArray(b.session_id) ? 'an array' : typeof b.session_id}.`, 'session_id', 'invalid_value');
+    }
+    const sessionId = checkSessionId(String(b.session_id), 'session_id');
     const out = await runTurn(chatDeps, prepareTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' }));
     return {
       session_id: sessionId,
@@ -172,7 +191,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   });
 
   app.get('/sessions/:id', async (request) => {
-    const id = (request.params as { id: string }).id;
+    const id = checkSessionId((request.params as { id: string }).id, 'id');
     const turns = opts.views.turns(id);
     if (!turns) throw new OpenClawError('not_found', `No session '${id}' is known to this server (sessions are kept in memory for the 5000 most recently active; every turn is in records/turns.jsonl).`, { code: 'session_not_found', param: 'id' });
     return { session_id: id, turns };

@@ -3,6 +3,7 @@
 // ("<sessionId>:<n>") and the W3C `traceparent` trace id shared by one user turn's requests.
 import type { ChatMessage } from '../engines/types.ts';
 import { contentText } from './canonical.ts';
+import { MAX_SESSION_ID_CHARS } from './session-id.ts';
 
 /** Stable session identifiers found in the request, strongest first. */
 export interface SessionHints {
@@ -12,6 +13,9 @@ export interface SessionHints {
 }
 
 const RUNTIME = /Runtime:[^\n]*?\bsessionId=([A-Za-z0-9._:-]+)/;
+// Room left for the tracker's `openclaw-` / `pck-` prefix: a longer hint would make a session id
+// GET /sessions/:id refuses, so it is not used.
+const MAX_HINT_CHARS = MAX_SESSION_ID_CHARS - 16;
 
 /** Extracts session hints from a request's messages, body and headers. */
 export function sessionHints(messages: ChatMessage[], body: Record<string, unknown>, traceparent?: string): SessionHints {
@@ -19,11 +23,12 @@ export function sessionHints(messages: ChatMessage[], body: Record<string, unkno
   const firstUser = messages.find((m) => m.role === 'user');
   if (firstUser) {
     const m = RUNTIME.exec(contentText(firstUser.content));
-    if (m) hints.runtimeSessionId = m[1];
+    if (m && m[1].length <= MAX_HINT_CHARS) hints.runtimeSessionId = m[1];
   }
   if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key !== '') {
     // OpenClaw sends "<sessionId>:<n>"; the counter changes, the session part does not.
-    hints.promptCacheKey = body.prompt_cache_key.replace(/:\d+$/, '');
+    const key = body.prompt_cache_key.replace(/:\d+$/, '');
+    if (key.length <= MAX_HINT_CHARS) hints.promptCacheKey = key;
   }
   const tp = traceparent ? /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/i.exec(traceparent.trim()) : null;
   if (tp) hints.traceId = tp[1].toLowerCase();

@@ -135,8 +135,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
    * POSTs JSON with retries before any byte of the answer was used; resolves with a 2xx response
    * whose body is still unread (and still bound to the deadline). Total deadline: `timeoutMs`.
    */
-  async post(path: string, body: Body, opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline } = {}): Promise<Dispatcher.ResponseData> {
+  async post(path: string, body: Body, opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline; firstByteBy?: number } = {}): Promise<Dispatcher.ResponseData> {
     const deadline = opts.deadline ?? this.startDeadline();
+    // A retry must be able to start before the first-byte deadline too: otherwise the wait itself
+    // would turn the upstream's real answer (a 429 with a long retry-after) into a timeout.
+    const retryBy = Math.min(deadline.at, opts.firstByteBy ?? Infinity);
     deadline.follow(opts.signal);
     const signal = deadline.signal;
     // The messages' and tools' text is kept for the turn's record (util/json-text.ts).
@@ -150,14 +153,14 @@ export class OpenAICompatibleChannel implements ChatChannel {
         } catch (err) {
           if (signal.aborted) throw err;
           const delay = retryDelay({ attempt, maxRetries: this.opts.maxRetries });
-          if (delay === null || Date.now() + delay > deadline.at) throw explainNetworkFailure(this.info, err);
+          if (delay === null || Date.now() + delay > retryBy) throw explainNetworkFailure(this.info, err);
           await sleep(delay, signal);
           continue;
         }
         if (res.statusCode >= 200 && res.statusCode < 300) return res;
         const text = await res.body.text().catch(() => '');
         const delay = retryDelay({ status: res.statusCode, headers: res.headers, attempt, maxRetries: this.opts.maxRetries });
-        if (delay === null || Date.now() + delay > deadline.at) {
+        if (delay === null || Date.now() + delay > retryBy) {
           throw explainHttpFailure(this.info, res.statusCode, text, { requestUrl: `${this.base.origin}${url}`, attempts: attempt + 1, waitMs: delay ?? undefined });
         }
         await sleep(delay, signal);
@@ -191,7 +194,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
 
   async complete(body: Body, signal?: AbortSignal): Promise<Body> {
     const json = await this.postJson('chat/completions', { ...body, stream: false }, signal, parseAnswer);
-    if (!Array.isArray(json.choices) || json.choices.length === 0) throw explainBadBody(this.info, JSON.stringify(json));
+    // Every choice must be an object: `[null]` would otherwise fail later, as a 500 of our own.
+    const choices = json.choices;
+    if (!Array.isArray(choices) || choices.length === 0 || !choices.every((c) => typeof c === 'object' && c !== null && !Array.isArray(c))) {
+      throw explainBadBody(this.info, JSON.stringify(json));
+    }
     return json;
   }
 
@@ -203,7 +210,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
       deadline.abort(noFirstEvent);
     }, this.opts.firstTokenTimeoutMs);
     try {
-      const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal, deadline });
+      const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal, deadline, firstByteBy: Date.now() + this.opts.firstTokenTimeoutMs });
       const type = String(res.headers['content-type'] ?? '');
       if (/json/i.test(type)) throw explainNotAStream(this.info, type, await res.body.text());
       const events = this.parseEvents(res.body, deadline);

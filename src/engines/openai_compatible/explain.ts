@@ -106,7 +106,7 @@ export function explainNetworkFailure(info: ChannelInfo, err: unknown): OpenClaw
 /** A 200 answer that is not a chat completion (no `choices`). */
 export function explainBadBody(info: ChannelInfo, body: string): OpenClawError {
   return new OpenClawError('upstream',
-    `${info.channel} upstream ${info.url} answered 200 but without 'choices' — is ${info.channel}.base_url an OpenAI-compatible /v1 endpoint? Body starts: ${excerpt(body, 200)}`,
+    `${info.channel} upstream ${info.url} answered 200 but without 'choices' (a non-empty list of choice objects) — is ${info.channel}.base_url an OpenAI-compatible /v1 endpoint? Body starts: ${excerpt(body, 200)}`,
     { status: 502, code: 'upstream_bad_body' });
 }
 

@@ -1,0 +1,123 @@
+// Errors raised before a route handler runs, in OpenAI's error shape like every other error:
+// Fastify's framework errors (a bad URL escape, an over-long path parameter), its request errors
+// (body too large, bad content type or length, invalid JSON), Node's client errors (malformed
+// request or header lines, headers over the size limit, header/request timeouts) and an `Expect`
+// header we do not support. Also the nesting limit of request bodies, checked on the text before
+// it is parsed: a deeply nested body would otherwise overflow the stack of whatever walks it.
+import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
+
+/** Deepest nesting of arrays and objects a request body may have. */
+export const MAX_BODY_DEPTH = 100;
+
+/** A 4xx invalid-request error with its own status and code. */
+function edgeError(status: number, message: string, code: string): OpenClawError {
+  return new OpenClawError('invalid_request', message, { status, code });
+}
+
+/** True when the JSON text nests arrays/objects deeper than `max` (strings are skipped whole). */
+export function jsonNestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      // The closing quote is the next one not escaped by an odd run of backslashes.
+      let j = text.indexOf('"', i + 1);
+      while (j !== -1) {
+        let k = j - 1;
+        while (text.charCodeAt(k) === 92 /* \ */) k--;
+        if ((j - 1 - k) % 2 === 0) break;
+        j = text.indexOf('"', j + 1);
+      }
+      if (j === -1) return false; // unterminated: JSON.parse words that error
+      i = j;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The 400 for a body nested deeper than MAX_BODY_DEPTH. */
+export function tooDeepError(): OpenClawError {
+  return invalidRequest(`The JSON body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; this server accepts at most ${MAX_BODY_DEPTH}.`, null, 'body_too_deep');
+}
+
+/**
+ * Maps an error thrown while Fastify read or routed a request to our error (status and wording);
+ * errors of our own and unknown ones pass through (unknown ones become a 500 in toOpenAIError).
+ */
+export function mapRequestError(err: unknown, bodyLimitBytes: number): unknown {
+  if (err instanceof OpenClawError) return err;
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  const message = e.message ?? String(err);
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return edgeError(413, `Request body is larger than the server limit of ${bodyLimitBytes} bytes (server.body_limit_mb).`, 'request_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return invalidRequest('Content-Type must be application/json.', null, 'invalid_content_type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidRequest(`We could not parse the JSON body of your request: ${message}`, null, 'invalid_json');
+    case 'FST_ERR_BAD_URL':
+      return edgeError(400, `The request URL is not valid: ${message}. Percent-escapes must be '%' and two hex digits.`, 'invalid_url');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return edgeError(414, 'A path parameter of the request URL is too long (a session id may have at most 256 characters).', 'uri_too_long');
+  }
+  if (err instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(message))) {
+    return invalidRequest(`We could not parse the JSON body of your request: ${message}`, null, 'invalid_json');
+  }
+  // Any other 4xx Fastify raises (bad Content-Length, unsupported encoding, …) keeps its status.
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return edgeError(e.statusCode, message, e.code !== undefined ? e.code.toLowerCase() : 'invalid_request');
+  }
+  return err;
+}
+
+/** Fastify's `frameworkErrors` option: bad URL escapes and over-long path parameters. */
+export function frameworkErrors(bodyLimitBytes: number) {
+  return (err: Error, _request: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = toOpenAIError(mapRequestError(err, bodyLimitBytes));
+    void reply.status(status).send(body);
+  };
+}
+
+/** A complete HTTP/1.1 error response, written on a socket whose request Node could not parse. */
+function rawErrorResponse(status: number, reason: string, err: OpenClawError): string {
+  const json = JSON.stringify(toOpenAIError(err).body);
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`;
+}
+
+/**
+ * Node's `clientError`: a request Node could not parse, or that took too long to arrive. Answers
+ * in OpenAI's shape (when the socket can still be written) and closes the connection.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let response: string;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    response = rawErrorResponse(408, 'Request Timeout', edgeError(408, 'The request did not arrive in time (its headers or body were sent too slowly); see docs/reliability-http.md for the timeouts.', 'request_timeout'));
+  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    response = rawErrorResponse(431, 'Request Header Fields Too Large', edgeError(431, 'The request headers are larger than the server limit of 16 KB.', 'headers_too_large'));
+  } else {
+    // llhttp's reason (e.g. "Invalid header value char") says what was malformed.
+    const reason = (err as { reason?: string }).reason ?? err.message;
+    response = rawErrorResponse(400, 'Bad Request', edgeError(400, `The HTTP request is malformed: ${reason}.`, 'malformed_request'));
+  }
+  if (!socket.writable) return void socket.destroy();
+  socket.end(response);
+  // A client that never closes its side must not hold the socket.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/** Node's `checkExpectation`: any `Expect` other than 100-continue gets a 417 in OpenAI's shape. */
+export function answerUnknownExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const err = edgeError(417, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported; send requests without it (or with Expect: 100-continue).`, 'expectation_failed');
+  const json = JSON.stringify(toOpenAIError(err).body);
+  res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), connection: 'close' });
+  res.end(json);
+}
