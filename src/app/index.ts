@@ -169,6 +169,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     sidePatterns: config.server.side_turn_patterns.map((p) => new RegExp(p)),
     contextGuard: policy.contextGuard,
     bodyLimitBytes: Math.round(config.server.body_limit_mb * 1024 * 1024),
+    shutdownGraceMs: config.server.shutdown_grace_s * 1000,
+    onDrained: (r) => log.info(r, 'answers in flight at shutdown: finished within the grace period, or cut'),
     apiKey: opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY,
     publicPath: isDashboardShellPath,
     afterResponse: (inFlight) => {
@@ -213,11 +215,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   return {
     app, url, tracker, records, views, channel, engine: policy.engine, metrics, store, pipeline, trainer, dashboardSteps: dashboard.steps, log,
     async close() {
+      // One grace period for everything in flight: answers (drained by app.close) and judge calls.
+      const deadline = Date.now() + config.server.shutdown_grace_s * 1000;
       clearInterval(sweep);
       await trainer?.stop();
       await app.close();
       tracker.closeAll();
-      await pipeline.close();
+      await pipeline.close(Math.max(0, deadline - Date.now()));
       store.close();
       records.close();
       await policy.close();

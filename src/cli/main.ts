@@ -10,6 +10,7 @@ import { PERSONA_NAMES } from '../sim/personas.ts';
 import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, overridesFrom } from './flags.ts';
+import { shutdownBackstop, untilStopSignal } from './signals.ts';
 
 const PERSONA_LIST = PERSONA_NAMES.join(', ');
 
@@ -40,12 +41,10 @@ async function serveUntilSignal(config: Config, apiKey: string | undefined, trai
     const last = t.log.latest;
     process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${ready}/${batch} samples toward step ${t.step + 1}` + (last ? ` | step ${last.step}: ${last.step_time_s.toFixed(1)} s, reward_mean ${last.reward_mean.toFixed(2)}, policy v${last.policy_version}` : ''));
   }, 1000) : undefined;
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopSignal();
   if (progress) clearInterval(progress);
+  // The grace period bounds answers and judge calls in flight; one more second for the rest.
+  shutdownBackstop(config.server.shutdown_grace_s * 1000 + 1000, 'shutdown');
   await server.close();
 }
 
@@ -102,10 +101,7 @@ export function buildProgram(): Command {
           keepServing: opts.keepServing === true,
         });
         if (r.server) {
-          await new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
-          });
+          await untilStopSignal();
           await r.server.close();
         }
       });
@@ -127,10 +123,7 @@ export function buildProgram(): Command {
         const { serveEngine } = await import('../engine_server/index.ts');
         const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId });
         process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)\n`);
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        await untilStopSignal();
         await server.close();
       });
     });

@@ -83,6 +83,8 @@ export const ServerSchema = z
     /** Name at /v1/models; defaults to rollout.model_id. */
     served_model_name: z.string().optional(),
     body_limit_mb: z.number().positive().default(32),
+    /** On SIGTERM/SIGINT: seconds answers in flight and judge calls get before they are cut (docs/reliability-http.md). */
+    shutdown_grace_s: z.number().min(0).max(3600).default(10),
     /** Turn type for requests that say none: `main` trains, `side` does not. */
     default_turn_type: z.enum(['main', 'side']).default('main'),
     /** Without a session id: infer the session from the message history, or use one shared id. */

@@ -11,6 +11,7 @@ import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
 import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
 import type { TokenResolver } from './tokens.ts';
 import { sessionIdHeader } from '../sessions/session-id.ts';
+import { delivered, writable, type ShutdownGate } from './shutdown.ts';
 
 /** What the chat path needs. */
 export interface ChatDeps {
@@ -24,6 +25,13 @@ export interface ChatDeps {
   /** Refuses prompts over the policy's context (throws a 400) before anything else happens. */
   contextGuard?: (messages: ChatMessage[], tools?: unknown[]) => unknown;
   onWarning?: (kind: 'no_session_id' | 'no_turn_type', count: number) => void;
+  /** Answers in flight, for shutdown to wait for or cut. */
+  gate?: ShutdownGate;
+}
+
+/** The error to report for a failed call: the abort's own reason when we aborted it (shutdown). */
+function abortReason(err: unknown, abort: AbortController | undefined): unknown {
+  return abort?.signal.aborted && abort.signal.reason instanceof OpenClawError ? abort.signal.reason : err;
 }
 
 /** Result of one turn run through the gateway (used by POST /session). */
@@ -148,7 +156,16 @@ async function fetchCompletion(deps: ChatDeps, p: PreparedTurn, abort?: AbortCon
 
 /** Runs one non-streamed turn and records it before returning (POST /session needs its turn id). */
 export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<TurnOutcome> {
-  const c = await fetchCompletion(deps, p);
+  const abort = new AbortController();
+  const leave = deps.gate?.enter(abort);
+  let c: Awaited<ReturnType<typeof fetchCompletion>>;
+  try {
+    c = await fetchCompletion(deps, p, abort);
+  } catch (err) {
+    throw abortReason(err, abort);
+  } finally {
+    leave?.();
+  }
   const turnId = recordTurn(deps, p.req, c.handle, c.acc, c.version);
   return { handle: c.handle, body: c.body, message: c.acc.message(), turnId };
 }
@@ -156,9 +173,20 @@ export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<TurnOutc
 /** POST /v1/chat/completions. */
 export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const p = prepareTurn(deps, request.body, request.headers as Record<string, unknown>);
-  const { req } = p;
   const abort = new AbortController();
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
+  const leave = deps.gate?.enter(abort);
+  try {
+    await answerChat(deps, p, reply, abort);
+  } catch (err) {
+    throw abortReason(err, abort);
+  } finally {
+    leave?.();
+  }
+}
+
+async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, abort: AbortController): Promise<void> {
+  const { req } = p;
   if (!req.stream) {
     const c = await fetchCompletion(deps, p, abort);
     reply.header('x-session-id', sessionIdHeader(c.handle.sessionId));
@@ -192,6 +220,8 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   };
   try {
     for await (const ev of events) {
+      // Back-pressure: while the client's socket is full, stop reading the upstream.
+      if (res.writableNeedDrain) await writable(res, abort.signal);
       acc.addChunk(ev.chunk);
       const isUsageOnly = Array.isArray(ev.chunk.choices) && (ev.chunk.choices as unknown[]).length === 0 && ev.chunk.usage !== undefined;
       if (isUsageOnly && !req.includeUsage) continue;
@@ -204,14 +234,17 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   } catch (err) {
     deps.tracker.fail(handle);
     if (!res.destroyed) {
-      const { body } = toOpenAIError(err instanceof OpenClawError || abort.signal.aborted ? err : new OpenClawError('upstream', String((err as Error).message)));
+      const reason = abortReason(err, abort);
+      const { body } = toOpenAIError(reason instanceof OpenClawError || abort.signal.aborted ? reason : new OpenClawError('upstream', String((err as Error).message)));
       res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
     }
     batch = '';
     return;
   }
-  // The last batch leaves with the end of the response, before the turn is recorded.
+  // The last batch leaves with the end of the response, before the turn is recorded; an answer
+  // that never left this process (the client stopped reading, then went away) is no turn.
   res.end(`${batch}data: [DONE]\n\n`);
   batch = '';
-  recordTurn(deps, req, handle, acc, version);
+  if (await delivered(res)) recordTurn(deps, req, handle, acc, version);
+  else deps.tracker.fail(handle);
 }

@@ -12,6 +12,7 @@ import type { ServerMetrics } from './metrics.ts';
 import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
 import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/session-id.ts';
+import { ShutdownGate, shuttingDownError, type DrainResult } from './shutdown.ts';
 import { answerUnknownExpectation, clientErrorHandler, frameworkErrors, jsonNestingExceeds, mapRequestError, MAX_BODY_DEPTH, tooDeepError } from './edge-errors.ts';
 
 /**
@@ -48,6 +49,10 @@ export interface GatewayOptions {
   /** Called for requests without session id / turn type (counts), to log them. */
   onWarning?: ChatDeps['onWarning'];
   extraRoutes?: (app: FastifyInstance) => void;
+  /** On close: how long answers in flight may take before they are cut (server.shutdown_grace_s). */
+  shutdownGraceMs?: number;
+  /** Told how the drain at close ended (logging). */
+  onDrained?: (result: DrainResult) => void;
 }
 
 /** The digest `bearerMatches` compares against (computed once per configured key). */
@@ -73,14 +78,19 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     requestTimeout: HTTP_TIMEOUTS.requestTimeoutMs,
     connectionTimeout: 0,
     http: { headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkIntervalMs, maxHeaderSize: 16 * 1024 },
+    // Connections still open once the drain (preClose below) is over are closed, idle or not.
     forceCloseConnections: true,
+    // Our own 503 (OpenAI's shape) for requests arriving while closing, from the hook below.
+    return503OnClosing: false,
     maxParamLength: MAX_SESSION_ID_PARAM,
     frameworkErrors: frameworkErrors(opts.bodyLimitBytes),
     clientErrorHandler,
   });
   // With a listener, Node leaves unknown `Expect` values to us (its own 417 has an empty body).
   app.server.on('checkExpectation', answerUnknownExpectation);
+  const gate = new ShutdownGate();
   const chatDeps: ChatDeps = {
+    gate,
     channel: opts.channel,
     tracker: opts.tracker,
     tokens: opts.tokens,
@@ -114,6 +124,19 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       }
     });
   }
+
+  // Shutdown: stop accepting connections (idle keep-alive ones close now), refuse requests that
+  // still arrive on open ones, and give answers in flight the grace period (shutdown.ts).
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!gate.closing) return done();
+    reply.header('connection', 'close');
+    done(shuttingDownError());
+  });
+  app.addHook('preClose', async () => {
+    app.server.close();
+    const result = await gate.drain(opts.shutdownGraceMs ?? 10_000);
+    opts.onDrained?.(result);
+  });
 
   // A plain 'close' listener instead of an async onResponse hook: it also fires for hijacked
   // (streamed) replies, and costs no promise per request.

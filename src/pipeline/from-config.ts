@@ -27,9 +27,9 @@ export interface PipelineParts {
 const JUDGE_MAX_RETRIES = 1;
 
 /** A JudgeCall over an OpenAI-compatible channel: one chat completion, its text content. */
-export function channelJudgeCall(channel: OpenAICompatibleChannel, model: string): JudgeCall {
+export function channelJudgeCall(channel: OpenAICompatibleChannel, model: string, signal?: AbortSignal): JudgeCall {
   return async (messages, o) => {
-    const json = await channel.complete({ model, messages, temperature: o.temperature, max_tokens: o.maxTokens });
+    const json = await channel.complete({ model, messages, temperature: o.temperature, max_tokens: o.maxTokens }, signal);
     const choice = (json.choices as Array<{ message?: { content?: unknown } }>)[0];
     const content = choice?.message?.content;
     if (typeof content !== 'string') throw new OpenClawError('upstream', `judge ${channel.info.url} answered without text content`, { code: 'judge_no_content' });
@@ -49,12 +49,15 @@ export async function createScoringPipeline(
   parts: PipelineParts = {},
 ): Promise<ScoringPipeline> {
   const owned: Array<() => Promise<void>> = [];
+  // Aborted at close: judge calls still running then are cut (their turns stay pending and are
+  // re-judged at the next start), so shutdown does not wait for judge.timeout_s.
+  const stopJudging = new AbortController();
   let judgeCall = parts.judgeCall;
   const j = config.judge;
   if (j.provider === 'openai_compatible' && judgeCall === undefined) {
     const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections: config.scoring.judge_concurrency });
     owned.push(() => channel.close());
-    judgeCall = channelJudgeCall(channel, j.model_id!);
+    judgeCall = channelJudgeCall(channel, j.model_id!, stopJudging.signal);
   }
   const needsTeacher = config.mode !== 'openclaw-rl';
   let teacher = parts.teacher;
@@ -90,6 +93,7 @@ export async function createScoringPipeline(
     renderPrompt: render ?? null,
     feedbackPolicy: parts.feedbackPolicy ?? config.scoring.feedback,
     async onClose() {
+      stopJudging.abort(new OpenClawError('internal', 'the server is shutting down', { code: 'server_shutting_down' }));
       for (const close of owned) await close().catch(() => undefined);
     },
   });

@@ -66,6 +66,13 @@ export class ScriptedUpstream {
    * otherwise it is [1, 2, 3].
    */
   promptCharsPerToken?: number;
+  /**
+   * Streams: wait for 'drain' whenever the socket's buffer is full, as a real server does, so a
+   * caller that stops reading holds the generation (tests of back-pressure read `streamedTokens`).
+   */
+  respectBackPressure = false;
+  /** Tokens written so far by the latest streamed answer. */
+  streamedTokens = 0;
   /** Chat requests whose connection closed before their answer was complete (the caller aborted). */
   readonly closedEarly: ReceivedRequest[] = [];
   private closeWaiters: Array<(r: ReceivedRequest) => void> = [];
@@ -185,6 +192,7 @@ export class ScriptedUpstream {
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+    this.streamedTokens = 0;
     const chunk = (delta: Record<string, unknown>, i: number | null, finish: string | null, extra: Record<string, unknown> = {}) => ({
       id, object: 'chat.completion.chunk', created: 1, model, ...extra,
       choices: [{
@@ -210,7 +218,10 @@ export class ScriptedUpstream {
           ? { tool_calls: [{ index: 0, id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: '' } }] }
           : i === 1 ? { tool_calls: [{ index: 0, function: { arguments: b.arguments } }] } : {};
         send(chunk(delta, i, null));
-      } else send(chunk({ content: pieces[i] }, i, null));
+      } else if (!send(chunk({ content: pieces[i] }, i, null)) && this.respectBackPressure) {
+        await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+      }
+      this.streamedTokens = i + 1;
     }
     send(chunk({}, null, isTool ? 'tool_calls' : 'stop'));
     const so = body.stream_options as { include_usage?: boolean } | undefined;
