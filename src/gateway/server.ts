@@ -82,7 +82,9 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     forceCloseConnections: true,
     // Our own 503 (OpenAI's shape) for requests arriving while closing, from the hook below.
     return503OnClosing: false,
-    maxParamLength: MAX_SESSION_ID_PARAM,
+    // Fastify bounds close hooks by the plugin timeout (10 s): the drain must fit in it.
+    pluginTimeout: (opts.shutdownGraceMs ?? 10_000) + 10_000,
+    routerOptions: { maxParamLength: MAX_SESSION_ID_PARAM },
     frameworkErrors: frameworkErrors(opts.bodyLimitBytes),
     clientErrorHandler,
   });

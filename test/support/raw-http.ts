@@ -17,6 +17,8 @@ export interface RawResponse {
 
 /** Parses one HTTP/1.1 response (Content-Length or chunked body) from raw text. */
 export function parseRawResponse(text: string): Omit<RawResponse, 'hung' | 'ms'> {
+  // Interim answers (100 Continue) come before the real one.
+  while (/^HTTP\/1\.[01] 1\d\d /.test(text) && text.includes('\r\n\r\n')) text = text.slice(text.indexOf('\r\n\r\n') + 4);
   const end = text.indexOf('\r\n\r\n');
   const head = end === -1 ? text : text.slice(0, end);
   const m = /^HTTP\/1\.[01] (\d{3})/.exec(head);
@@ -73,6 +75,7 @@ export function rawRequest(url: string, request: string | Buffer, timeoutMs = 50
 
 /** True once the text holds a whole response (a keep-alive server leaves the socket open). */
 function complete(text: string): boolean {
+  while (/^HTTP\/1\.[01] 1\d\d /.test(text) && text.includes('\r\n\r\n')) text = text.slice(text.indexOf('\r\n\r\n') + 4);
   const end = text.indexOf('\r\n\r\n');
   if (end === -1) return false;
   const r = parseRawResponse(text);

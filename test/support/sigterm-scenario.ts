@@ -28,7 +28,7 @@ export interface SigtermResult {
 
 /** Starts `api-server` with a config, resolves with the child and its base URL once it serves. */
 export function startCli(configPath: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'api-server', '--config', configPath], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [BIN, 'api-server', '--config', configPath], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'warn' } });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
@@ -77,6 +77,7 @@ export function writeConfig(policyUrl: string, judgeUrl: string, graceS: number,
  */
 export async function sigtermScenario(policy: ScriptedUpstream, judge: ScriptedUpstream, graceS: number): Promise<SigtermResult> {
   judge.fallback = { kind: 'hang' };
+  const judgedBefore = judge.received.length;
   policy.fallback = { kind: 'text', text: 'Here is the plan.' };
   const { path, outDir } = writeConfig(policy.url, judge.url, graceS);
   const { child, url } = await startCli(path);
@@ -85,7 +86,7 @@ export async function sigtermScenario(policy: ScriptedUpstream, judge: ScriptedU
     // Turn 1 gets its next state from turn 2: it is judged, and the judge hangs.
     await postJson(`${url}/v1/chat/completions`, { messages: [u('Plan my day')], session_id: 'judged' });
     await postJson(`${url}/v1/chat/completions`, { messages: [u('Plan my day'), { role: 'assistant', content: 'Here is the plan.' }, u('thanks')], session_id: 'judged' });
-    while (judge.received.length === 0) await new Promise((r) => setTimeout(r, 20));
+    while (judge.received.length === judgedBefore) await new Promise((r) => setTimeout(r, 20));
     policy.tokenDelayMs = 200;
     policy.script({ kind: 'text', tokens: Array.from({ length: 100 }, (_, i) => ` t${i}`) });
     const before = policy.received.length;
@@ -93,7 +94,7 @@ export async function sigtermScenario(policy: ScriptedUpstream, judge: ScriptedU
       .then((r) => r.text())
       .catch(() => '');
     while (policy.received.length === before || policy.streamedTokens < 2) await new Promise((r) => setTimeout(r, 20));
-    const judgeCallsInFlight = judge.received.length;
+    const judgeCallsInFlight = judge.received.length - judgedBefore;
     const start = performance.now();
     child.kill('SIGTERM');
     const exitCode = await exitOf(child);
