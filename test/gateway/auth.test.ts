@@ -1,6 +1,7 @@
 // Bearer-key auth of the gateway over real HTTP: with a server key configured (`--api-key`,
-// `server.api_key` or OPENCLAW_RL_API_KEY), every route but /healthz wants
-// `Authorization: Bearer <key>`; anything else is a 401 in OpenAI's shape that says how to fix it.
+// `server.api_key` or OPENCLAW_RL_API_KEY), every route but /healthz and the dashboard's static
+// page and assets (no data in them) wants `Authorization: Bearer <key>`; anything else is a 401
+// in OpenAI's shape that says how to fix it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
@@ -123,5 +124,22 @@ test('without any key configured, no header is needed', async () => {
   } finally {
     await open.close();
     if (saved !== undefined) process.env.OPENCLAW_RL_API_KEY = saved;
+  }
+});
+
+test('with a key, the dashboard page and its static assets are served without it (they hold no data); its data API wants the key', async () => {
+  // The page reads the key from `/dashboard#key=KEY`: a fragment is never sent, so the page
+  // itself cannot need it. Everything with data is under /dashboard/api/.
+  for (const path of ['/dashboard', '/dashboard/assets/app.js', '/dashboard/assets/style.css']) {
+    const res = await fetch(`${h.url}${path}`);
+    assert.equal(res.status, 200, path);
+    const text = await res.text();
+    assert.ok(!text.includes('auth-1') && !text.includes(KEY), `${path} holds no session data and no key`);
+  }
+  for (const path of ['/dashboard/api/status', '/dashboard/api/steps', '/dashboard/api/sessions', '/dashboard/api/sessions/auth-1/turns']) {
+    const res = await fetch(`${h.url}${path}`);
+    assert.equal(res.status, 401, path);
+    assertOpenAIError(await res.json(), unauthorized);
+    assert.equal((await fetch(`${h.url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status, 200, `${path} with the key`);
   }
 });
