@@ -156,3 +156,20 @@ test('errors Node and Fastify raise before our handler are in OpenAI shape', asy
   }
   await assertStillServes(h);
 });
+
+test('a prompt_cache_key too long for a session id is not used as one (the session is inferred instead) and reads back', async () => {
+  h.upstream.script({ kind: 'text', text: 'ok' });
+  const res = await chat(h, { messages: [user('very long cache key')], prompt_cache_key: `${'k'.repeat(300)}:1` });
+  assert.equal(res.status, 200);
+  const id = decodeURIComponent(res.headers.get('x-session-id')!);
+  assert.ok(!id.startsWith('pck-'), `inferred id ${id.slice(0, 40)}…`);
+  assert.equal((await fetch(`${h.url}/sessions/${encodeURIComponent(id)}`)).status, 200);
+});
+
+test('headers that do not arrive within 10 s get a 408 in OpenAI shape and the connection is closed', async () => {
+  const res = await rawRequest(h.url, 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Slow: ', 15_000);
+  assert.equal(res.hung, false);
+  assert.equal(res.status, 408);
+  assertOpenAIError(JSON.parse(res.body), { type: 'invalid_request_error', code: 'request_timeout' });
+  assert.ok(res.ms > 9000 && res.ms < 12_500, `answered after ${(res.ms / 1000).toFixed(1)} s`);
+});
