@@ -11,7 +11,7 @@ import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
 import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
 import type { TokenResolver } from './tokens.ts';
 import { sessionIdHeader } from '../sessions/session-id.ts';
-import { delivered, writable, type ShutdownGate } from './shutdown.ts';
+import { writable, type ShutdownGate } from './shutdown.ts';
 
 /** What the chat path needs. */
 export interface ChatDeps {
@@ -241,10 +241,17 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
     batch = '';
     return;
   }
-  // The last batch leaves with the end of the response, before the turn is recorded; an answer
-  // that never left this process (the client stopped reading, then went away) is no turn.
+  // The answer so far must have reached the client's socket (no back-pressure left) before it is
+  // a turn: one the client stopped reading and then left is not. The last batch leaves with the
+  // end of the response, in one write.
+  if (res.writableNeedDrain) await writable(res, abort.signal);
+  if (res.destroyed || abort.signal.aborted) {
+    deps.tracker.fail(handle);
+    if (!res.destroyed) res.end(`data: ${JSON.stringify(toOpenAIError(abortReason(abort.signal.reason, abort)).body)}\n\ndata: [DONE]\n\n`);
+    batch = '';
+    return;
+  }
   res.end(`${batch}data: [DONE]\n\n`);
   batch = '';
-  if (await delivered(res)) recordTurn(deps, req, handle, acc, version);
-  else deps.tracker.fail(handle);
+  recordTurn(deps, req, handle, acc, version);
 }

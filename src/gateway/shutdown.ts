@@ -84,15 +84,3 @@ export function writable(res: ServerResponse, signal: AbortSignal): Promise<void
     signal.addEventListener('abort', done);
   });
 }
-
-/** Resolves true once everything written to `res` was handed to the OS, false if it closed first. */
-export function delivered(res: ServerResponse): Promise<boolean> {
-  if (res.writableFinished) return Promise.resolve(true);
-  if (res.destroyed) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onFinish = () => { res.off('close', onClose); resolve(true); };
-    const onClose = () => { res.off('finish', onFinish); resolve(res.writableFinished); };
-    res.once('finish', onFinish);
-    res.once('close', onClose);
-  });
-}
