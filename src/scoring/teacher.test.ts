@@ -247,3 +247,15 @@ test('sglang and vllm report that their log-probs are at temperature 1', async (
   await withClient({ dialect: 'vllm' }, async (c) => assert.equal(c.logprobTemperature, 1));
   await withClient({ dialect: 'sglang' }, async (c) => assert.equal(c.logprobTemperature, 1));
 });
+
+test('close aborts scoring still running instead of waiting for teacher.timeout_s', async () => {
+  answer = () => 'hang';
+  const client = createTeacherClient({ baseUrl: base, dialect: 'sglang', temperature: 0.8, timeoutMs: 60_000 });
+  const scoring = client.score([1, 2, 3], [4, 5]);
+  scoring.catch(() => undefined);
+  while (requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+  const start = performance.now();
+  await client.close();
+  await assert.rejects(scoring);
+  assert.ok(performance.now() - start < 2000, `close returned after ${(performance.now() - start).toFixed(0)} ms`);
+});

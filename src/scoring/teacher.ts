@@ -51,7 +51,7 @@ export interface TeacherClient {
   score(promptIds: readonly number[], responseIds: readonly number[], opts?: ScoreOptions): Promise<TeacherScore>;
   /** Requests running and waiting now. */
   stats(): { inFlight: number; waiting: number };
-  /** Closes the connection pool; later calls fail. */
+  /** Closes the connection pool, aborting calls still running; later calls fail. */
   close(): Promise<void>;
 }
 
@@ -154,7 +154,9 @@ function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): Teac
       const json = await postJson(pool, { path, headers, body: dialect.body(call), timeoutMs: opts.timeoutMs, where, dialect: dialect.name });
       return dialect.parse(json, call);
     },
-    close: () => pool.close(),
+    // Close is shutdown: scoring still running is abandoned (its turn stays pending and is
+    // re-scored at the next start) instead of holding the exit for up to teacher.timeout_s.
+    close: () => pool.destroy(),
   };
 }
 
