@@ -128,12 +128,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   }
 
   // Shutdown: stop accepting connections (idle keep-alive ones close now), refuse requests that
-  // still arrive on open ones, and give answers in flight the grace period (shutdown.ts).
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (!gate.closing) return done();
-    reply.header('connection', 'close');
-    done(shuttingDownError());
-  });
+  // still arrive on open ones (in the hook below), and give answers in flight the grace period.
   app.addHook('preClose', async () => {
     app.server.close();
     const result = await gate.drain(opts.shutdownGraceMs ?? 10_000);
@@ -153,7 +148,9 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       opts.metrics.latency.observe({ route }, (performance.now() - start) / 1000);
       opts.afterResponse?.(inFlight);
     });
-    done();
+    if (!gate.closing) return done();
+    reply.header('connection', 'close');
+    done(shuttingDownError());
   });
 
   app.setErrorHandler((err, _request, reply) => {

@@ -60,6 +60,29 @@ test('a stream still running after the grace period ends with an error event and
   assert.ok(seconds < 0.5 + 1, `close took ${seconds.toFixed(2)} s, grace 0.5 s`);
 });
 
+test('a request arriving on an open connection during the drain gets a 503 in OpenAI shape', async () => {
+  const h = await startHarness({ 'server.shutdown_grace_s': 0.5 });
+  h.upstream.tokenDelayMs = 100;
+  h.upstream.script({ kind: 'text', tokens: Array.from({ length: 100 }, (_, i) => ` w${i}`) });
+  const body = JSON.stringify({ messages: [user('long')], session_id: 'drain-503', stream: true });
+  const socket = connect(Number(new URL(h.url).port), '127.0.0.1');
+  let received = '';
+  socket.on('data', (c) => (received += c.toString()));
+  const closed = new Promise((r) => socket.once('close', r));
+  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  await until(() => h.upstream.streamedTokens >= 1);
+  const closing = timedClose(h);
+  await new Promise((r) => setTimeout(r, 100));
+  // A second (pipelined) request on the busy connection, sent once the drain began.
+  socket.write('GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n');
+  await closing;
+  await closed;
+  const second = received.slice(received.indexOf('HTTP/1.1', 10));
+  assert.match(second, /^HTTP\/1\.1 503 /);
+  assert.match(second, /connection: close/i);
+  assertOpenAIError(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)), { type: 'server_error', code: 'server_shutting_down' });
+});
+
 test('back-pressure: a client that stops reading holds the upstream, and its turn is not recorded', async () => {
   const h = await startHarness({ 'rollout.timeout_s': 30 });
   h.upstream.respectBackPressure = true;
