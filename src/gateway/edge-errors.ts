@@ -2,8 +2,8 @@
 // Fastify's framework errors (a bad URL escape, an over-long path parameter), its request errors
 // (body too large, bad content type or length, invalid JSON), Node's client errors (malformed
 // request or header lines, headers over the size limit, header/request timeouts) and an `Expect`
-// header we do not support. Also the nesting limit of request bodies, checked on the text before
-// it is parsed: a deeply nested body would otherwise overflow the stack of whatever walks it.
+// header we do not support. Also the nesting limit of request bodies, checked once they are
+// parsed: a deeply nested body would otherwise overflow the stack of whatever walks it next.
 import type { Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,26 +17,31 @@ function edgeError(status: number, message: string, code: string): OpenClawError
   return new OpenClawError('invalid_request', message, { status, code });
 }
 
-/** True when the JSON text nests arrays/objects deeper than `max` (strings are skipped whole). */
-export function jsonNestingExceeds(text: string, max: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34 /* " */) {
-      // The closing quote is the next one not escaped by an odd run of backslashes.
-      let j = text.indexOf('"', i + 1);
-      while (j !== -1) {
-        let k = j - 1;
-        while (text.charCodeAt(k) === 92 /* \ */) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-        j = text.indexOf('"', j + 1);
+/**
+ * True when a parsed JSON value nests arrays/objects deeper than `max` (the top-level object is
+ * depth 1). Iterative, and it costs one step per array/object member, not per byte: JSON.parse
+ * itself copes with any depth, but everything that walks the value recursively after it
+ * (JSON.stringify, zod, …) overflows the stack.
+ */
+export function jsonNestingExceeds(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  // Two plain stacks (no tuple per node): this runs on every request body.
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const m: unknown = node[i];
+        if (typeof m === 'object' && m !== null) { nodes.push(m); depths.push(depth + 1); }
       }
-      if (j === -1) return false; // unterminated: JSON.parse words that error
-      i = j;
-    } else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > max) return true;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) {
-      depth--;
+    } else {
+      for (const key in node) {
+        const m: unknown = (node as Record<string, unknown>)[key];
+        if (typeof m === 'object' && m !== null) { nodes.push(m); depths.push(depth + 1); }
+      }
     }
   }
   return false;

@@ -108,8 +108,8 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-    if (jsonNestingExceeds(text as string, MAX_BODY_DEPTH)) return done(tooDeepError(), undefined);
     parseJson(request, text as string, (err, body) => {
+      if (err === null && jsonNestingExceeds(body, MAX_BODY_DEPTH)) return done(tooDeepError(), undefined);
       if (err === null && typeof body === 'object' && body !== null) keepParsedText(body, text as string);
       done(err, body);
     });

@@ -105,11 +105,14 @@ test('a body nested deeper than the limit is a 400 naming the limit, on every JS
       assertOpenAIError(res.body, { type: 'invalid_request_error', code: 'body_too_deep', mentions: [/100 levels/] });
     }
   }
+  // Exactly the limit (the body itself is level 1) is accepted.
+  h.upstream.script({ kind: 'text', text: 'ok' });
+  assert.equal((await postJson(`${h.url}/v1/chat/completions`, deep(99).replace('"hi"}]', '"hi"}],"turn_type":"side"'))).status, 200);
   // Brackets inside strings are text, not nesting.
   h.upstream.script({ kind: 'text', text: 'ok' });
   const inString = await chat(h, { messages: [user('['.repeat(5000) + '\\"{'.repeat(500))], turn_type: 'side' });
   assert.equal(inString.status, 200);
-  assert.equal(h.upstream.received.length - sentBefore, 1);
+  assert.equal(h.upstream.received.length - sentBefore, 2);
 });
 
 test('an upstream 200 whose choices is [null] is a 502 in OpenAI shape (plain and /session)', async () => {
