@@ -1,6 +1,7 @@
 // The one typed configuration object (DESIGN.md §4). Every field has a doc line and a default;
 // unknown keys are errors (strict objects) so a typo never silently falls back to a default.
 import { z } from 'zod';
+import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, RL_MODES } from '../rl/index.ts';
 
 const url = z.string().url();
 const regex = z.string().refine((s) => {
@@ -132,8 +133,8 @@ export const TrainingSchema = z
     lr: z.number().positive().default(1e-4),
     epochs: positiveInt.default(1),
     minibatches: positiveInt.default(1),
-    clip_ratio: z.number().positive().default(0.2),
-    clip_ratio_high: z.number().positive().default(0.28),
+    clip_ratio: z.number().positive().default(DEFAULT_CLIP_RATIO),
+    clip_ratio_high: z.number().positive().default(DEFAULT_CLIP_RATIO_HIGH),
     kl_coef: z.number().min(0).default(0),
     entropy_coef: z.number().min(0).default(0),
     w_rl: z.number().default(1.0),
@@ -172,7 +173,7 @@ export const StorageSchema = z
   })
   .strict();
 
-export const MODES = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'] as const;
+export const MODES = RL_MODES;
 /** Training signal: binary RL, on-policy distillation, or both. */
 export type Mode = (typeof MODES)[number];
 
