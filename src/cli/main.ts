@@ -151,7 +151,7 @@ export function buildProgram(): Command {
 
   program
     .command('export')
-    .description("write the run's training samples to stdout")
+    .description("write the run's training samples to stdout, one JSON object (snake_case fields) per line")
     .option('--format <format>', 'output format (jsonl)', 'jsonl')
     .option('--output-dir <dir>', 'run folder holding samples.sqlite', '.')
     .option('--config <file>', 'take output_dir from this config')
@@ -164,8 +164,9 @@ export function buildProgram(): Command {
         if (!existsSync(path)) throw new OpenClawError('config', `no sample store at ${path}: run the server with --output-dir ${dir} first, or pass the run's --output-dir`);
         const store = SampleStore.open(path, { recoverLeases: false });
         try {
-          const n = await exportJsonl(store, process.stdout);
-          process.stderr.write(`openclaw-rl: exported ${n} samples from ${path}\n`);
+          const { lines, readerClosed } = await exportJsonl(store, process.stdout);
+          // A reader that stopped early (`| head`) got what it asked for: nothing to report.
+          if (!readerClosed) process.stderr.write(`openclaw-rl: exported ${lines} samples from ${path}\n`);
         } finally {
           store.close();
         }
