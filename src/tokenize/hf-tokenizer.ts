@@ -102,6 +102,7 @@ export async function loadHfTokenizer(dir: string, opts: LoadTokenizerOptions = 
       return tokenizer.encode(text, { add_special_tokens: false }).ids;
     },
     decode(ids, decodeOpts = {}) {
+      if (ids.length === 0) return ''; // the library refuses an empty list
       return tokenizer.decode([...ids], { skip_special_tokens: decodeOpts.skipSpecialTokens ?? false });
     },
     tokenToId(token) {
