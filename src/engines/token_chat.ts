@@ -42,6 +42,9 @@ export interface TokenChatCounters {
 
 type Body = Record<string, unknown>;
 
+/** Tokens per streamed chunk when an engine returns the whole sequence at once. */
+export const WHOLE_SEQUENCE_CHUNK_TOKENS = 16;
+
 /**
  * Incremental detokenisation that never splits a multi-byte character. Each step decodes only the
  * ids since the last emitted text (from one token earlier, so decoders that treat a leading token
@@ -54,8 +57,8 @@ class TextStream {
   /** End of the ids whose text was emitted. */
   private readOffset = 0;
   constructor(private readonly tok: ChatTokenizer) {}
-  push(id: number): string {
-    this.ids.push(id);
+  push(...ids: number[]): string {
+    for (const id of ids) this.ids.push(id);
     return this.next(false);
   }
   flush(): string {
@@ -83,9 +86,10 @@ class AnswerText {
   ) {
     this.text = new TextStream(tok);
   }
-  /** The delta of one generated token (stop tokens add ids and a log-prob, never text). */
-  token(id: number): Body {
-    return this.delta(this.parser.push(this.tok.stopTokenIds.includes(id) ? '' : this.text.push(id)));
+  /** The delta of generated tokens (stop tokens add ids and a log-prob, never text). */
+  tokens(ids: number[]): Body {
+    const textIds = ids.filter((id) => !this.tok.stopTokenIds.includes(id));
+    return this.delta(this.parser.push(textIds.length > 0 ? this.text.push(...textIds) : ''));
   }
   /** What was held back, once generation ended. */
   finish(): Body {
@@ -185,15 +189,19 @@ export class TokenChatChannel implements ChatChannel {
     const answer = new AnswerText(this.tok, parser);
     push(event({ ...base, prompt_token_ids: p.promptIds, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] }));
     let sent = 0;
-    const onToken = (tokenId: number, logprob: number) => {
-      sent++;
-      push(event({ ...base, choices: [{ index: 0, delta: answer.token(tokenId), finish_reason: null, token_ids: [tokenId], logprobs: { content: [{ token: this.tok.tokenText(tokenId), logprob, bytes: null, top_logprobs: [] }] } }] }));
+    const sendTokens = (ids: number[], logprobs: number[]) => {
+      sent += ids.length;
+      const content = ids.map((tokenId, i) => ({ token: this.tok.tokenText(tokenId), logprob: logprobs[i], bytes: null, top_logprobs: [] }));
+      push(event({ ...base, choices: [{ index: 0, delta: answer.tokens(ids), finish_reason: null, token_ids: ids, logprobs: { content } }] }));
     };
     this.engine
-      .generate({ ...p, stopTokenIds: this.tok.stopTokenIds, signal }, onToken)
+      .generate({ ...p, stopTokenIds: this.tok.stopTokenIds, signal }, (tokenId, logprob) => sendTokens([tokenId], [logprob]))
       .then((r) => {
-        // A whole-sequence engine reported no tokens on the way: they go out now, in the same chunks.
-        for (let i = sent; i < r.tokenIds.length; i++) onToken(r.tokenIds[i], r.logprobs[i]);
+        // A whole-sequence engine reported no tokens on the way: they go out now, a few per chunk
+        // (one chunk per token would cost a decode and a JSON chunk each, for no client benefit).
+        for (let i = sent; i < r.tokenIds.length; i += WHOLE_SEQUENCE_CHUNK_TOKENS) {
+          sendTokens(r.tokenIds.slice(i, i + WHOLE_SEQUENCE_CHUNK_TOKENS), r.logprobs.slice(i, i + WHOLE_SEQUENCE_CHUNK_TOKENS));
+        }
         const delta = answer.finish();
         this.noteMalformed(parser);
         push(event({ ...base, policy_version: r.version, choices: [{ index: 0, delta, finish_reason: finishReason(r, answer.toolCalls.length), logprobs: null }] }));

@@ -23,6 +23,8 @@ export class HfChatTokenizer implements ChatTokenizer {
   private readonly thinkOpen?: number;
   private readonly thinkClose?: number;
   private readonly turnStart?: number;
+  /** Texts of tokens seen so far (bounded by the vocabulary). */
+  private readonly tokenTexts = new Map<number, string>();
 
   constructor(
     readonly hf: HfTokenizer,
@@ -49,7 +51,13 @@ export class HfChatTokenizer implements ChatTokenizer {
   }
 
   tokenText(id: number): string {
-    return this.hf.decode([id]);
+    // Every answer token needs its text for `logprobs.content`; a token's text never changes.
+    let text = this.tokenTexts.get(id);
+    if (text === undefined) {
+      text = this.hf.decode([id]);
+      this.tokenTexts.set(id, text);
+    }
+    return text;
   }
 
   /**
