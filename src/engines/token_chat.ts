@@ -130,7 +130,7 @@ export class TokenChatChannel implements ChatChannel {
   }
 
   private prepare(body: Body): { promptIds: number[]; maxTokens: number; temperature: number; topP?: number; seed?: number } {
-    if (typeof body.n === 'number' && body.n > 1) throw invalidRequest('n > 1 is not supported by the embedded engine; send one request per answer.', 'n');
+    if (typeof body.n === 'number' && body.n > 1) throw invalidRequest(`n > 1 is not supported by the ${this.engine.kind} engine; send one request per answer.`, 'n');
     const messages = body.messages as ChatMessage[];
     const promptIds = this.tok.encodeChat(messages, body.tools as unknown[] | undefined);
     const asked = (body.max_completion_tokens ?? body.max_tokens) as number | null | undefined;
@@ -233,7 +233,7 @@ export class TokenChatChannel implements ChatChannel {
   }
 
   async health(): Promise<{ ok: boolean; detail: string }> {
-    return { ok: true, detail: `${this.engine.kind} engine in-process, policy version ${this.engine.version()}` };
+    return { ok: true, detail: `${this.engine.kind} engine, policy version ${this.engine.version()}` };
   }
 
   async close(): Promise<void> {

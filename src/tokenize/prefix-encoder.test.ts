@@ -110,3 +110,14 @@ test('outputParser starts inside a think block only when the generation prompt o
   assert.deepEqual(run(closed), ['', 'x\n</think>\n\ny']);
   assert.deepEqual(run(plain), ['', 'x\n</think>\n\ny']);
 });
+
+test('a new session with the same system prompt and tools reuses the system prompt ids', () => {
+  const [first] = readFileSync(FIXTURE, 'utf8').trim().split('\n').map((l) => JSON.parse(l).body as { messages: ChatMessage[]; tools: unknown[] });
+  const chat = new HfChatTokenizer(qwen);
+  chat.encodeChat(first.messages, first.tools);
+  const other = [first.messages[0], { role: 'user', content: 'A different first question.' }];
+  const reusedBefore = chat.prompts.stats.reusedChars;
+  assert.deepEqual(chat.encodeChat(other, first.tools), fullIds(other, first.tools));
+  const systemChars = qwen.renderChat([first.messages[0]], { tools: first.tools, addGenerationPrompt: false }).length;
+  assert.ok(chat.prompts.stats.reusedChars - reusedBefore >= systemChars, 'the whole system block came from the cache');
+});
