@@ -121,3 +121,18 @@ test('a new session with the same system prompt and tools reuses the system prom
   const systemChars = qwen.renderChat([first.messages[0]], { tools: first.tools, addGenerationPrompt: false }).length;
   assert.ok(chat.prompts.stats.reusedChars - reusedBefore >= systemChars, 'the whole system block came from the cache');
 });
+
+test('random texts built from tokens, partial tokens, whitespace and unicode: always the full-encode ids', () => {
+  const pieces = ['<|im_start|>', '<|im_end|>', '<|im_', '|>', '<think>', '</think>', '<tool_call>', '</tool_call>', '<tool', 'user', 'assistant', '\n', '\n\n', ' ', '  ', 'hello', ' world', "'s", '123', 'é', '🚀', '天气', '{"a": 1}', '<', '>', '\t', 'x'];
+  let seed = 7;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const enc = new PrefixEncoder((t) => qwen.encode(t), qwen.splitTokens, 4);
+  let text = '';
+  for (let i = 0; i < 300; i++) {
+    // Mostly extend the previous text, sometimes cut it back first (as templates rewrite the tail).
+    if (rnd(10) === 0) text = text.slice(0, rnd(text.length + 1));
+    for (let k = rnd(6); k >= 0; k--) text += pieces[rnd(pieces.length)];
+    assert.deepEqual(enc.encode(text), qwen.encode(text), JSON.stringify(text));
+  }
+  assert.ok(enc.stats.reusedChars > 2 * enc.stats.encodedChars, `reused ${enc.stats.reusedChars} characters, encoded ${enc.stats.encodedChars}`);
+});
