@@ -46,9 +46,10 @@ type Body = Record<string, unknown>;
 export const WHOLE_SEQUENCE_CHUNK_TOKENS = 16;
 
 /**
- * Incremental detokenisation that never splits a multi-byte character. Each step decodes only the
- * ids since the last emitted text (from one token earlier, so decoders that treat a leading token
- * specially still see its left context), keeping a long answer linear in its length.
+ * Incremental detokenisation that never splits a multi-byte character. Each step decodes a window
+ * that starts at the previous step's ids (so decoders that treat a leading token specially, like
+ * SentencePiece's leading space, still see left context) instead of the whole answer, keeping a
+ * long answer linear in its length.
  */
 class TextStream {
   private ids: number[] = [];
