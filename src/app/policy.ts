@@ -31,6 +31,8 @@ export interface Policy {
   renderPrompt?: PromptRenderer;
   /** In-process teacher (teacher.provider: embedded) over the engine. */
   teacher?: TeacherClient;
+  /** Counters of the policy's chat side for /metrics (answer parsing, prompt cache). */
+  gauges?: () => Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { 
     channel,
     engine,
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    gauges: () => ({ ...channel.counters, prompt_cache_hits: tok.prompts.stats.hits, prompt_cache_misses: tok.prompts.stats.calls - tok.prompts.stats.hits, prompt_chars_reused: tok.prompts.stats.reusedChars, prompt_chars_encoded: tok.prompts.stats.encodedChars }),
     close: () => channel.close(),
   };
 }

@@ -134,6 +134,18 @@ test('plain: message with tool_calls and reasoning_content; the turn records the
   assert.equal(t1.response_text, 'Reading them now.');
 });
 
+test('policy gauges: prompt cache use and malformed tool calls, as /metrics shows them', async () => {
+  const before = policy.gauges!();
+  engine.script('<tool_call>\n{"name": "read", "arguments": {path: a.txt}}\n</tool_call>');
+  const res = await client.chat.completions.create({ model: 'qwen3-policy', messages: [{ role: 'user', content: 'Look at a.txt.' }], tools }, { headers: { 'X-Session-Id': 'tok-malformed' } });
+  assert.equal(res.choices[0].message.content, '<tool_call>\n{"name": "read", "arguments": {path: a.txt}}\n</tool_call>');
+  assert.equal(res.choices[0].message.tool_calls, undefined);
+  const after = policy.gauges!();
+  assert.equal(after.malformed_tool_calls, before.malformed_tool_calls + 1);
+  assert.ok(before.prompt_cache_hits >= 2, 'the second turns of both sessions reused their first turn');
+  assert.ok(after.prompt_chars_reused > after.prompt_chars_encoded / 4);
+});
+
 test('the teacher renders hinted prompts with the same template and ids as a full encode', () => {
   const messages = [{ role: 'user', content: 'Look at a.txt.\n\n[user\'s hint / instruction]\nuse read' }];
   assert.deepEqual(policy.renderPrompt!(messages, tools), hf.encode(hf.renderChat(messages, { tools, addGenerationPrompt: true })));
