@@ -2,7 +2,8 @@
 // Inputs are per-response-token arrays (number[] or typed arrays: log-probs, rewards, masks);
 // outputs are Float64Arrays of per-token terms or plain numbers under the metric names of §4.
 // Covers advantages for the three modes, the asymmetric-clip PPO loss, KL estimators, entropy,
-// masked reductions, batch statistics and the staleness bound. The embedded engine's tensor loss
+// masked reductions, batch statistics, the staleness bound, and folding a reduction into the
+// advantages for servers that sum the loss (fold.ts). The embedded engine's tensor loss
 // is tested against `ppoBatchLoss` here.
 
 export {
@@ -31,3 +32,4 @@ export {
 } from './ppo.ts';
 export { isMasked, maskedSum, reduce, sampleMean, tokenMean, type Reduction, type Rows } from './reduce.ts';
 export { batchStats, stalenessFilter, type BatchStats, type StatsSample } from './stats.ts';
+export { foldAdvantages, reductionWeights } from './fold.ts';
