@@ -71,6 +71,7 @@ export function learnerResult(body: Record<string, any>, shift: number): { loss:
 /** Starts the fake on 127.0.0.1 (random port). */
 export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<FakeTinker> {
   const futures = new Map<string, { path: string; body: Record<string, any> }>();
+  const bySeq = new Map<string, { id: string; text: string }>();
   let nextId = 1;
   let models = 0;
   const fake: FakeTinker = {
@@ -152,7 +153,16 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
         }
       }
       if (FUTURE_PATHS.has(path)) {
+        // (model_id, seq_id) is an idempotency key, as in SkyRL: same payload → same future,
+        // another payload → 409.
+        if (body.model_id !== undefined && body.seq_id !== undefined) {
+          const key = `${body.model_id}#${body.seq_id}`;
+          const seen = bySeq.get(key);
+          if (seen !== undefined && seen.text !== text) return send(409, { detail: 'Training request sequence number was reused' });
+          if (seen !== undefined) return send(200, { request_id: seen.id, model_id: body.model_id });
+        }
         const id = String(nextId++);
+        if (body.model_id !== undefined && body.seq_id !== undefined) bySeq.set(`${body.model_id}#${body.seq_id}`, { id, text });
         futures.set(id, { path, body });
         return send(200, { request_id: id, model_id: body.model_id });
       }

@@ -152,3 +152,15 @@ test('a base URL with /api/v1 or a trailing slash reaches the same paths', async
   assert.deepEqual(fake.paths(), ['/healthz', '/healthz']);
   await fake.close();
 });
+
+test('a seq_id reused with another payload (a lost counter) is refused with an explanation', async () => {
+  await withFake(async (fake, client) => {
+    await client.optimStep('m1', { learning_rate: 1e-5 });
+    const forgetful = new TinkerClient({ baseUrl: fake.url, stateDir: tmp(), pollIntervalMs: 5 });
+    try {
+      await assert.rejects(forgetful.optimStep('m1', { learning_rate: 2e-5 }), (e: OpenClawError) => e.code === 'tinker_seq_conflict' && /resume from the last saved weights/.test(e.message));
+    } finally {
+      await forgetful.close();
+    }
+  });
+});
