@@ -4,18 +4,12 @@ import { foldAdvantages, reductionWeights } from './fold.ts';
 import { ppoBatchLoss, type PpoSample } from './loss.ts';
 import { ppoTokenLoss } from './ppo.ts';
 import type { Reduction } from './reduce.ts';
+import { Rng } from '../engines/embedded/rng.ts';
 
-/** Small deterministic PRNG (mulberry32) so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = (seed: number) => {
+  const r = new Rng(seed);
+  return () => r.uniform();
+};
 
 function randomBatch(r: () => number): PpoSample[] {
   const B = 1 + Math.floor(r() * 8);

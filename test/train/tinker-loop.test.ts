@@ -12,15 +12,9 @@ import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
 import { startFakeTinker } from '../support/fake-tinker.ts';
+import { until } from '../gateway/expect.ts';
 import { postJson } from '../support/harness.ts';
 
-async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('train with rollout.provider tinker: chat → judged sample → Tinker step → the next answer uses the new sampler path', async () => {
   const fake = await startFakeTinker();

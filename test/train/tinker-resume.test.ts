@@ -12,15 +12,9 @@ import { SampleStore } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 import { Trainer } from '../../src/trainer/index.ts';
 import { startFakeTinker } from '../support/fake-tinker.ts';
+import { until } from '../gateway/expect.ts';
 import { childConfig } from '../support/tinker-child-config.ts';
 
-async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('SIGKILL between forward_backward and optim_step: restart resumes from the saved state, no seq_id reused, no sample trained twice', async () => {
   const fake = await startFakeTinker();
