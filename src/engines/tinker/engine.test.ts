@@ -79,30 +79,30 @@ test('a step: forward_backward then optim_step (AdamW from training.*), then pub
 
 test('minibatches and epochs: one optim_step per minibatch per epoch, each folded over its own minibatch', () =>
   withEngine(async (engine, fake) => {
-  const m = await engine.trainStep(samples, { ...OPTS, minibatches: 2, epochs: 2 });
-  assert.deepEqual(fake.paths().filter((p) => p === '/forward_backward' || p === '/optim_step'), ['/forward_backward', '/optim_step', '/forward_backward', '/optim_step', '/forward_backward', '/optim_step', '/forward_backward', '/optim_step']);
-  assert.equal(m.updates, 4);
-  // a single-sample minibatch folds 1/(n·1): the second sample's advantages are −1/3 each
-  const fb = fake.requests.filter((r) => r.path === '/forward_backward')[1].body;
-  assert.deepEqual(fb.forward_backward_input.data[0].loss_fn_inputs.advantages.data, [-1 / 3, -1 / 3, -1 / 3]);
+    const m = await engine.trainStep(samples, { ...OPTS, minibatches: 2, epochs: 2 });
+    assert.deepEqual(fake.paths().filter((p) => p === '/forward_backward' || p === '/optim_step'), ['/forward_backward', '/optim_step', '/forward_backward', '/optim_step', '/forward_backward', '/optim_step', '/forward_backward', '/optim_step']);
+    assert.equal(m.updates, 4);
+    // a single-sample minibatch folds 1/(n·1): the second sample's advantages are −1/3 each
+    const fb = fake.requests.filter((r) => r.path === '/forward_backward')[1].body;
+    assert.deepEqual(fb.forward_backward_input.data[0].loss_fn_inputs.advantages.data, [-1 / 3, -1 / 3, -1 / 3]);
   }));
 
 test('score: prompt log-probs of prompt+response, entry P+t for response token t', () =>
   withEngine(async (engine, fake) => {
-  const r = await engine.score({ promptIds: [5, 6, 7], responseIds: [8, 9], temperature: 1 });
-  assert.deepEqual(r.logprobs, [-0.3, -0.4]);
-  const body = fake.requests.find((x) => x.path === '/asample')!.body;
-  assert.deepEqual(body.prompt.chunks[0].tokens, [5, 6, 7, 8, 9]);
-  assert.equal(body.prompt_logprobs, true);
-  assert.equal(body.sampling_params.max_tokens, 1);
-  await assert.rejects(engine.score({ promptIds: [1], responseIds: [2], temperature: 0.7 }), /temperature 1/);
+    const r = await engine.score({ promptIds: [5, 6, 7], responseIds: [8, 9], temperature: 1 });
+    assert.deepEqual(r.logprobs, [-0.3, -0.4]);
+    const body = fake.requests.find((x) => x.path === '/asample')!.body;
+    assert.deepEqual(body.prompt.chunks[0].tokens, [5, 6, 7, 8, 9]);
+    assert.equal(body.prompt_logprobs, true);
+    assert.equal(body.sampling_params.max_tokens, 1);
+    await assert.rejects(engine.score({ promptIds: [1], responseIds: [2], temperature: 0.7 }), /temperature 1/);
   }));
 
 test('options Tinker cannot honour are refused, naming the key', () =>
   withEngine(async (engine, fake) => {
-  await assert.rejects(engine.trainStep(samples, { ...OPTS, loss: { ...OPTS.loss, klCoef: 0.1 } }), /training\.kl_coef/);
-  await assert.rejects(engine.trainStep(samples, { ...OPTS, temperature: 0.8 }), /rollout\.temperature/);
-  assert.equal(fake.requests.length, 0, 'nothing was sent');
+    await assert.rejects(engine.trainStep(samples, { ...OPTS, loss: { ...OPTS.loss, klCoef: 0.1 } }), /training\.kl_coef/);
+    await assert.rejects(engine.trainStep(samples, { ...OPTS, temperature: 0.8 }), /rollout\.temperature/);
+    assert.equal(fake.requests.length, 0, 'nothing was sent');
   }));
 
 test('resume: a new engine on the same output dir serves the last sampler path and loads the saved state as its first request', async () => {
