@@ -56,3 +56,10 @@ test('configs/tinker.yaml and configs/skyrl.yaml load', () => {
   assert.equal(skyrl.tinker.base_url, 'http://localhost:8000');
   assert.equal(skyrl.rollout.provider, 'tinker');
 });
+
+test('tinker.api_key is redacted when the config is printed', async () => {
+  const { redact } = await import('./index.ts');
+  const c = parseConfig({ ...tinkerPolicy, tinker: { base_model: 'b', api_key: 'tml-secret' } }, { env: {} });
+  assert.equal(redact(c).tinker.api_key, '***');
+  assert.doesNotMatch(JSON.stringify(redact(c)), /tml-secret/);
+});
