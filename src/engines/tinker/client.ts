@@ -45,7 +45,7 @@ export interface TinkerClientOptions {
   pollIntervalMs?: number;
   /** Session heartbeat period, ms; default 10 000 (SkyRL drops a session after 300 s without). */
   heartbeatMs?: number;
-  /** Keep-alive connections of the pool; default 8. */
+  /** Keep-alive connections of the pool; default 32 (each waiting answer holds one during its long-poll). */
   connections?: number;
   /** Called with problems that must not fail the caller (a missed heartbeat). */
   onWarning?: (message: string) => void;
@@ -119,7 +119,7 @@ export class TinkerClient {
     this.heartbeatMs = opts.heartbeatMs ?? 10_000;
     this.warn = opts.onWarning ?? (() => {});
     // A retrieve_future long-poll is held up to 300 s by SkyRL: allow more before undici gives up.
-    this.pool = new Pool(url.origin, { connections: opts.connections ?? 8, headersTimeout: 330_000, bodyTimeout: 330_000 });
+    this.pool = new Pool(url.origin, { connections: opts.connections ?? 32, headersTimeout: 330_000, bodyTimeout: 330_000 });
     this.headers = { 'content-type': 'application/json' };
     if (opts.apiKey !== undefined && opts.apiKey !== '') this.headers['x-api-key'] = opts.apiKey;
     this.seq = new SeqStore(join(opts.stateDir, SEQ_FILE));
