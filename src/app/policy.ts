@@ -152,5 +152,6 @@ export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { 
 export async function createPolicy(config: Config, opts: { channel?: ChatChannel; train?: boolean } = {}): Promise<Policy> {
   if (opts.channel) return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
   if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
+  if (config.rollout.provider === 'tinker') return (await import('./tinker.ts')).tinkerPolicy(config);
   return embeddedPolicy(config, { train: opts.train ?? false });
 }

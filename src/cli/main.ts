@@ -140,10 +140,11 @@ export function buildProgram(): Command {
     .description('check the rollout, judge and teacher channels and explain failures')
     .option('--config <file>', 'YAML config file')
     .option('--timeout <s>', 'seconds per check', '30')
+    .option('--train', 'also create a training model (Tinker: create_model round trip)')
     .action(async (opts) => {
       await run(async () => {
         const config = loadConfig(opts.config);
-        const rows = await runDoctor(config, Number(opts.timeout) * 1000);
+        const rows = await runDoctor(config, Number(opts.timeout) * 1000, { train: opts.train === true });
         process.stdout.write(formatDoctorTable(rows) + '\n');
         return rows.every((r) => r.ok) ? 0 : 1;
       });

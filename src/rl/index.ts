@@ -6,6 +6,7 @@
 //   loss.ts        ppoBatchLoss: the PPO loss and its metrics over a batch, built from
 //                  ppo.ts (clipped surrogate), kl.ts (low_var_kl) and reduce.ts (the sample mean)
 //   stats.ts       batch statistics the trainer logs
+//   fold.ts        the sample mean folded into the advantages, for servers that sum the loss (Tinker)
 // The embedded engine's tensor loss imports the constants below and is checked against
 // ppoBatchLoss by src/engines/embedded/train-parity.test.ts.
 
@@ -20,6 +21,7 @@ export {
 export { entropyFromLogprobs } from './entropy.ts';
 export { KL_VALUE_BOUND, lowVarKl } from './kl.ts';
 export { ppoBatchLoss, type PpoBatchLoss, type PpoLossConfig, type PpoSample } from './loss.ts';
-export { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, LOG_RATIO_BOUND } from './ppo.ts';
+export { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, LOG_RATIO_BOUND, ppoTokenLoss } from './ppo.ts';
 export { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
 export { batchStats, type BatchStats, type StatsSample } from './stats.ts';
+export { foldAdvantages } from './fold.ts';
