@@ -216,6 +216,13 @@ test('ppo: loss:sum equals src/rl ppoTokenLoss summed over the returned learner 
     assert.ok(terms.clipped.some((c) => c === 1), 'the test should exercise the clip');
   });
   assert.ok(Math.abs(out.metrics['loss:sum'] - expected) < 1e-4, `loss:sum ${out.metrics['loss:sum']} vs ${expected}`);
+  // importance_sampling on the same inputs (forward only: weights unchanged): −Σ exp(lp − old)·A.
+  const is = await submit('/api/v1/forward', { model_id: model, seq_id: nextSeq(model), forward_input: { loss_fn: 'importance_sampling', data: datums } });
+  let expectedIs = 0;
+  is.loss_fn_outputs.forEach((o: any, i: number) => {
+    o.logprobs.data.slice(prompt.length - 1).forEach((lp: number, t: number) => { expectedIs -= Math.exp(lp - inputs[i].old[t]) * inputs[i].adv[t]; });
+  });
+  assert.ok(Math.abs(is.metrics['loss:sum'] - expectedIs) < 1e-4, `importance_sampling loss:sum ${is.metrics['loss:sum']} vs ${expectedIs}`);
 
   // Prompt positions with advantage 0 contribute no gradient, whatever their logprobs say.
   const garbage = await newModel();
@@ -381,4 +388,31 @@ test('bad bodies are 400s naming the field; failures come back as {error, catego
   assert.equal(failed.category, 'user');
   assert.match(failed.error, /gradient norm/);
   assert.equal((await fb(model, [ceDatum(seqA)])).loss_fn_outputs.length, 1);
+});
+
+test('stop strings end a sample at the token that completes them', async () => {
+  const prompt = seqB;
+  const local = await engine.generate({ promptIds: prompt, maxTokens: 8, temperature: 1, seed: 21, stopTokenIds: [] });
+  const tok = engine.tokenizer!;
+  const stop = tok.decode(local.tokenIds.slice(0, 3));
+  assert.ok(stop.length > 0);
+  const k = local.tokenIds.findIndex((_, i) => tok.decode(local.tokenIds.slice(0, i + 1)).includes(stop)) + 1;
+  const r = await submit('/api/v1/asample', { prompt: chunks(prompt), sampling_params: { max_tokens: 8, temperature: 1, seed: 21, stop: [stop] }, base_model: BASE });
+  assert.deepEqual(r.sequences[0].tokens, local.tokenIds.slice(0, k));
+  assert.deepEqual(r.sequences[0].logprobs, local.logprobs.slice(0, k));
+  assert.equal(r.sequences[0].stop_reason, 'stop');
+});
+
+test('with an API key, Tinker routes take X-API-Key (or a bearer token); healthz stays open', async () => {
+  const keyed = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!), modelId: BASE, contextLength: engine.config.ctx, tinker: service, apiKey: 'sekret' });
+  try {
+    const call = (headers: Record<string, string>) => request(`${keyed.url}/api/v1/create_session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"tags":[]}' });
+    assert.equal((await call({})).statusCode, 401);
+    assert.equal((await call({ 'x-api-key': 'wrong' })).statusCode, 401);
+    assert.equal((await call({ 'x-api-key': 'sekret' })).statusCode, 200);
+    assert.equal((await call({ authorization: 'Bearer sekret' })).statusCode, 200);
+    assert.equal((await request(`${keyed.url}/api/v1/healthz`)).statusCode, 200);
+  } finally {
+    await keyed.close();
+  }
 });
