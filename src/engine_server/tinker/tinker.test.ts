@@ -236,7 +236,7 @@ test('ppo: loss:sum equals src/rl ppoTokenLoss summed over the returned learner 
   const leaky = await newModel();
   await fb(leaky, sample.sequences.map((s: any, i: number) => ppoDatum(prompt, s.tokens, inputs[i].old, inputs[i].adv, 0, 1)), 'ppo', { clip_low_threshold: 0.8, clip_high_threshold: 1.28 });
   await optim(leaky);
-  assert.ok(maxAbsDiff(await forward(leaky, probe), await forward(model, probe)) > 1e-4);
+  assert.ok(maxAbsDiff(await forward(leaky, probe), await forward(model, probe)) > 1e-4, 'a nonzero prompt advantage must change the update');
 });
 
 test('gradients accumulate: two forward_backward halves + optim_step = one whole + optim_step', async () => {
@@ -247,17 +247,17 @@ test('gradients accumulate: two forward_backward halves + optim_step = one whole
   const h1 = await fb(halves, [ceDatum(seqA)]);
   const h2 = await fb(halves, [ceDatum(seqB)]);
   // Sums, not means: the halves' losses add up to the whole's.
-  assert.ok(Math.abs(h1.metrics['loss:sum'] + h2.metrics['loss:sum'] - wholeOut.metrics['loss:sum']) < 1e-4);
+  assert.ok(Math.abs(h1.metrics['loss:sum'] + h2.metrics['loss:sum'] - wholeOut.metrics['loss:sum']) < 1e-4, 'the halves\' losses add up to the whole\'s');
   await fb(once, [ceDatum(seqA)]);
   const m1 = await optim(whole);
   const m2 = await optim(halves);
   await optim(once);
   assert.equal(m1.metrics.accumulated_calls, 1);
   assert.equal(m2.metrics.accumulated_calls, 2);
-  assert.ok(Math.abs(m1.metrics.grad_norm - m2.metrics.grad_norm) < 1e-4);
+  assert.ok(Math.abs(m1.metrics.grad_norm - m2.metrics.grad_norm) < 1e-4, `grad norms ${m1.metrics.grad_norm} vs ${m2.metrics.grad_norm}`);
   const probe = [ceDatum(seqA), ceDatum(seqB)];
   const a = await forward(whole, probe);
-  assert.ok(maxAbsDiff(a, await forward(halves, probe)) < 1e-5);
+  assert.ok(maxAbsDiff(a, await forward(halves, probe)) < 1e-5, 'halves + step = whole + step');
   assert.ok(maxAbsDiff(a, await forward(once, probe)) > 1e-4, 'training on half the data must differ');
   // The accumulator was cleared: a second step without forward_backward moves nothing.
   assert.equal((await optim(whole)).metrics.skipped, 1);
@@ -343,7 +343,7 @@ test('save_weights / load_weights round trip (weights and AdamW state) on a rest
     await fb(fresh, [ceDatum(seqA)], 'cross_entropy', null, url);
     await optim(fresh, url);
     // Equal only if the AdamW moments and step count came back too.
-    assert.ok(maxAbsDiff(await forward(fresh, [ceDatum(seqB)], url), step2) < 1e-6);
+    assert.ok(maxAbsDiff(await forward(fresh, [ceDatum(seqB)], url), step2) < 1e-6, 'the step after load equals the step after save');
     const missing = await post('/api/v1/load_weights', { model_id: await newModel(url, sess), path: `tinker://${model}/weights/nope`, seq_id: 1 }, url);
     assert.equal(missing.status, 404);
   } finally {
@@ -378,7 +378,7 @@ test('bad bodies are 400s naming the field; failures come back as {error, catego
   assert.equal(unknownModel.status, 404);
   const notJson = await request(`${server.url}/api/v1/asample`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
   assert.equal(notJson.statusCode, 400);
-  assert.ok(((await notJson.body.json()) as any).detail);
+  assert.equal(typeof ((await notJson.body.json()) as any).detail, 'string');
   // A prompt that fills the context is refused at once.
   const long = await post('/api/v1/asample', { prompt: chunks(Array(96).fill(1)), sampling_params: { max_tokens: 2 }, base_model: BASE });
   assert.equal(long.status, 400);
@@ -395,7 +395,7 @@ test('stop strings end a sample at the token that completes them', async () => {
   const local = await engine.generate({ promptIds: prompt, maxTokens: 8, temperature: 1, seed: 21, stopTokenIds: [] });
   const tok = engine.tokenizer!;
   const stop = tok.decode(local.tokenIds.slice(0, 3));
-  assert.ok(stop.length > 0);
+  assert.notEqual(stop, '');
   const k = local.tokenIds.findIndex((_, i) => tok.decode(local.tokenIds.slice(0, i + 1)).includes(stop)) + 1;
   const r = await submit('/api/v1/asample', { prompt: chunks(prompt), sampling_params: { max_tokens: 8, temperature: 1, seed: 21, stop: [stop] }, base_model: BASE });
   assert.deepEqual(r.sequences[0].tokens, local.tokenIds.slice(0, k));
