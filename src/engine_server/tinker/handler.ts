@@ -14,6 +14,7 @@ import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../../engines
 import { Gpt, type GptConfig } from '../../engines/embedded/model.ts';
 import { AdamW } from '../../engines/embedded/optimizer.ts';
 import { generateTokens, scoreTokens, type SampleResult } from '../../engines/embedded/sampling.ts';
+import { ServedSnapshot } from '../../engines/embedded/snapshot.ts';
 import { Tokenizer } from '../../engines/embedded/tokenizer.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 import { disposeTrainingModel, forwardBackward, forwardOnly, optimStep, type AdamStep, type LearnerDatum, type LossConfig, type LossFn, type TrainingModel } from './learner.ts';
@@ -30,7 +31,6 @@ export interface WorkerOps {
   save_weights_for_sampler: { modelId: string; name: string };
   load_weights: { modelId: string; path: TinkerPath; optimizer: boolean };
   sample: SampleArgs;
-  has_sampler: { path: TinkerPath };
   close: null;
 }
 
@@ -56,6 +56,12 @@ export interface SampleArgs {
   topkPromptLogprobs: number;
 }
 
+/**
+ * Sampler snapshots kept in memory, most recently used first; older ones are reloaded from the
+ * state dir when asked for (a long run saves one per step).
+ */
+const SAMPLERS_IN_MEMORY = 8;
+
 /** Thrown inside a generation to end it at a stop string. */
 const STOP_STRING = new Error('stop string reached');
 
@@ -65,7 +71,7 @@ export class TinkerHandler implements ThreadHandler {
   private tokenizer: Tokenizer | null = null;
   private stateDir = '';
   private readonly models = new Map<string, TrainingModel>();
-  private readonly samplers = new Map<string, Gpt>();
+  private readonly samplers = new Map<string, ServedSnapshot>();
 
   async handle(op: string, args: unknown, ctx: HandlerContext): Promise<HandlerReply> {
     return { result: await this.dispatch(op as keyof WorkerOps, args, ctx) };
@@ -91,10 +97,6 @@ export class TinkerHandler implements ThreadHandler {
       case 'save_weights_for_sampler': return this.saveForSampler(args as WorkerOps['save_weights_for_sampler']);
       case 'load_weights': return this.loadWeights(args as WorkerOps['load_weights']);
       case 'sample': return this.sample(args as SampleArgs, ctx.signal);
-      case 'has_sampler': {
-        const { path } = args as WorkerOps['has_sampler'];
-        return this.samplers.has(formatPath(path)) || existsSync(pathDir(this.stateDir, path));
-      }
       case 'close':
         this.close();
         return null;
@@ -148,8 +150,7 @@ export class TinkerHandler implements ThreadHandler {
     const key = formatPath(path);
     // The snapshot of this moment: later optim_steps move the policy, never this copy.
     const snapshot = m.policy.clone(false);
-    this.samplers.get(key)?.dispose();
-    this.samplers.set(key, snapshot);
+    this.keepSampler(key, snapshot);
     await writeCheckpoint(pathDir(this.stateDir, path), {
       config: { format: 'openclaw-embedded', model: snapshot.config, version: m.optimizer.step, adamw: m.optimizer.config },
       tokenizer: null,
@@ -184,22 +185,42 @@ export class TinkerHandler implements ThreadHandler {
     return { path: formatPath(a.path) };
   }
 
-  private async sampler(path: TinkerPath | null): Promise<Gpt> {
-    if (path === null) return this.baseModel();
+  /** Adds a snapshot as the most recent; the least recent past SAMPLERS_IN_MEMORY is retired (freed once its running samples end). */
+  private keepSampler(key: string, model: Gpt): ServedSnapshot {
+    this.samplers.get(key)?.retire();
+    this.samplers.delete(key);
+    const snap = new ServedSnapshot(model, 0);
+    this.samplers.set(key, snap);
+    for (const [k, old] of this.samplers) {
+      if (this.samplers.size <= SAMPLERS_IN_MEMORY) break;
+      old.retire();
+      this.samplers.delete(k);
+    }
+    return snap;
+  }
+
+  private async sampler(path: TinkerPath): Promise<ServedSnapshot> {
     const key = formatPath(path);
     const loaded = this.samplers.get(key);
-    if (loaded !== undefined) return loaded;
+    if (loaded !== undefined) {
+      // Most recently used goes last.
+      this.samplers.delete(key);
+      this.samplers.set(key, loaded);
+      return loaded;
+    }
     const dir = pathDir(this.stateDir, path);
     if (!existsSync(dir)) throw new OpenClawError('not_found', `no sampler weights at ${key}`, { param: 'model_path' });
-    // Saved by an earlier run of the server: load once, keep.
+    // Saved by an earlier run of the server, or dropped from memory: load it again.
     const data = await readCheckpoint(dir);
-    const model = new Gpt(data.config.model, fromHost(data.weights));
-    this.samplers.set(key, model);
-    return model;
+    return this.keepSampler(key, new Gpt(data.config.model, fromHost(data.weights)));
   }
 
   private async sample(a: SampleArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const model = await this.sampler(a.path);
+    if (a.path === null) return this.sampleOn(this.baseModel(), a, signal);
+    return (await this.sampler(a.path)).use((snap) => this.sampleOn(snap.model, a, signal));
+  }
+
+  private async sampleOn(model: Gpt, a: SampleArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (a.stopStrings.length > 0 && this.tokenizer === null) throw invalidRequest('stop strings need the checkpoint\'s tokenizer, which this one lacks: send stop token ids', 'sampling_params.stop');
     const seed = a.seed ?? Math.floor(Math.random() * 2 ** 31);
     const sequences = [];
@@ -246,7 +267,7 @@ export class TinkerHandler implements ThreadHandler {
   private close(): void {
     for (const m of this.models.values()) disposeTrainingModel(m);
     this.models.clear();
-    for (const s of this.samplers.values()) s.dispose();
+    for (const s of this.samplers.values()) s.retire();
     this.samplers.clear();
     this.base?.dispose();
     this.base = null;

@@ -287,6 +287,11 @@ test('sampler paths are snapshots: a new path has the new weights, the old path 
   const now = await forward(model, [ceDatum(seqA)]);
   assert.ok(maxAbsDiff([after1], now) > 1e-3, 'v1 is a snapshot, not the live policy');
 
+  // Only the newest snapshots stay in memory; older paths come back from the state dir, unchanged.
+  for (let i = 0; i < 9; i++) await submit('/api/v1/save_weights_for_sampler', { model_id: model, path: `extra${i}`, seq_id: nextSeq(model) });
+  assert.deepEqual(await promptLogprobs({ model_path: v0.path }, seqA), base, 'v0 reloaded from disk');
+  assert.deepEqual(await promptLogprobs({ model_path: v1.path }, seqA), after1, 'v1 reloaded from disk');
+
   // Without a path (the SDK's save_weights_and_get_sampling_client) a sampling session is returned.
   const anon = await submit('/api/v1/save_weights_for_sampler', { model_id: model, sampling_session_seq_id: 1, seq_id: nextSeq(model) });
   assert.match(anon.sampling_session_id, /^sampling_/);
