@@ -226,7 +226,10 @@ export class TinkerHandler implements ThreadHandler {
     const sequences = [];
     for (let i = 0; i < a.numSamples; i++) {
       const r = await this.sampleOne(model, a, seed + i, signal);
-      sequences.push({ tokens: r.tokenIds, logprobs: r.logprobs, stop_reason: r.finishReason });
+      // As SkyRL (and vLLM by default): sampled log-probs are of the raw distribution (T = 1),
+      // whatever temperature drew the tokens; generateTokens reports them at T, so rescore.
+      const logprobs = a.temperature !== 1 && a.temperature !== 0 && r.tokenIds.length > 0 ? scoreTokens(model, a.prompt, r.tokenIds, 1).logprobs : r.logprobs;
+      sequences.push({ tokens: r.tokenIds, logprobs, stop_reason: r.finishReason });
     }
     const out: Record<string, unknown> = { type: 'sample', sequences, prompt_logprobs: null, topk_prompt_logprobs: null };
     if (a.promptLogprobs || a.topkPromptLogprobs > 0) {

@@ -308,7 +308,10 @@ test('asample: prompt log-probs equal engine.score(); seeded samples equal engin
   assert.deepEqual(r.topk_prompt_logprobs[1], Array.from(scored.topK![0].ids, (id, j) => [id, scored.topK![0].logprobs[j]]));
   const local = await engine.generate({ promptIds: prompt, maxTokens: 6, temperature: 0.7, seed: 5, stopTokenIds: [] });
   assert.deepEqual(r.sequences[0].tokens, local.tokenIds);
-  assert.deepEqual(r.sequences[0].logprobs, local.logprobs);
+  // Sampled at T = 0.7, reported at T = 1 (as SkyRL does): the learner's log-probs of those tokens.
+  const atOne = await engine.score({ promptIds: prompt, responseIds: local.tokenIds, temperature: 1 });
+  assert.deepEqual(r.sequences[0].logprobs, atOne.logprobs);
+  assert.notDeepEqual(r.sequences[0].logprobs, local.logprobs);
   assert.equal(r.sequences[0].stop_reason, 'length');
 
   // Stop at the second sampled token's id: the sequence ends with it.
