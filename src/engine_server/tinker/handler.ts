@@ -24,6 +24,7 @@ import { formatPath, pathDir, type TinkerPath } from './paths.ts';
 export interface WorkerOps {
   init: { checkpoint: string; stateDir: string };
   create_model: { modelId: string; seed: number | null };
+  unload_model: { modelId: string };
   forward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
   forward_backward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
   optim_step: { modelId: string; adam: AdamStep };
@@ -81,6 +82,13 @@ export class TinkerHandler implements ThreadHandler {
     switch (op) {
       case 'init': return this.init(args as WorkerOps['init']);
       case 'create_model': return this.createModel(args as WorkerOps['create_model']);
+      case 'unload_model': {
+        const { modelId } = args as WorkerOps['unload_model'];
+        const m = this.models.get(modelId);
+        if (m !== undefined) disposeTrainingModel(m);
+        this.models.delete(modelId);
+        return { model_id: modelId };
+      }
       case 'forward': {
         const a = args as WorkerOps['forward'];
         return fbResult(forwardOnly(this.model(a.modelId).policy, a.datums, a.lossFn, a.config));

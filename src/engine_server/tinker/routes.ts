@@ -25,7 +25,10 @@ export function registerTinkerRoutes(app: FastifyInstance, service: TinkerServic
         : new OpenClawError((err as { statusCode?: number }).statusCode !== undefined ? 'invalid_request' : 'internal', (err as Error).message, { status: (err as { statusCode?: number }).statusCode });
       await reply.status(e.status).send({ detail: e.message, param: e.param, code: e.code });
     });
-    scope.get('/healthz', async () => ({ status: 'ok' }));
+    scope.get('/healthz', async (_req, reply) => {
+      const h = service.health();
+      return h.ok ? { status: 'ok' } : reply.status(503).send({ status: 'error', detail: h.detail });
+    });
     scope.get('/get_server_capabilities', async () => service.capabilities());
     // The SDK's handshake: it then speaks JSON (no protobuf, no zstd).
     scope.post('/client/config', async () => ({ pjwt_auth_enabled: false, proto_write_fwdbwd: false, proto_compress_fwdbwd: false }));
@@ -33,6 +36,7 @@ export function registerTinkerRoutes(app: FastifyInstance, service: TinkerServic
     scope.post('/create_session', async (req) => service.createSession(parse(S.CreateSession, req.body)));
     scope.post('/session_heartbeat', async (req) => service.heartbeat(parse(S.SessionRef, req.body)));
     scope.post('/create_model', async (req) => service.createModel(parse(S.CreateModel, req.body)));
+    scope.post('/unload_model', async (req) => service.unloadModel(parse(S.ModelRef, req.body)));
     scope.post('/get_info', async (req) => service.getInfo(parse(S.ModelRef, req.body)));
     scope.post('/forward_backward', async (req) => service.forwardBackward(parse(S.ForwardBackward, req.body), true));
     scope.post('/forward', async (req) => service.forwardBackward(parse(S.Forward, req.body), false));

@@ -24,7 +24,7 @@ export class SeqQueue {
     private readonly gapMs: number,
   ) {}
 
-  /** Runs `run` first, before any call (the model's creation). */
+  /** Runs `run` after every call released so far (first of all: the model's creation). */
   first(run: () => Promise<unknown>): Promise<unknown> {
     const p = this.tail.then(run);
     this.tail = p.catch(() => undefined);

@@ -94,6 +94,11 @@ export class TinkerService {
     return this.worker.request(op, args);
   }
 
+  /** healthz: ok while the worker thread runs (a dead worker fails every call: restart the server). */
+  health(): { ok: boolean; detail: string } {
+    return this.worker.alive ? { ok: true, detail: 'ok' } : { ok: false, detail: this.worker.failure?.message ?? 'the Tinker worker stopped' };
+  }
+
   capabilities(): Record<string, unknown> {
     return { supported_models: [{ model_name: this.opts.baseModel }], supported_loss_fns: [...LOSS_FNS] };
   }
@@ -156,6 +161,14 @@ export class TinkerService {
       lora_rank: null,
       model_data: { arch: 'openclaw-embedded-gpt', model_name: m.baseModel, base_model: m.baseModel, tokenizer_id: m.baseModel, requested_lora_rank: m.loraRank },
     };
+  }
+
+  /** Frees a model after the calls already queued on it; later calls on it are 404s. */
+  unloadModel(body: Body<typeof S.ModelRef>): Record<string, unknown> {
+    const m = this.model(body.model_id);
+    this.models.delete(m.id);
+    const requestId = this.futures.track(m.queue.first(() => this.call('unload_model', { modelId: m.id })));
+    return { request_id: requestId, model_id: m.id };
   }
 
   /** Queues a seq-ordered training call on a model. */

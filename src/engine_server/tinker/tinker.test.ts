@@ -3,43 +3,29 @@
 // restart, prompt log-probs against the engine's own score(), and bad bodies.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
-import { WorkerEngine } from '../../engines/embedded/worker_engine.ts';
 import { EmbeddedChatTokenizer } from '../../engines/embedded/chat_tokenizer.ts';
+import type { WorkerEngine } from '../../engines/embedded/worker_engine.ts';
 import { ppoTokenLoss } from '../../rl/ppo.ts';
-import { tinyCheckpoint } from '../../../test/support/tiny-checkpoint.ts';
+import { startEmbeddedTinker, type EmbeddedTinker } from '../../../test/support/embedded-tinker.ts';
 import { startEngineServer, type RunningEngineServer } from '../server.ts';
-import { TinkerService, type TinkerServerOptions } from './service.ts';
+import type { TinkerService } from './service.ts';
 
 const BASE = 'tiny-embedded';
-let checkpoint: string;
-let stateDir: string;
+let tinker: EmbeddedTinker;
 let engine: WorkerEngine;
 let service: TinkerService;
 let server: RunningEngineServer;
 let session: string;
 
-async function startTinker(opts: Partial<TinkerServerOptions> = {}): Promise<{ service: TinkerService; server: RunningEngineServer }> {
-  const svc = await TinkerService.start({ checkpoint, stateDir, baseModel: BASE, pollMs: 200, seqGapMs: 60_000, ...opts });
-  const srv = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!), modelId: BASE, contextLength: engine.config.ctx, tinker: svc });
-  return { service: svc, server: srv };
-}
-
 before(async () => {
-  checkpoint = await tinyCheckpoint(96);
-  stateDir = mkdtempSync(join(tmpdir(), 'ocrl-tinker-state-'));
-  engine = await WorkerEngine.load(checkpoint, { train: false });
-  ({ service, server } = await startTinker());
+  tinker = await startEmbeddedTinker({ baseModel: BASE });
+  ({ engine, service, server } = tinker);
   session = (await post('/api/v1/create_session', { tags: [], user_metadata: {}, sdk_version: 'test' })).json.session_id;
 });
 
 after(async () => {
-  await server.close();
-  await service.close();
-  await engine.close();
+  await tinker.close();
 });
 
 async function post(path: string, body: unknown, url = server.url): Promise<{ status: number; json: any }> {
@@ -340,9 +326,10 @@ test('save_weights / load_weights round trip (weights and AdamW state) on a rest
   seqs.set(model, (seqs.get(model) ?? 1) - 1);
 
   // A second server on the same state dir (the first one keeps running: it is shared by the other tests).
-  const restarted = await startTinker();
+  const restarted = await startEmbeddedTinker({ checkpoint: tinker.checkpoint, stateDir: tinker.stateDir, engine, baseModel: BASE });
+  let closed = false;
   try {
-    const url = restarted.server.url;
+    const url = restarted.url;
     const sess = (await post('/api/v1/create_session', { tags: [] }, url)).json.session_id;
     const fresh = await newModel(url, sess);
     const loaded = await submit('/api/v1/load_weights', { model_id: fresh, path: saved.path, seq_id: nextSeq(fresh), optimizer: true }, url);
@@ -354,9 +341,21 @@ test('save_weights / load_weights round trip (weights and AdamW state) on a rest
     assert.ok(maxAbsDiff(await forward(fresh, [ceDatum(seqB)], url), step2) < 1e-6, 'the step after load equals the step after save');
     const missing = await post('/api/v1/load_weights', { model_id: await newModel(url, sess), path: `tinker://${model}/weights/nope`, seq_id: 1 }, url);
     assert.equal(missing.status, 404);
-  } finally {
-    await restarted.server.close();
+
+    // unload_model frees a model; later calls on it are 404s.
+    const unloaded = await post('/api/v1/unload_model', { model_id: fresh }, url);
+    assert.deepEqual(await result(unloaded.json.request_id, url), { model_id: fresh });
+    assert.equal((await post('/api/v1/get_info', { model_id: fresh }, url)).status, 404);
+
+    // A dead worker shows on healthz (503) instead of failing every call silently.
     await restarted.service.close();
+    closed = true;
+    const health = await request(`${url}/api/v1/healthz`);
+    assert.equal(health.statusCode, 503);
+    assert.match(((await health.body.json()) as { detail: string }).detail, /closed/);
+  } finally {
+    if (!closed) await restarted.service.close();
+    await restarted.server.close();
   }
 });
 
