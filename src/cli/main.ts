@@ -119,14 +119,18 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port, 0 = any free port', '30001')
     .option('--api-key <key>', 'bearer key clients must send')
-    .option('--model-id <id>', 'model name served at /v1/models', 'openclaw-rl-embedded')
+    .option('--model-id <id>', 'model name served at /v1/models (and the Tinker base_model)', 'openclaw-rl-embedded')
+    .option('--tinker', 'also serve the Tinker training API under /api/v1 (docs/tinker-local.md)')
+    .option('--state-dir <dir>', 'where the Tinker API saves weights (save_weights, save_weights_for_sampler)', 'tinker-state')
     .action(async (opts) => {
       await run(async () => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
         const { serveEngine } = await import('../engine_server/index.ts');
-        const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId });
-        process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)\n`);
+        const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string } : undefined;
+        const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId, tinker });
+        const tinkerNote = tinker !== undefined ? `, Tinker API at ${server.url}/api/v1 (base_model '${opts.modelId}', weights under ${tinker.stateDir})` : '';
+        process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)${tinkerNote}\n`);
         await new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
