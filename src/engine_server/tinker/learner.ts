@@ -7,14 +7,14 @@
 //   ppo                  loss = −Σ min(r_i·A_i, clamp(r_i, lo, hi)·A_i),  r_i = exp(lp_i − old_i)
 // summed over positions and datums (never averaged): a client folds its own normalisation into
 // the weights/advantages. Positions with A = 0 (or w = 0) add exactly nothing to loss or gradient.
-// The log-ratio is clamped to ±PPO_LOG_RATIO_BOUND before exp, as in src/rl.
+// The log-ratio is clamped to ±LOG_RATIO_BOUND before exp, as in src/rl.
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
 import type { Gpt } from '../../engines/embedded/model.ts';
 import type { AdamW, AdamWConfig } from '../../engines/embedded/optimizer.ts';
 import { trainLogprobs, type PackedBatch } from '../../engines/embedded/train.ts';
-import { PPO_LOG_RATIO_BOUND } from '../../rl/ppo.ts';
+import { LOG_RATIO_BOUND } from '../../rl/ppo.ts';
 
 /** The loss functions served. */
 export const LOSS_FNS = ['cross_entropy', 'importance_sampling', 'ppo'] as const;
@@ -92,7 +92,7 @@ export function packDatums(datums: readonly LearnerDatum[], vocabSize: number): 
 function elementwiseLoss(chosen: tf.Tensor1D, batch: PackedBatch, lossFn: LossFn, cfg: LossConfig): tf.Tensor {
   if (lossFn === 'cross_entropy') return tf.neg(tf.mul(chosen, tf.tensor1d(batch.weights)));
   const adv = tf.tensor1d(batch.advantages);
-  const ratio = tf.exp(tf.clipByValue(tf.sub(chosen, tf.tensor1d(batch.old)), -PPO_LOG_RATIO_BOUND, PPO_LOG_RATIO_BOUND));
+  const ratio = tf.exp(tf.clipByValue(tf.sub(chosen, tf.tensor1d(batch.old)), -LOG_RATIO_BOUND, LOG_RATIO_BOUND));
   const unclipped = tf.mul(ratio, adv);
   if (lossFn === 'importance_sampling') return tf.neg(unclipped);
   return tf.neg(tf.minimum(unclipped, tf.mul(tf.clipByValue(ratio, cfg.clipLow, cfg.clipHigh), adv)));
