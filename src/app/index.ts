@@ -143,6 +143,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if (policy.alignmentCounters) metrics.addGauges('alignment', 'Re-tokenisation counter', () => ({ ...policy.alignmentCounters! }));
   metrics.addGauges('scoring', 'Scoring pipeline', () => pipeline.gauges());
   metrics.addGauges('policy', 'Policy', () => ({ version: channel.version() }));
+  if (policy.gauges) metrics.addGauges('policy_chat', 'Policy chat channel counter', policy.gauges);
   // The latest step's numbers, under the train.log key names (all keys exist from the start).
   metrics.addGauges('train', 'Latest training step', () => ({ ...Object.fromEntries(STEP_KEYS.map((k) => [k, 0])), ...(trainer?.log.latest ?? {}) }));
   const dashboard = dashboardFor(config, { channel, views, store, tracker, trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running') });

@@ -9,6 +9,7 @@ import { OpenClawError } from '../errors/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { channelFromSettings } from '../engines/openai_compatible/index.ts';
 import { TokenChatChannel } from '../engines/token_chat.ts';
+import { HfChatTokenizer } from '../tokenize/chat.ts';
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
@@ -30,6 +31,8 @@ export interface Policy {
   renderPrompt?: PromptRenderer;
   /** In-process teacher (teacher.provider: embedded) over the engine. */
   teacher?: TeacherClient;
+  /** Counters of the policy's chat side for /metrics (answer parsing, prompt cache). */
+  gauges?: () => Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -113,9 +116,42 @@ async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise
   return policy;
 }
 
+/** Context of a token-level remote policy when `rollout.context_length` is not set (Qwen3's native window). */
+export const DEFAULT_TOKEN_POLICY_CONTEXT = 32768;
+
+/**
+ * A token-level PolicyEngine that samples elsewhere (e.g. Tinker's sampler) served as OpenAI chat:
+ * the model's own chat template and tokenizer from `rollout.tokenizer`, prompts encoded
+ * incrementally, Qwen3/Hermes think blocks and tool calls parsed, and the engine's exact ids and
+ * log-probs passed on for recording. The teacher renders hinted prompts with the same template.
+ */
+export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { onWarning?: (message: string) => void } = {}): Promise<Policy> {
+  const dir = config.rollout.tokenizer;
+  if (dir === undefined) {
+    throw new OpenClawError('config', `rollout.tokenizer is required with rollout.provider ${config.rollout.provider}: the server renders the chat template and encodes prompts itself, so point it at a local Hugging Face folder of the policy's base model (tokenizer.json, tokenizer_config.json with its chat_template)`, { param: 'rollout.tokenizer' });
+  }
+  const tok = new HfChatTokenizer(await loadHfTokenizer(dir));
+  const channel = new TokenChatChannel(engine, tok, {
+    modelId: config.rollout.model_id,
+    defaultTemperature: config.rollout.temperature,
+    defaultMaxTokens: config.rollout.max_tokens,
+    topP: config.rollout.top_p,
+    contextLength: config.rollout.context_length ?? DEFAULT_TOKEN_POLICY_CONTEXT,
+    onWarning: opts.onWarning,
+  });
+  return {
+    channel,
+    engine,
+    renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    gauges: () => ({ ...channel.counters, prompt_cache_hits: tok.prompts.stats.hits, prompt_cache_misses: tok.prompts.stats.calls - tok.prompts.stats.hits, prompt_chars_reused: tok.prompts.stats.reusedChars, prompt_chars_encoded: tok.prompts.stats.encodedChars }),
+    close: () => channel.close(),
+  };
+}
+
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
 export async function createPolicy(config: Config, opts: { channel?: ChatChannel; train?: boolean } = {}): Promise<Policy> {
   if (opts.channel) return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
   if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
+  if (config.rollout.provider === 'tinker') return (await import('./tinker.ts')).tinkerPolicy(config);
   return embeddedPolicy(config, { train: opts.train ?? false });
 }

@@ -115,14 +115,18 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port, 0 = any free port', '30001')
     .option('--api-key <key>', 'bearer key clients must send')
-    .option('--model-id <id>', 'model name served at /v1/models', 'openclaw-rl-embedded')
+    .option('--model-id <id>', 'model name served at /v1/models (and the Tinker base_model)', 'openclaw-rl-embedded')
+    .option('--tinker', 'also serve the Tinker training API under /api/v1 (docs/tinker-local.md)')
+    .option('--state-dir <dir>', 'where the Tinker API saves weights (save_weights, save_weights_for_sampler)', 'tinker-state')
     .action(async (opts) => {
       await run(async () => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
         const { serveEngine } = await import('../engine_server/index.ts');
-        const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId });
-        process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)\n`);
+        const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string } : undefined;
+        const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId, tinker });
+        const tinkerNote = tinker !== undefined ? `, Tinker API at ${server.url}/api/v1 (base_model '${opts.modelId}', weights under ${tinker.stateDir})` : '';
+        process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)${tinkerNote}\n`);
         await untilStopSignal();
         await server.close();
       });
@@ -133,10 +137,11 @@ export function buildProgram(): Command {
     .description('check the rollout, judge and teacher channels and explain failures')
     .option('--config <file>', 'YAML config file')
     .option('--timeout <s>', 'seconds per check', '30')
+    .option('--train', 'also create a training model (Tinker: create_model round trip)')
     .action(async (opts) => {
       await run(async () => {
         const config = loadConfig(opts.config);
-        const rows = await runDoctor(config, Number(opts.timeout) * 1000);
+        const rows = await runDoctor(config, Number(opts.timeout) * 1000, { train: opts.train === true });
         process.stdout.write(formatDoctorTable(rows) + '\n');
         return rows.every((r) => r.ok) ? 0 : 1;
       });
@@ -144,7 +149,7 @@ export function buildProgram(): Command {
 
   program
     .command('export')
-    .description("write the run's training samples to stdout")
+    .description("write the run's training samples to stdout, one JSON object (snake_case fields) per line")
     .option('--format <format>', 'output format (jsonl)', 'jsonl')
     .option('--output-dir <dir>', 'run folder holding samples.sqlite', '.')
     .option('--config <file>', 'take output_dir from this config')
@@ -157,8 +162,9 @@ export function buildProgram(): Command {
         if (!existsSync(path)) throw new OpenClawError('config', `no sample store at ${path}: run the server with --output-dir ${dir} first, or pass the run's --output-dir`);
         const store = SampleStore.open(path, { recoverLeases: false });
         try {
-          const n = await exportJsonl(store, process.stdout);
-          process.stderr.write(`openclaw-rl: exported ${n} samples from ${path}\n`);
+          const { lines, readerClosed } = await exportJsonl(store, process.stdout);
+          // A reader that stopped early (`| head`) got what it asked for: nothing to report.
+          if (!readerClosed) process.stderr.write(`openclaw-rl: exported ${lines} samples from ${path}\n`);
         } finally {
           store.close();
         }

@@ -1,6 +1,8 @@
 // The one typed configuration object (DESIGN.md §4). Every field has a doc line and a default;
 // unknown keys are errors (strict objects) so a typo never silently falls back to a default.
 import { z } from 'zod';
+import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, RL_MODES } from '../rl/index.ts';
+import { TinkerSchema, checkTinker } from './tinker.ts';
 
 const url = z.string().url();
 const regex = z.string().refine((s) => {
@@ -16,8 +18,8 @@ const positiveInt = z.number().int().positive();
 /** The policy being trained and served. */
 export const RolloutSchema = z
   .object({
-    /** `embedded`: the bundled CPU model; `openai_compatible`: SGLang / vLLM / any OpenAI server. */
-    provider: z.enum(['openai_compatible', 'embedded']).default('embedded'),
+    /** `embedded`: the bundled CPU model; `openai_compatible`: SGLang / vLLM / any OpenAI server; `tinker`: the Tinker API (see `tinker:`). */
+    provider: z.enum(['openai_compatible', 'embedded', 'tinker']).default('embedded'),
     /** Upstream base URL; `…/v1` and bare host styles are both accepted. */
     base_url: url.optional(),
     api_key: z.string().optional(),
@@ -66,8 +68,8 @@ export const TeacherSchema = z
     api_key: z.string().optional(),
     model_id: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).default(0.7),
-    /** How prompt log-probs are asked for: SGLang `/generate`, vLLM `/v1/completions`, or in-process. */
-    logprob_api: z.enum(['sglang', 'vllm', 'embedded']).default('embedded'),
+    /** How prompt log-probs are asked for: SGLang `/generate`, vLLM `/v1/completions`, in-process, or Tinker `asample` (model_id: base model or tinker:// path, default tinker.base_model). */
+    logprob_api: z.enum(['sglang', 'vllm', 'embedded', 'tinker']).default('embedded'),
     max_concurrency: positiveInt.default(4),
     timeout_s: z.number().positive().default(120),
   })
@@ -134,8 +136,8 @@ export const TrainingSchema = z
     lr: z.number().positive().default(1e-4),
     epochs: positiveInt.default(1),
     minibatches: positiveInt.default(1),
-    clip_ratio: z.number().positive().default(0.2),
-    clip_ratio_high: z.number().positive().default(0.28),
+    clip_ratio: z.number().positive().default(DEFAULT_CLIP_RATIO),
+    clip_ratio_high: z.number().positive().default(DEFAULT_CLIP_RATIO_HIGH),
     kl_coef: z.number().min(0).default(0),
     entropy_coef: z.number().min(0).default(0),
     w_rl: z.number().default(1.0),
@@ -174,7 +176,7 @@ export const StorageSchema = z
   })
   .strict();
 
-export const MODES = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'] as const;
+export const MODES = RL_MODES;
 /** Training signal: binary RL, on-policy distillation, or both. */
 export type Mode = (typeof MODES)[number];
 
@@ -190,9 +192,11 @@ export const ConfigSchema = z
     scoring: ScoringSchema.default({}),
     training: TrainingSchema.default({}),
     storage: StorageSchema.default({}),
+    tinker: TinkerSchema.default({}),
   })
   .strict()
   .superRefine((c, ctx) => {
+    checkTinker(c, ctx);
     const needsUrl: Array<[string, { provider: string; base_url?: string }]> = [
       ['rollout', c.rollout],
       ['judge', c.judge],

@@ -5,10 +5,11 @@
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { channelFromSettings } from '../engines/openai_compatible/index.ts';
+import { checkTinker, usesTinker } from './tinker.ts';
 
 /** One line of the doctor's table. */
 export interface DoctorRow {
-  channel: 'rollout' | 'judge' | 'teacher';
+  channel: 'rollout' | 'judge' | 'teacher' | 'tinker';
   baseUrl: string;
   model: string;
   ok: boolean;
@@ -73,14 +74,19 @@ export async function checkChannel(spec: ChannelSpec, opts: { wantLogprobs: bool
   }
 }
 
-/** Checks rollout, judge and teacher; the rollout channel must also return log-probs. */
-export async function runDoctor(config: Config, timeoutMs = 30_000): Promise<DoctorRow[]> {
+/**
+ * Checks rollout, judge and teacher; the rollout channel must also return log-probs. A Tinker
+ * rollout/teacher is checked by `checkTinker` instead (with `train`: a create-model round trip).
+ */
+export async function runDoctor(config: Config, timeoutMs = 30_000, opts: { train?: boolean } = {}): Promise<DoctorRow[]> {
   const specs: Array<[ChannelSpec, boolean]> = [
     [{ channel: 'rollout', ...config.rollout }, true],
     [{ channel: 'judge', ...config.judge }, false],
     [{ channel: 'teacher', ...config.teacher }, false],
   ];
-  return Promise.all(specs.map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs })));
+  const onTinker = (s: ChannelSpec) => (s.channel === 'rollout' && config.rollout.provider === 'tinker') || (s.channel === 'teacher' && config.teacher.logprob_api === 'tinker');
+  const rows = await Promise.all(specs.filter(([s]) => !onTinker(s)).map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs })));
+  return usesTinker(config) ? [...rows, ...(await checkTinker(config, { train: opts.train ?? false, timeoutMs }))] : rows;
 }
 
 /** Renders the rows as a fixed-width table. */

@@ -3,7 +3,8 @@
 //   GET  /v1/models             the one served model
 //   POST /generate              SGLang native: input_ids, return_logprob, logprob_start_len, top-K
 //   GET  /health, /healthz      200 while up, with the policy version
-// Errors are OpenAI error bodies with the status of their OpenClawError kind.
+//   /api/v1/…                   the Tinker training API, when started with a TinkerService (tinker/)
+// Errors are OpenAI error bodies with the status of their OpenClawError kind (Tinker routes: FastAPI's).
 
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -15,6 +16,7 @@ import type { PolicyEngine } from '../engines/types.ts';
 import { handleChatCompletion } from './chat.ts';
 import { handleGenerate } from './generate.ts';
 import type { EngineServerTokenizer } from './validate.ts';
+import { registerTinkerRoutes, TinkerService } from './tinker/index.ts';
 
 /** What the server serves and where. */
 export interface EngineServerOptions {
@@ -35,6 +37,8 @@ export interface EngineServerOptions {
   apiKey?: string;
   /** Largest request body in bytes (default 16 MiB). */
   bodyLimitBytes?: number;
+  /** Serve the Tinker API under /api/v1 with this service (the caller owns and closes it). */
+  tinker?: TinkerService;
 }
 
 /** A listening engine server. */
@@ -46,7 +50,7 @@ export interface RunningEngineServer {
   close(): Promise<void>;
 }
 
-const OPEN_ROUTES = new Set(['/health', '/healthz']);
+const OPEN_ROUTES = new Set(['/health', '/healthz', '/api/v1/healthz']);
 
 
 /** Builds the Fastify app without listening (tests may `inject`). */
@@ -62,6 +66,9 @@ export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
 
   app.addHook('onRequest', async (request) => {
     if (expected === null || OPEN_ROUTES.has(request.url.split('?')[0])) return;
+    // Tinker clients send the key as X-API-Key.
+    const tinkerKey = request.headers['x-api-key'];
+    if (opts.tinker !== undefined && typeof tinkerKey === 'string' && bearerMatches(`Bearer ${tinkerKey}`, expected)) return;
     if (!bearerMatches(request.headers.authorization, expected)) {
       throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key the engine server was started with.', { code: 'invalid_api_key' });
     }
@@ -76,10 +83,11 @@ export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
     await reply.status(code).send(body);
   });
   app.setNotFoundHandler(async (request, reply) => {
-    const { status, body } = toOpenAIError(new OpenClawError('not_found', `no route ${request.method} ${request.url} on the engine server (routes: /v1/chat/completions, /v1/models, /generate, /health)`));
+    const { status, body } = toOpenAIError(new OpenClawError('not_found', `no route ${request.method} ${request.url} on the engine server (routes: /v1/chat/completions, /v1/models, /generate, /health${opts.tinker !== undefined ? ', /api/v1/… (Tinker)' : ''})`));
     await reply.status(status).send(body);
   });
 
+  if (opts.tinker !== undefined) registerTinkerRoutes(app, opts.tinker);
   app.post('/v1/chat/completions', (request, reply) => handleChatCompletion(channel, request, reply));
   app.get('/v1/models', async () => ({
     object: 'list',
@@ -108,7 +116,11 @@ export async function startEngineServer(opts: EngineServerOptions): Promise<Runn
 }
 
 /** Loads a checkpoint (serving only) and starts the engine server over it; `close` also stops the engine. */
-export async function serveEngine(opts: { checkpoint: string; host?: string; port?: number; apiKey?: string; modelId: string }): Promise<RunningEngineServer> {
+export async function serveEngine(opts: {
+  checkpoint: string; host?: string; port?: number; apiKey?: string; modelId: string;
+  /** Also serve the Tinker API (base_model = modelId), saving weights under this state dir. */
+  tinker?: { stateDir: string };
+}): Promise<RunningEngineServer> {
   const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
   if (!existsSync(join(opts.checkpoint, 'config.json'))) {
     throw new OpenClawError('config', `no checkpoint at ${opts.checkpoint} (expected config.json, model.safetensors, tokenizer.json); run 'npm run pretrain' or pass --checkpoint`);
@@ -118,10 +130,13 @@ export async function serveEngine(opts: { checkpoint: string; host?: string; por
     await engine.close();
     throw new OpenClawError('config', `checkpoint ${opts.checkpoint} has no tokenizer.json`);
   }
+  let tinker: TinkerService | undefined;
   try {
-    const server = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer), modelId: opts.modelId, contextLength: engine.config.ctx, host: opts.host, port: opts.port, apiKey: opts.apiKey });
-    return { ...server, close: async () => { await server.close(); await engine.close(); } };
+    if (opts.tinker !== undefined) tinker = await TinkerService.start({ checkpoint: opts.checkpoint, stateDir: opts.tinker.stateDir, baseModel: opts.modelId });
+    const server = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer), modelId: opts.modelId, contextLength: engine.config.ctx, host: opts.host, port: opts.port, apiKey: opts.apiKey, tinker });
+    return { ...server, close: async () => { await server.close(); await tinker?.close(); await engine.close(); } };
   } catch (err) {
+    await tinker?.close();
     await engine.close();
     throw err;
   }

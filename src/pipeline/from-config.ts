@@ -9,7 +9,8 @@ import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/op
 import { OpenClawError } from '../errors/index.ts';
 import type { SampleStore } from '../samples/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
-import { createTeacherClient, type TeacherClient } from '../scoring/teacher.ts';
+import { createTeacherClient, teacherClientFromBackend, type TeacherClient } from '../scoring/teacher.ts';
+import { tinkerClientFromConfig, tinkerTeacherBackend } from '../engines/tinker/index.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
 import { ScoringPipeline, type JudgementViews } from './pipeline.ts';
 import type { FeedbackPolicy, PromptRenderer } from './types.ts';
@@ -72,6 +73,13 @@ export async function createScoringPipeline(
       maxConcurrency: t.max_concurrency,
       timeoutMs: t.timeout_s * 1000,
     });
+    owned.push(() => client.close());
+    teacher = client;
+  }
+  if (teacher === undefined && needsTeacher && config.teacher.logprob_api === 'tinker') {
+    // The teacher model is a base model id or a tinker:// sampler path (default tinker.base_model).
+    const backend = tinkerTeacherBackend(tinkerClientFromConfig(config), config.teacher.model_id ?? config.tinker.base_model!, { ownsClient: true });
+    const client = teacherClientFromBackend(backend, { maxConcurrency: config.teacher.max_concurrency });
     owned.push(() => client.close());
     teacher = client;
   }

@@ -9,11 +9,11 @@
 import { OpenClawError } from '../errors/index.ts';
 import { assertFinite, assertNonNegative, assertSameLength } from './check.ts';
 
-/** The training modes of `--mode`. */
-export type RlMode = 'openclaw-rl' | 'openclaw-opd' | 'openclaw-combine';
+/** Every valid `--mode` value; the config schema and the CLI's choices read this list. */
+export const RL_MODES = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'] as const;
 
-/** Every valid `--mode` value, for validation and help texts. */
-export const RL_MODES: readonly RlMode[] = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'];
+/** The training modes of `--mode`. */
+export type RlMode = (typeof RL_MODES)[number];
 
 /** GRPO advantages: the (possibly normalised) reward broadcast to every response token. */
 export function grpoAdvantages(reward: number, length: number): Float64Array {

@@ -1,33 +1,27 @@
-// rl: the RL math of DESIGN.md §2 as pure functions, with no I/O.
-// Inputs are per-response-token arrays (number[] or typed arrays: log-probs, rewards, masks);
-// outputs are Float64Arrays of per-token terms or plain numbers under the metric names of §4.
-// Covers advantages for the three modes, the asymmetric-clip PPO loss, KL estimators, entropy,
-// masked reductions, batch statistics and the staleness bound. The embedded engine's tensor loss
-// is tested against `ppoBatchLoss` here.
+// rl: the RL math of DESIGN.md §2 as pure functions, with no I/O — the one definition of the
+// training signal. Inputs are per-response-token arrays (number[] or typed arrays: log-probs,
+// rewards, masks); outputs are Float64Arrays of per-token terms or plain numbers under the metric
+// names of §4.
+//   advantages.ts  per-token advantages of the three modes (the trainer calls computeAdvantages)
+//   loss.ts        ppoBatchLoss: the PPO loss and its metrics over a batch, built from
+//                  ppo.ts (clipped surrogate), kl.ts (low_var_kl) and reduce.ts (the sample mean)
+//   stats.ts       batch statistics the trainer logs
+//   fold.ts        the sample mean folded into the advantages, for servers that sum the loss (Tinker)
+// The embedded engine's tensor loss imports the constants below and is checked against
+// ppoBatchLoss by src/engines/embedded/train-parity.test.ts.
 
 export {
   RL_MODES,
-  combineAdvantages,
   computeAdvantages,
-  grpoAdvantages,
   normalizeRewards,
-  opdAdvantages,
   type AdvantageConfig,
   type AdvantageSample,
-  type CombineInput,
   type RlMode,
 } from './advantages.ts';
-export { entropyFromLogprobs, logSoftmax } from './entropy.ts';
-export { LOW_VAR_KL_LOG_RATIO_BOUND, LOW_VAR_KL_VALUE_BOUND, klK1, klK2, lowVarKl } from './kl.ts';
+export { entropyFromLogprobs } from './entropy.ts';
+export { KL_VALUE_BOUND, lowVarKl } from './kl.ts';
 export { ppoBatchLoss, type PpoBatchLoss, type PpoLossConfig, type PpoSample } from './loss.ts';
-export {
-  DEFAULT_CLIP_RATIO,
-  DEFAULT_CLIP_RATIO_HIGH,
-  PPO_LOG_RATIO_BOUND,
-  approxKl,
-  approxKlPerToken,
-  ppoTokenLoss,
-  type PpoTokenTerms,
-} from './ppo.ts';
-export { isMasked, maskedSum, reduce, sampleMean, tokenMean, type Reduction, type Rows } from './reduce.ts';
-export { batchStats, stalenessFilter, type BatchStats, type StatsSample } from './stats.ts';
+export { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, LOG_RATIO_BOUND, ppoTokenLoss } from './ppo.ts';
+export { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
+export { batchStats, type BatchStats, type StatsSample } from './stats.ts';
+export { foldAdvantages } from './fold.ts';

@@ -1,51 +1,29 @@
-// KL estimators between the current policy's log-probs `logp` and a reference's `logq`, per
-// sampled token (Schulman's k1/k2/k3). With tokens sampled from p they estimate KL(p‖q):
-//   k1 = log r                     unbiased, high variance, can be negative
-//   k2 = ½ (log r)²                biased, low variance, always >= 0
-//   k3 = exp(−log r) + log r − 1   unbiased, low variance, always >= 0 ("low_var_kl")
-// where log r = logp − logq. All return one value per token; reduce them with reduce.ts.
+// The KL penalty to the reference policy, per sampled token: Schulman's k3 estimator
+// ("low_var_kl"). With d = logq − logp and tokens sampled from p,
+//   k3 = exp(d) − d − 1   unbiased for KL(p‖q), low variance, always >= 0.
+// (The k1 estimate logp − logq is what ppo_kl logs, see ppo.ts.) The clamp bounds are the
+// ones the embedded engine's tensor loss imports, so both sides clamp alike.
 
 import { assertSameLength } from './check.ts';
-
-/** low_var_kl clamps log(q/p) to ±this before exp, so one wild token cannot overflow to Infinity. */
-export const LOW_VAR_KL_LOG_RATIO_BOUND = 20;
+import { LOG_RATIO_BOUND } from './ppo.ts';
 
 /** low_var_kl clamps each token's k3 to ±this, bounding one token's share of the KL loss. */
-export const LOW_VAR_KL_VALUE_BOUND = 10;
+export const KL_VALUE_BOUND = 10;
 
 function clamp(x: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, x));
 }
 
-function perToken(
-  name: string,
-  logp: ArrayLike<number>,
-  logq: ArrayLike<number>,
-  estimator: (logRatio: number) => number,
-): Float64Array {
-  assertSameLength(name, 'logp', logp, 'logq', logq);
-  const out = new Float64Array(logp.length);
-  for (let t = 0; t < logp.length; t++) out[t] = estimator(logp[t] - logq[t]);
-  return out;
-}
-
-/** k1 per token: logp − logq. */
-export function klK1(logp: ArrayLike<number>, logq: ArrayLike<number>): Float64Array {
-  return perToken('klK1', logp, logq, (logRatio) => logRatio);
-}
-
-/** k2 per token: ½ (logp − logq)². */
-export function klK2(logp: ArrayLike<number>, logq: ArrayLike<number>): Float64Array {
-  return perToken('klK2', logp, logq, (logRatio) => 0.5 * logRatio * logRatio);
-}
-
 /**
- * k3 per token ("low_var_kl"): with d = logq − logp clamped to ±LOW_VAR_KL_LOG_RATIO_BOUND,
- * exp(d) − d − 1, then clamped to ±LOW_VAR_KL_VALUE_BOUND.
+ * k3 per token: with d = logq − logp clamped to ±LOG_RATIO_BOUND (so one wild token cannot
+ * overflow to Infinity), exp(d) − d − 1, then clamped to ±KL_VALUE_BOUND.
  */
 export function lowVarKl(logp: ArrayLike<number>, logq: ArrayLike<number>): Float64Array {
-  return perToken('lowVarKl', logp, logq, (logRatio) => {
-    const d = clamp(-logRatio, -LOW_VAR_KL_LOG_RATIO_BOUND, LOW_VAR_KL_LOG_RATIO_BOUND);
-    return clamp(Math.exp(d) - d - 1, -LOW_VAR_KL_VALUE_BOUND, LOW_VAR_KL_VALUE_BOUND);
-  });
+  assertSameLength('lowVarKl', 'logp', logp, 'logq', logq);
+  const out = new Float64Array(logp.length);
+  for (let t = 0; t < logp.length; t++) {
+    const d = clamp(logq[t] - logp[t], -LOG_RATIO_BOUND, LOG_RATIO_BOUND);
+    out[t] = clamp(Math.exp(d) - d - 1, -KL_VALUE_BOUND, KL_VALUE_BOUND);
+  }
+  return out;
 }

@@ -1,14 +1,19 @@
-// The PPO step's loss and metrics over a batch, as plain numbers: the reference that the
-// tensor implementation in the embedded engine is tested against. Per-token terms come from
-// ppo.ts and kl.ts; one reduction (default: mean over masked tokens of each sample, then over
-// samples) turns each into a batch number:
+// The PPO step's loss and metrics over a batch, as plain numbers: the definition that the
+// embedded engine's tensor loss is checked against (src/engines/embedded/train-parity.test.ts:
+// same random batches, same values, same gradient with respect to the log-probs). Per-token
+// terms come from ppo.ts and kl.ts; one reduction, the sample mean (mean over the masked tokens
+// of each sample, then over samples), turns each of them into a batch number:
 //   loss = pg_loss + kl_coef·kl_loss − entropy_coef·entropy
+// The metrics pg_clipfrac and ppo_kl use that same reduction, so they weigh tokens as the loss
+// does: pg_clipfrac is the share of the loss's weight whose gradient the clip switched off, and
+// a one-token sample moves ppo_kl as much as it moves the update. (A plain token mean would let
+// long responses dominate the metrics while short ones dominate the update.)
 
 import { OpenClawError } from '../errors/index.ts';
 import { assertSameLength } from './check.ts';
 import { lowVarKl } from './kl.ts';
 import { approxKlPerToken, DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, ppoTokenLoss } from './ppo.ts';
-import { reduce, type Reduction } from './reduce.ts';
+import { sampleMean } from './reduce.ts';
 
 /** One sample's per-token inputs to the PPO loss, all aligned one per response token. */
 export interface PpoSample {
@@ -35,8 +40,6 @@ export interface PpoLossConfig {
   klCoef?: number;
   /** Coefficient of the entropy bonus, default 0. */
   entropyCoef?: number;
-  /** Default 'sample-mean' (DESIGN.md §2). */
-  reduction?: Reduction;
 }
 
 /** Batch loss and its parts, under the metric names of DESIGN.md §4. */
@@ -44,13 +47,13 @@ export interface PpoBatchLoss {
   /** The total that is differentiated: pg_loss + kl_coef·kl_loss − entropy_coef·entropy. */
   loss: number;
   pg_loss: number;
-  /** Share of masked tokens whose clip was active (see ppo.ts). */
+  /** Sample-mean share of masked tokens whose clip was active (see ppo.ts). */
   pg_clipfrac: number;
-  /** Reduced logπ_old − logπ_θ. */
+  /** Sample-mean of logπ_old − logπ_θ (the k1 estimate of KL(old‖new)). */
   ppo_kl: number;
-  /** Reduced low_var_kl to the reference; 0 when no reference log-probs were given. */
+  /** Sample-mean low_var_kl to the reference; 0 when no reference log-probs were given. */
   kl_loss: number;
-  /** Reduced per-token entropy; absent when the samples carry no entropies. */
+  /** Sample-mean per-token entropy; absent when the samples carry no entropies. */
   entropy?: number;
 }
 
@@ -68,7 +71,6 @@ export function ppoBatchLoss(samples: readonly PpoSample[], cfg: PpoLossConfig =
   const epsHigh = cfg.clipRatioHigh ?? DEFAULT_CLIP_RATIO_HIGH;
   const klCoef = cfg.klCoef ?? 0;
   const entropyCoef = cfg.entropyCoef ?? 0;
-  const reduction = cfg.reduction ?? 'sample-mean';
   const hasRef = allOrNone('refLogprobs', samples);
   const hasEntropy = allOrNone('entropy', samples);
   if (klCoef !== 0 && !hasRef && samples.length > 0) {
@@ -90,14 +92,14 @@ export function ppoBatchLoss(samples: readonly PpoSample[], cfg: PpoLossConfig =
     kls.push(approxKlPerToken(s.newLogprobs, s.oldLogprobs));
   }
 
-  const pg_loss = reduce(reduction, losses, masks);
-  const kl_loss = hasRef ? reduce(reduction, samples.map((s) => lowVarKl(s.newLogprobs, s.refLogprobs!)), masks) : 0;
-  const entropy = hasEntropy ? reduce(reduction, samples.map((s) => s.entropy!), masks) : undefined;
+  const pg_loss = sampleMean(losses, masks);
+  const kl_loss = hasRef ? sampleMean(samples.map((s) => lowVarKl(s.newLogprobs, s.refLogprobs!)), masks) : 0;
+  const entropy = hasEntropy ? sampleMean(samples.map((s) => s.entropy!), masks) : undefined;
   const result: PpoBatchLoss = {
     loss: pg_loss + klCoef * kl_loss - entropyCoef * (entropy ?? 0),
     pg_loss,
-    pg_clipfrac: reduce(reduction, clipped, masks),
-    ppo_kl: reduce(reduction, kls, masks),
+    pg_clipfrac: sampleMean(clipped, masks),
+    ppo_kl: sampleMean(kls, masks),
     kl_loss,
   };
   if (entropy !== undefined) result.entropy = entropy;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenClawError } from '../errors/index.ts';
-import { PPO_LOG_RATIO_BOUND, approxKl, ppoTokenLoss } from './ppo.ts';
+import { LOG_RATIO_BOUND, approxKlPerToken, ppoTokenLoss } from './ppo.ts';
 
 const EPS = 0.2;
 const EPS_HIGH = 0.28;
@@ -64,7 +64,7 @@ test('a zero advantage gives loss 0 even for a diverged ratio, never NaN', () =>
   const terms = ppoTokenLoss([1000, -1000], [0, 0], [0, 0]);
   assert.deepEqual(Array.from(terms.losses).map((x) => Math.abs(x)), [0, 0]);
   assert.deepEqual(Array.from(terms.clipped), [0, 0]);
-  close(terms.ratios[0], Math.exp(PPO_LOG_RATIO_BOUND), 1);
+  close(terms.ratios[0], Math.exp(LOG_RATIO_BOUND), 1);
 });
 
 test('ppoTokenLoss rejects misaligned arrays and a negative clip', () => {
@@ -73,10 +73,7 @@ test('ppoTokenLoss rejects misaligned arrays and a negative clip', () => {
   assert.throws(() => ppoTokenLoss([0], [0], [1], -0.1, 0.28), (err) => err instanceof OpenClawError && err.kind === 'config');
 });
 
-test('approxKl is the masked mean of old − new', () => {
-  // old − new = [−0.5, 0, 1]
-  close(approxKl([-1, -2, -3], [-1.5, -2, -2], [1, 1, 0]), -0.25);
-  close(approxKl([-1, -2, -3], [-1.5, -2, -2]), 0.5 / 3);
-  assert.equal(approxKl([], []), 0);
-  assert.equal(approxKl([-1], [-2], [0]), 0);
+test('approxKlPerToken is old − new per token', () => {
+  assert.deepEqual(Array.from(approxKlPerToken([-1, -2, -3], [-1.5, -2, -2])), [-0.5, 0, 1]);
+  assert.throws(() => approxKlPerToken([0], []), /approxKlPerToken: newLogprobs has 1 tokens but oldLogprobs has 0/);
 });

@@ -5,11 +5,10 @@
 // clip(ρ_t)·A_t < ρ_t·A_t. That happens exactly when A_t > 0 and ρ_t > 1+ε_high, or A_t < 0 and
 // ρ_t < 1−ε: the loss is then flat in θ and the token gives no gradient. A ratio outside the band
 // on the other side (say ρ > 1+ε_high with A < 0) is NOT clipped: min keeps the unclipped,
-// more pessimistic product, which still pulls the policy back. pg_clipfrac is the masked mean
-// of these flags.
+// more pessimistic product, which still pulls the policy back. pg_clipfrac reduces these flags
+// with the loss's own weights (loss.ts).
 
 import { assertNonNegative, assertSameLength } from './check.ts';
-import { tokenMean } from './reduce.ts';
 
 /** ε: lower clip, ρ is not pushed below 1−ε for negative advantages. */
 export const DEFAULT_CLIP_RATIO = 0.2;
@@ -18,10 +17,11 @@ export const DEFAULT_CLIP_RATIO = 0.2;
 export const DEFAULT_CLIP_RATIO_HIGH = 0.28;
 
 /**
- * The log-ratio is clamped to ±this before exp so a diverged token gives a large finite ratio,
- * not Infinity (Infinity·0 would be NaN for a zero advantage). Inside the clip band it never binds.
+ * Log-ratios (PPO's ρ and low_var_kl's d) are clamped to ±this before exp so a diverged token
+ * gives a large finite value, not Infinity (Infinity·0 would be NaN for a zero advantage).
+ * Inside the clip band it never binds.
  */
-export const PPO_LOG_RATIO_BOUND = 20;
+export const LOG_RATIO_BOUND = 20;
 
 /** Per-token PPO terms: the loss L_t, the ratio ρ_t and whether the clip was active. */
 export interface PpoTokenTerms {
@@ -48,7 +48,7 @@ export function ppoTokenLoss(
   const ratios = new Float64Array(n);
   const clipped = new Uint8Array(n);
   for (let t = 0; t < n; t++) {
-    const logRatio = Math.min(PPO_LOG_RATIO_BOUND, Math.max(-PPO_LOG_RATIO_BOUND, newLogprobs[t] - oldLogprobs[t]));
+    const logRatio = Math.min(LOG_RATIO_BOUND, Math.max(-LOG_RATIO_BOUND, newLogprobs[t] - oldLogprobs[t]));
     const ratio = Math.exp(logRatio);
     const clippedRatio = Math.min(1 + epsHigh, Math.max(1 - eps, ratio));
     const unclippedObjective = ratio * advantages[t];
@@ -62,18 +62,8 @@ export function ppoTokenLoss(
 
 /** Per-token k1 estimate of KL(old‖new) on the sampled tokens: logπ_old − logπ_θ. */
 export function approxKlPerToken(newLogprobs: ArrayLike<number>, oldLogprobs: ArrayLike<number>): Float64Array {
-  assertSameLength('approxKl', 'newLogprobs', newLogprobs, 'oldLogprobs', oldLogprobs);
+  assertSameLength('approxKlPerToken', 'newLogprobs', newLogprobs, 'oldLogprobs', oldLogprobs);
   const out = new Float64Array(newLogprobs.length);
   for (let t = 0; t < out.length; t++) out[t] = oldLogprobs[t] - newLogprobs[t];
   return out;
-}
-
-/** ppo_kl of one sequence: the masked mean of logπ_old − logπ_θ (all tokens when no mask); 0 when empty. */
-export function approxKl(
-  newLogprobs: ArrayLike<number>,
-  oldLogprobs: ArrayLike<number>,
-  mask?: ArrayLike<number>,
-): number {
-  const perToken = approxKlPerToken(newLogprobs, oldLogprobs);
-  return tokenMean(perToken, mask ?? new Float64Array(perToken.length).fill(1));
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenClawError } from '../errors/index.ts';
-import { reduce, sampleMean, tokenMean } from './reduce.ts';
+import { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
 
 test('tokenMean skips masked-out tokens, even NaN ones', () => {
   assert.equal(tokenMean([1, 2, NaN], [1, 1, 0]), 1.5);
@@ -13,8 +13,11 @@ test('tokenMean over a batch weighs every token the same; sampleMean every sampl
   const masks = [[1, 1, 1], [1]];
   assert.equal(tokenMean(values, masks), 16 / 4);
   assert.equal(sampleMean(values, masks), (2 + 10) / 2);
-  assert.equal(reduce('token-mean', values, masks), 4);
-  assert.equal(reduce('sample-mean', values, masks), 6);
+});
+
+test('sampleMeanWeights: 1/(n_i·B) on masked tokens, 0 elsewhere and for samples with none', () => {
+  const w = sampleMeanWeights([[1, 1, 0, 1], [0, 0], [1]]);
+  assert.deepEqual(w.map((row) => Array.from(row)), [[1 / 6, 1 / 6, 0, 1 / 6], [0, 0], [1 / 2]]);
 });
 
 test('sampleMean ignores samples without a masked token', () => {

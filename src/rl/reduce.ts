@@ -49,28 +49,39 @@ export function tokenMean(values: Rows, mask: Rows): number {
 }
 
 /**
+ * The weight of every token under the sample mean: 1/(n_i·B) for each of the n_i masked tokens
+ * of the B samples that have any, 0 elsewhere. Σ w·v over masked tokens is `sampleMean(v)`; the
+ * embedded engine packs these weights into its batch, so its weighted sums are this reduction.
+ */
+export function sampleMeanWeights(masks: readonly ArrayLike<number>[]): Float64Array[] {
+  const counts = masks.map((mask) => {
+    let n = 0;
+    for (let t = 0; t < mask.length; t++) if (isMasked(mask, t)) n += 1;
+    return n;
+  });
+  const samples = counts.filter((n) => n > 0).length;
+  return masks.map((mask, i) => {
+    const w = new Float64Array(mask.length);
+    for (let t = 0; t < mask.length; t++) if (isMasked(mask, t)) w[t] = 1 / (counts[i] * samples);
+    return w;
+  });
+}
+
+/**
  * Mean over the masked tokens of each sample, then over the samples that have at least one
  * masked token (every sample weighs the same, whatever its length); 0 when there are none.
+ * The loss and every metric of the PPO step use this reduction (DESIGN.md §2).
  */
 export function sampleMean(perSampleValues: readonly ArrayLike<number>[], masks: readonly ArrayLike<number>[]): number {
   if (perSampleValues.length !== masks.length) {
     throw new OpenClawError('data', `sampleMean: ${perSampleValues.length} samples but ${masks.length} masks`);
   }
+  const weights = sampleMeanWeights(masks);
   let sum = 0;
-  let samples = 0;
   for (let i = 0; i < perSampleValues.length; i++) {
-    const part = maskedSum(perSampleValues[i], masks[i]);
-    if (part.count === 0) continue;
-    sum += part.sum / part.count;
-    samples += 1;
+    const values = perSampleValues[i];
+    assertSameLength('masked reduction', 'values', values, 'mask', masks[i]);
+    for (let t = 0; t < values.length; t++) if (isMasked(masks[i], t)) sum += weights[i][t] * values[t];
   }
-  return samples === 0 ? 0 : sum / samples;
-}
-
-/** Which reduction turns per-token terms into the batch loss (DESIGN.md §2 default: 'sample-mean'). */
-export type Reduction = 'sample-mean' | 'token-mean';
-
-/** Applies the named reduction to per-sample rows. */
-export function reduce(reduction: Reduction, values: readonly ArrayLike<number>[], masks: readonly ArrayLike<number>[]): number {
-  return reduction === 'token-mean' ? tokenMean(values, masks) : sampleMean(values, masks);
+  return sum;
 }

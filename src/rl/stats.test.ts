@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenClawError } from '../errors/index.ts';
-import { batchStats, stalenessFilter, type StatsSample } from './stats.ts';
+import { batchStats, type StatsSample } from './stats.ts';
 
 const close = (a: number | undefined, b: number, tol = 1e-12) =>
   assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
@@ -56,19 +56,4 @@ test('a sample from a future version is a data error', () => {
     () => batchStats(batch(), 4),
     (err) => err instanceof OpenClawError && err.kind === 'data' && /version 5 is newer than the current version 4/.test(err.message),
   );
-});
-
-test('stalenessFilter keeps samples at most maxStaleness versions old, in order', () => {
-  const samples = [5, 4, 2, 3].map((v, i) => ({ id: i, policyVersion: v }));
-  const { keep, dropped } = stalenessFilter(samples, 5, 2);
-  assert.deepEqual(keep.map((s) => s.id), [0, 1, 3]);
-  assert.deepEqual(dropped.map((s) => s.id), [2]);
-  assert.deepEqual(stalenessFilter(samples, 5, 0).keep.map((s) => s.id), [0]);
-  assert.equal(stalenessFilter(samples, 5, Infinity).dropped.length, 0);
-  assert.deepEqual(stalenessFilter([], 5, 1), { keep: [], dropped: [] });
-});
-
-test('stalenessFilter rejects a negative bound and future versions', () => {
-  assert.throws(() => stalenessFilter([{ policyVersion: 1 }], 1, -1), (err) => err instanceof OpenClawError && err.kind === 'config');
-  assert.throws(() => stalenessFilter([{ policyVersion: 2 }], 1, 3), (err) => err instanceof OpenClawError && err.kind === 'data');
 });

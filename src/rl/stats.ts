@@ -1,9 +1,9 @@
-// What the trainer logs about a batch before it trains on it (DESIGN.md §4 metric names), and the
-// staleness bound (DESIGN.md §2): samples produced by a policy more than `maxStaleness` versions
-// behind the current one are dropped, not trained on.
+// What the trainer logs about a batch before it trains on it (DESIGN.md §4 metric names). The
+// staleness bound itself (samples more than max_staleness versions old are not trained on) is
+// applied where batches are taken, in the sample store's query (samples/store.ts leaseBatch).
 
 import { OpenClawError } from '../errors/index.ts';
-import { assertNonNegative, assertSameLength } from './check.ts';
+import { assertSameLength } from './check.ts';
 import { isMasked, tokenMean } from './reduce.ts';
 
 /** The fields of a sample that batch statistics read. */
@@ -99,19 +99,4 @@ export function batchStats(samples: readonly StatsSample[], currentVersion: numb
     );
   }
   return stats;
-}
-
-/** Splits samples into those within `maxStaleness` versions of `currentVersion` and those dropped. */
-export function stalenessFilter<T extends { policyVersion: number }>(
-  samples: readonly T[],
-  currentVersion: number,
-  maxStaleness: number,
-): { keep: T[]; dropped: T[] } {
-  if (maxStaleness !== Infinity) assertNonNegative('stalenessFilter', 'max_staleness', maxStaleness);
-  const keep: T[] = [];
-  const dropped: T[] = [];
-  for (const s of samples) {
-    (staleness(s.policyVersion, currentVersion) <= maxStaleness ? keep : dropped).push(s);
-  }
-  return { keep, dropped };
 }

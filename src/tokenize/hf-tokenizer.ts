@@ -25,6 +25,11 @@ export interface HfTokenizer {
   readonly eosToken: string | null;
   /** Token ids that end an assistant turn (eos plus generation_config eos ids plus extras). */
   readonly endOfTurnIds: ReadonlySet<number>;
+  /**
+   * Added tokens the tokenizer always cuts text at (no lstrip/rstrip/single_word, not normalised):
+   * the ids of text that starts with one of them do not depend on the text before it.
+   */
+  readonly splitTokens: readonly string[];
   /** Renders messages to prompt text with the model's chat template. */
   renderChat(messages: ChatMessage[], opts: RenderOptions): string;
   /** Encodes rendered text; special-token text in it (e.g. `<|im_end|>`) maps to its id, nothing is added. */
@@ -62,6 +67,7 @@ export async function loadHfTokenizer(dir: string, opts: LoadTokenizerOptions = 
   }
   const bosToken = tokenText(config.bos_token);
   const eosToken = tokenText(config.eos_token);
+  const splitTokens = cleanSplitTokens(tokenizerJson);
   const endOfTurnIds = collectEndOfTurnIds(tokenizer, eosToken, generationConfig, opts.endOfTurnTokens ?? []);
   // Templates read these names (Llama puts bos_token in the text itself, hence encode adds nothing).
   const specialVars = {
@@ -76,6 +82,7 @@ export async function loadHfTokenizer(dir: string, opts: LoadTokenizerOptions = 
     bosToken,
     eosToken,
     endOfTurnIds,
+    splitTokens,
     renderChat(messages, renderOpts) {
       const tools = renderOpts.tools !== undefined && renderOpts.tools.length > 0 ? renderOpts.tools : undefined;
       const template = pickTemplate(templates, tools !== undefined);
@@ -95,6 +102,7 @@ export async function loadHfTokenizer(dir: string, opts: LoadTokenizerOptions = 
       return tokenizer.encode(text, { add_special_tokens: false }).ids;
     },
     decode(ids, decodeOpts = {}) {
+      if (ids.length === 0) return ''; // the library refuses an empty list
       return tokenizer.decode([...ids], { skip_special_tokens: decodeOpts.skipSpecialTokens ?? false });
     },
     tokenToId(token) {
@@ -180,6 +188,15 @@ function compile(source: string, where: string): Template {
   } catch (err) {
     throw new OpenClawError('config', `the chat template in ${where} does not parse: ${errText(err)}`, { param: SETTING, cause: err });
   }
+}
+
+/** Added tokens matched verbatim, with nothing stripped around them (see `HfTokenizer.splitTokens`). */
+function cleanSplitTokens(tokenizerJson: unknown): string[] {
+  const added = (tokenizerJson as JsonObject).added_tokens;
+  if (!Array.isArray(added)) return [];
+  return (added as JsonObject[])
+    .filter((t) => typeof t.content === 'string' && t.content !== '' && t.lstrip !== true && t.rstrip !== true && t.single_word !== true && t.normalized !== true)
+    .map((t) => t.content as string);
 }
 
 /** Special tokens appear as plain strings or as AddedToken objects `{content: "…"}`. */

@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
+import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
+import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
 
@@ -74,6 +76,39 @@ test('export without a sample store explains where it looked', async () => {
   const r = await cli(['export', '--format', 'jsonl', '--output-dir', dir]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no sample store at .*samples\.sqlite/);
+});
+
+/** A run folder whose sample store holds n samples. */
+function runWithSamples(n: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-export-'));
+  const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE));
+  for (let i = 0; i < n; i++) store.addSample(makeSample('s', i));
+  store.close();
+  return dir;
+}
+
+test('export writes snake_case JSONL and says how many samples on stderr', async () => {
+  const r = await cli(['export', '--output-dir', runWithSamples(3)]);
+  assert.equal(r.code, 0);
+  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => [l.id, l.session_id, l.turn_id, l.prompt_ids]), [['s:0', 's', 0, [1, 2, 0]], ['s:1', 's', 1, [1, 2, 1]], ['s:2', 's', 2, [1, 2, 2]]]);
+  assert.match(r.stderr, /^openclaw-rl: exported 3 samples from .*samples\.sqlite\n$/);
+});
+
+test('export | head -1 prints one line and exits 0, with no EPIPE stack trace', async () => {
+  // 5000 lines (~0.8 MB) overflow the pipe's buffer, so export is still writing when head exits.
+  const dir = runWithSamples(5000);
+  const script = `"${process.execPath}" "${BIN}" export --output-dir "${dir}" 2>"${dir}/stderr" | head -1; echo "\${PIPESTATUS[0]}" >"${dir}/rc"`;
+  const r = await new Promise<{ stdout: string }>((resolve) => {
+    const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('close', () => resolve({ stdout }));
+  });
+  assert.equal(JSON.parse(r.stdout.trimEnd()).id, 's:0');
+  assert.equal(r.stdout.trimEnd().split('\n').length, 1);
+  assert.equal(readFileSync(join(dir, 'rc'), 'utf8').trim(), '0');
+  assert.equal(readFileSync(join(dir, 'stderr'), 'utf8'), '');
 });
 
 test('train --config configs/embedded.yaml serves the bundled model and stops cleanly on SIGTERM', async () => {

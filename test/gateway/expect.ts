@@ -77,7 +77,11 @@ export async function assertStillServes(h: Harness): Promise<void> {
   assert.equal(res.body.choices[0].message.content, 'still here');
 }
 
-/** Waits until `cond()` holds (polling); the test's own timeout bounds the wait. */
-export async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+/** Waits until `cond()` holds (polling); fails after `ms` naming `what` (default: the test's own timeout bounds the wait). */
+export async function until(cond: () => boolean, ms = Infinity, what = 'a condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

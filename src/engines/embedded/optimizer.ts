@@ -28,11 +28,12 @@ export class AdamW {
 
   /**
    * One update: params[name] -= lr · (m̂ / (√v̂ + eps) + wd · param). Weight decay applies to
-   * matrices only (rank ≥ 2), not to layer-norm gains and biases.
+   * matrices only (rank ≥ 2), not to layer-norm gains and biases. `overrides` replaces betas/eps
+   * for this update only (the Tinker API sends them with every optim_step).
    */
-  apply(params: Params, grads: Record<string, tf.Tensor>, lr: number, weightDecay: number): void {
+  apply(params: Params, grads: Record<string, tf.Tensor>, lr: number, weightDecay: number, overrides: Partial<AdamWConfig> = {}): void {
     this.step += 1;
-    const { beta1, beta2, eps } = this.config;
+    const { beta1, beta2, eps } = { ...this.config, ...overrides };
     const c1 = 1 - beta1 ** this.step;
     const c2 = 1 - beta2 ** this.step;
     tf.tidy(() => {

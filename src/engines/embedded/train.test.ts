@@ -76,7 +76,8 @@ for (const [advantage, logRatio, clipped, lr] of [
     await engine.publish();
     const after = await responseLogprob(engine, sample);
     if (clipped) {
-      assert.equal(m.pg_clipfrac, 1);
+      // A sum of twelve float32 weights of 1/12: 1 up to rounding.
+      assert.ok(Math.abs(m.pg_clipfrac - 1) < 1e-6, `pg_clipfrac ${m.pg_clipfrac}`);
       assert.equal(m.grad_norm, 0);
       assert.deepEqual(after, before);
     } else {

@@ -4,18 +4,18 @@
 //   kl_t = low_var_kl(logπ_θ, logπ_ref)                   (klCoef > 0, frozen reference copy)
 //   ds_t = reverse KL over the teacher's top-K tokens + one tail bin (distillTopKCoef > 0)
 //   loss = mean_i mean_t∈mask_i (pg_t + klCoef·kl_t − entropyCoef·H_t + distillTopKCoef·ds_t)
-// Samples without any masked token are skipped (they would average 0/0). The same clamps as
-// src/rl: log-ratio to ±20 before exp, k3 to ±10.
+// Samples without any masked token are skipped (they would average 0/0). The PPO part is the
+// tensor form of src/rl's ppoBatchLoss, with its clamp constants and its reduction (metrics
+// included); train-parity.test.ts checks values and gradients against it.
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
-import type { TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
+import { KL_VALUE_BOUND, LOG_RATIO_BOUND, sampleMeanWeights } from '../../rl/index.ts';
+import type { LossConfig, TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
 import { gatherRows, type Gpt } from './model.ts';
 import type { AdamW } from './optimizer.ts';
 import { logprobTemperature } from './sampling.ts';
 
-const LOG_RATIO_BOUND = 20;
-const KL_VALUE_BOUND = 10;
 const TAIL_FLOOR = 1e-6;
 
 /** Samples laid out for one forward pass: padded tokens plus one row per masked response token. */
@@ -29,7 +29,7 @@ export interface PackedBatch {
   flatTargets: Int32Array;
   old: Float32Array;
   advantages: Float32Array;
-  /** Per-token weight that turns a weighted sum into the mean over tokens, then over samples. */
+  /** Per-token weight that turns a weighted sum into rl's sample mean (sampleMeanWeights). */
   weights: Float32Array;
   distill: { K: number; flatIds: Int32Array; logprobs: Float32Array; tail: Float32Array; weights: Float32Array } | null;
   /** Trained (masked) tokens and all tokens fed to the model. */
@@ -80,6 +80,7 @@ export function packBatch(samples: readonly TrainSample[], vocabSize: number, wi
   const dTail: number[] = [];
   const dHas: number[] = [];
   let sequenceTokens = 0;
+  const sampleWeights = sampleMeanWeights(samples.map((s) => s.lossMask));
   samples.forEach((s, b) => {
     const ids = [...s.promptIds, ...s.responseIds];
     tokens.set(ids.slice(0, ids.length - 1), b * T);
@@ -91,7 +92,7 @@ export function packBatch(samples: readonly TrainSample[], vocabSize: number, wi
       flatTargets.push(r * vocabSize + s.responseIds[t]);
       old.push(s.rolloutLogprobs[t]);
       advantages.push(s.advantages[t]);
-      weights.push(1 / (trained.length * B));
+      weights.push(sampleWeights[b][t]);
       if (K > 0) {
         const top = s.teacherTopK?.[t];
         const has = top !== undefined && top.ids.length === K;
@@ -157,21 +158,35 @@ export interface LossTerms {
 
 /** Builds the loss of DESIGN.md §2 for a packed batch (see the file header). */
 export function lossTerms(model: Gpt, batch: PackedBatch, opts: TrainOptions, refLogprobs: Float32Array | null): LossTerms {
-  const { clipRatio, clipRatioHigh, klCoef, entropyCoef, distillTopKCoef } = opts.loss;
   const { chosen, all } = trainLogprobs(model, batch, opts.temperature);
+  return { ...lossFromLogprobs(chosen, all, batch, opts.loss, refLogprobs), chosen };
+}
+
+/**
+ * The loss and metrics given the trained tokens' log-probs `chosen` ([R]) and their full rows
+ * `all` ([R, V]): everything after the forward pass, so a test can feed log-probs directly.
+ */
+export function lossFromLogprobs(
+  chosen: tf.Tensor1D,
+  all: tf.Tensor2D,
+  batch: PackedBatch,
+  lossConfig: LossConfig,
+  refLogprobs: Float32Array | null,
+): Omit<LossTerms, 'chosen'> {
+  const { clipRatio, clipRatioHigh, klCoef, entropyCoef, distillTopKCoef } = lossConfig;
   const old = tf.tensor1d(batch.old);
   const adv = tf.tensor1d(batch.advantages);
   const w = tf.tensor1d(batch.weights);
+  const weighted = (perToken: tf.Tensor) => tf.sum(tf.mul(perToken, w)) as tf.Scalar;
   const ratio = tf.exp(tf.clipByValue(tf.sub(chosen, old), -LOG_RATIO_BOUND, LOG_RATIO_BOUND));
   const unclipped = tf.mul(ratio, adv);
   const clipped = tf.mul(tf.clipByValue(ratio, 1 - clipRatio, 1 + clipRatioHigh), adv);
-  const pgLoss = tf.sum(tf.mul(tf.neg(tf.minimum(unclipped, clipped)), w)) as tf.Scalar;
-  const entropy = tf.sum(tf.mul(tf.neg(tf.sum(tf.mul(tf.exp(all), all), -1)), w)) as tf.Scalar;
+  const pgLoss = weighted(tf.neg(tf.minimum(unclipped, clipped)));
+  const entropy = weighted(tf.neg(tf.sum(tf.mul(tf.exp(all), all), -1)));
   let klLoss = tf.scalar(0);
   if (klCoef !== 0 && refLogprobs !== null) {
     const d = tf.clipByValue(tf.sub(tf.tensor1d(refLogprobs), chosen), -LOG_RATIO_BOUND, LOG_RATIO_BOUND);
-    const k3 = tf.clipByValue(tf.sub(tf.sub(tf.exp(d), d), 1), -KL_VALUE_BOUND, KL_VALUE_BOUND);
-    klLoss = tf.sum(tf.mul(k3, w)) as tf.Scalar;
+    klLoss = weighted(tf.clipByValue(tf.sub(tf.sub(tf.exp(d), d), 1), -KL_VALUE_BOUND, KL_VALUE_BOUND));
   }
   let distillLoss = tf.scalar(0);
   if (distillTopKCoef !== 0 && batch.distill !== null) {
@@ -188,11 +203,11 @@ export function lossTerms(model: Gpt, batch: PackedBatch, opts: TrainOptions, re
   const loss = tf.addN([pgLoss, tf.mul(klLoss, klCoef), tf.mul(entropy, -entropyCoef), tf.mul(distillLoss, distillTopKCoef)]) as tf.Scalar;
   return {
     loss,
-    chosen,
     metrics: {
       pg_loss: pgLoss,
-      pg_clipfrac: tf.mean(tf.cast(tf.less(clipped, unclipped), 'float32')) as tf.Scalar,
-      ppo_kl: tf.mean(tf.sub(old, chosen)) as tf.Scalar,
+      // Same weights as the loss (see src/rl/loss.ts for why the metrics are sample means).
+      pg_clipfrac: weighted(tf.cast(tf.less(clipped, unclipped), 'float32')),
+      ppo_kl: weighted(tf.sub(old, chosen)),
       entropy,
       kl_loss: klLoss,
       distill_loss: distillLoss,

@@ -1,0 +1,76 @@
+// `doctor` for a Tinker channel (rollout.provider or teacher.logprob_api tinker): the server is
+// reachable (healthz), the key is accepted and the base model is supported
+// (get_server_capabilities), a 1-token sample with prompt log-probs works on the base model, and,
+// with `--train`, a training model can be created (create_model + get_info). One row per check.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config } from '../config/index.ts';
+import { OpenClawError } from '../errors/index.ts';
+import { TinkerClient, tinkerEndpoint } from '../engines/tinker/index.ts';
+import type { DoctorRow } from './index.ts';
+
+/** Whether the config uses the Tinker API at all. */
+export function usesTinker(config: Config): boolean {
+  return config.rollout.provider === 'tinker' || config.teacher.logprob_api === 'tinker';
+}
+
+/** Runs the Tinker checks in order; a failed step stops the ones that depend on it. */
+export async function checkTinker(config: Config, opts: { train: boolean; timeoutMs: number }): Promise<DoctorRow[]> {
+  const { baseUrl, apiKey } = tinkerEndpoint(config);
+  const model = config.tinker.base_model ?? '-';
+  const rows: DoctorRow[] = [];
+  const row = (what: string, ok: boolean, result: string, fix = '') => rows.push({ channel: 'tinker', baseUrl, model, ok, result: `${what}: ${result}`, fix });
+  // A scratch state dir: doctor must not advance a run's seq_ids.
+  const scratch = mkdtempSync(join(tmpdir(), 'ocrl-doctor-'));
+  const client = new TinkerClient({ baseUrl, apiKey, stateDir: scratch, timeoutMs: opts.timeoutMs, pollIntervalMs: 200 });
+  const step = async (what: string, fn: () => Promise<string>): Promise<boolean> => {
+    try {
+      row(what, true, await fn());
+      return true;
+    } catch (err) {
+      const e = err instanceof OpenClawError ? err : new OpenClawError('internal', String(err));
+      row(what, false, `${e.status} ${e.code ?? e.kind}`, e.message);
+      return false;
+    }
+  };
+  try {
+    const reachable = step('reachable', async () => {
+      try {
+        await client.healthz();
+        return 'healthz ok';
+      } catch (err) {
+        // An answer, even a refusal, means the server is there; the key check comes next.
+        if (err instanceof OpenClawError && err.kind === 'authentication') return 'answers (healthz asks for the key)';
+        throw err;
+      }
+    });
+    if (!(await reachable)) return rows;
+    let supported: string[] = [];
+    if (!(await step('key accepted', async () => ((supported = await client.capabilities()), `${supported.length} base models offered${apiKey ? '' : ' (no key sent: fine for SkyRL, hosted Tinker needs TINKER_API_KEY)'}`)))) return rows;
+    const known = supported.includes(model);
+    row('base model', known, known ? `${model} is supported` : `${model} is not in get_server_capabilities`, known ? '' : `set tinker.base_model to one of: ${supported.slice(0, 12).join(', ')}${supported.length > 12 ? ', …' : ''} (SkyRL serves the --base-model it was started with)`);
+    if (!known) return rows;
+    const topK = config.teacher.logprob_api === 'tinker' && config.scoring.distill_topk > 0 ? config.scoring.distill_topk : 0;
+    await step('1-token sample', async () => {
+      const r = await client.sample({ promptIds: [1, 2, 3], maxTokens: 1, temperature: 1, baseModel: model, promptLogprobs: true, topkPromptLogprobs: topK });
+      const seq = r.sequences[0];
+      if (seq === undefined || seq.tokens.length !== 1) throw new OpenClawError('upstream', `asample returned ${seq?.tokens.length ?? 0} tokens for max_tokens 1`);
+      if (!seq.logprobs || seq.logprobs.length !== 1) throw new OpenClawError('upstream', 'asample returned no per-token log-probs; training needs them');
+      if (!r.prompt_logprobs || r.prompt_logprobs.length !== 3) throw new OpenClawError('upstream', 'asample ignored prompt_logprobs; the teacher and scoring need them');
+      if (topK > 0 && (!r.topk_prompt_logprobs || r.topk_prompt_logprobs.length !== 3)) throw new OpenClawError('config', 'no top-K prompt log-probs; set scoring.distill_topk: 0 with this server');
+      return `token ${seq.tokens[0]} (log-prob ${seq.logprobs[0].toFixed(3)}), prompt log-probs ok${topK > 0 ? ', top-K ok' : ''}`;
+    });
+    if (opts.train) {
+      await step('create model', async () => {
+        const id = await client.createModel(model, config.tinker.lora_rank);
+        const info = await client.getInfo(id);
+        return `LoRA rank ${config.tinker.lora_rank} model ${id} created (${JSON.stringify(info.model_data ?? {}).slice(0, 60)})`;
+      });
+    }
+    return rows;
+  } finally {
+    await client.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,251 @@
+// The Tinker API as a PolicyEngine (DESIGN.md §3): generate = asample on the current sampler
+// path; score = prompt log-probs; trainStep = forward_backward (loss `ppo`, reduction folded into
+// the advantages) + optim_step per minibatch; publish = save_weights_for_sampler (the new path is
+// the new version, swapped in atomically — serving never pauses); save = save_weights, recorded
+// in <output_dir>/tinker-state.json so `train` resumes after a crash: a restart creates a NEW
+// training model whose first request loads the saved state (seq_ids of the old one are never
+// replayed). The training model is created on the first step, so serving needs no training slot.
+import { OpenClawError } from '../../errors/index.ts';
+import { ppoBatchLoss } from '../../rl/index.ts';
+import type { GenerateRequest, GenerateResult, PolicyEngine, ScoreRequest, ScoreResult, TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
+import type { TinkerClient } from './client.ts';
+import { forwardBackwardBody, planForwardBackward, type DatumLayout } from './datums.ts';
+import { responseLogprobs } from './logprobs.ts';
+import { readState, writeState, type TinkerState } from './state.ts';
+
+/** Settings of a TinkerEngine. */
+export interface TinkerEngineOptions {
+  client: TinkerClient;
+  baseModel: string;
+  loraRank?: number;
+  /** Where tinker-state.json lives (the run's output dir). */
+  stateDir: string;
+  /** `auto`: resume from the recorded training state; `never`: start from the base model. */
+  resume?: 'auto' | 'never';
+  /** tinker://…/weights/… to start from when nothing is recorded. */
+  resumeFrom?: string;
+  /** Progress notes (model created, resumed, …). */
+  onInfo?: (message: string) => void;
+}
+
+/** The served policy: which sampler weights, and their version. Replaced as one object. */
+interface Served {
+  path: string | undefined;
+  version: number;
+}
+
+function splitEvenly<T>(items: readonly T[], parts: number): T[][] {
+  const n = Math.max(1, Math.min(parts, items.length));
+  return Array.from({ length: n }, (_, i) => items.slice(Math.floor((i * items.length) / n), Math.floor(((i + 1) * items.length) / n)));
+}
+
+/** Refuses train options Tinker's ppo loss cannot honour (the config check names the keys too). */
+export function checkTinkerTrainOptions(opts: TrainOptions): void {
+  const bad = (key: string, why: string) => new OpenClawError('config', `${key} ${why} with rollout.provider tinker`, { param: key });
+  if (opts.loss.klCoef > 0) throw bad('training.kl_coef', "must be 0: Tinker's ppo loss has no KL term");
+  if (opts.loss.entropyCoef > 0) throw bad('training.entropy_coef', "must be 0: Tinker's ppo loss has no entropy term");
+  if (opts.loss.distillTopKCoef > 0) throw bad('scoring.distill_topk', "must be 0: Tinker's ppo loss has no top-K distillation term");
+  if (opts.temperature !== 1) throw bad('rollout.temperature', `must be 1 (got ${opts.temperature}): Tinker's learner computes log-probs at temperature 1`);
+  if (!(opts.lr > 0) || !Number.isFinite(opts.lr)) throw bad('training.lr', `must be a finite number > 0 (got ${opts.lr})`);
+}
+
+/** A policy trained and sampled through the Tinker API. */
+export class TinkerEngine implements PolicyEngine {
+  readonly kind = 'tinker';
+  readonly client: TinkerClient;
+  private readonly opts: TinkerEngineOptions;
+  private served: Served;
+  private state: TinkerState;
+  private modelId: string | undefined;
+  private creating: Promise<string> | undefined;
+
+  constructor(opts: TinkerEngineOptions) {
+    this.opts = opts;
+    this.client = opts.client;
+    const recorded = opts.resume === 'never' ? undefined : readState(opts.stateDir);
+    if (recorded !== undefined && recorded.base_model !== opts.baseModel) {
+      throw new OpenClawError('config', `${opts.stateDir}/tinker-state.json was trained from ${recorded.base_model}, but tinker.base_model is ${opts.baseModel}; use another output_dir or set tinker.resume: never`, { param: 'tinker.base_model' });
+    }
+    this.state = recorded ?? { base_model: opts.baseModel, model_id: null, version: 0, sampler_path: null, weights_path: null, weights_step: 0 };
+    this.served = { path: this.state.sampler_path ?? undefined, version: this.state.version };
+  }
+
+  version(): number {
+    return this.served.version;
+  }
+
+  /** The sampler path serving now (undefined: the base model). */
+  samplerPath(): string | undefined {
+    return this.served.path;
+  }
+
+  /** The training model id, once created. */
+  trainingModelId(): string | undefined {
+    return this.modelId;
+  }
+
+  /** Samples one answer on the current sampler weights; the whole sequence arrives at once. */
+  async generate(req: GenerateRequest, onToken?: (id: number, logprob: number) => void): Promise<GenerateResult> {
+    const served = this.served; // one read: tokens and version always belong together
+    const r = await this.client.sample({
+      promptIds: req.promptIds,
+      maxTokens: req.maxTokens,
+      temperature: req.temperature,
+      topP: req.topP,
+      stop: req.stopTokenIds && req.stopTokenIds.length > 0 ? req.stopTokenIds : undefined,
+      seed: req.seed,
+      ...(served.path !== undefined ? { modelPath: served.path } : { baseModel: this.opts.baseModel }),
+      signal: req.signal,
+    });
+    const seq = r.sequences[0];
+    if (seq === undefined) throw new OpenClawError('upstream', 'Tinker asample returned no sequence', { code: 'tinker_bad_answer' });
+    const logprobs = seq.logprobs ?? [];
+    if (logprobs.length !== seq.tokens.length) {
+      throw new OpenClawError('upstream', `Tinker asample returned ${logprobs.length} log-probs for ${seq.tokens.length} tokens; training needs one per token`, { code: 'tinker_bad_answer' });
+    }
+    let tokenIds = seq.tokens;
+    let lps = logprobs;
+    const last = tokenIds[tokenIds.length - 1];
+    const endedOnStop = last !== undefined && (req.stopTokenIds ?? []).includes(last);
+    if (endedOnStop && req.includeStopToken === false) {
+      tokenIds = tokenIds.slice(0, -1);
+      lps = lps.slice(0, -1);
+    }
+    const finishReason: GenerateResult['finishReason'] = seq.stop_reason === 'length' || (!endedOnStop && seq.stop_reason !== 'stop' && seq.tokens.length >= req.maxTokens) ? 'length' : 'stop';
+    if (onToken) tokenIds.forEach((id, i) => onToken(id, lps[i]));
+    return { tokenIds, logprobs: lps, finishReason, version: served.version };
+  }
+
+  /** Log-probs of the response tokens after the prompt on the current weights (temperature 1). */
+  async score(req: ScoreRequest): Promise<ScoreResult> {
+    if (req.temperature !== 1) {
+      throw new OpenClawError('config', `Tinker prompt log-probs are at temperature 1; scoring at ${req.temperature} is not possible`, { param: 'rollout.temperature' });
+    }
+    const served = this.served;
+    const r = await this.client.sample({
+      promptIds: [...req.promptIds, ...req.responseIds],
+      maxTokens: 1,
+      temperature: 1,
+      promptLogprobs: true,
+      topkPromptLogprobs: req.topK ?? 0,
+      ...(served.path !== undefined ? { modelPath: served.path } : { baseModel: this.opts.baseModel }),
+    });
+    const out = responseLogprobs(r, req.promptIds.length, req.responseIds.length, req.topK, (d) => new OpenClawError('upstream', `Tinker scoring ${d}`, { code: 'tinker_bad_answer' }));
+    return { ...out, version: served.version };
+  }
+
+  /** Creates the training model (or a new one loaded from the saved state) once. */
+  private ensureModel(): Promise<string> {
+    if (this.modelId !== undefined) return Promise.resolve(this.modelId);
+    this.creating ??= (async () => {
+      const from = this.state.weights_path ?? this.opts.resumeFrom;
+      const id = await this.client.createModel(this.opts.baseModel, this.opts.loraRank ?? 32);
+      // load_weights must be the model's first request
+      if (from !== undefined) {
+        await this.client.loadWeights(id, from, true);
+        this.opts.onInfo?.(`tinker: training model ${id} resumed from ${from}`);
+      } else this.opts.onInfo?.(`tinker: training model ${id} created on ${this.opts.baseModel}`);
+      this.modelId = id;
+      this.state = { ...this.state, model_id: id };
+      writeState(this.opts.stateDir, this.state);
+      return id;
+    })().finally(() => {
+      this.creating = undefined;
+    });
+    return this.creating;
+  }
+
+  /** epochs × minibatches of forward_backward (chunked) + optim_step. */
+  async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
+    checkTinkerTrainOptions(opts);
+    const active = samples.filter((s) => s.lossMask.some((m) => m > 0));
+    const zero: TrainStepMetrics = { pg_loss: 0, pg_clipfrac: 0, ppo_kl: 0, entropy: 0, kl_loss: 0, grad_norm: 0, train_rollout_logprob_abs_diff: 0, tokens: 0, updates: 0, requests: 0 };
+    if (active.length === 0) return zero;
+    const modelId = await this.ensureModel();
+    const parts = splitEvenly(active, opts.minibatches).map((part) => ({ part, plan: planForwardBackward(part, { loss: opts.loss }) }));
+    const sums = { pg_loss: 0, pg_clipfrac: 0, ppo_kl: 0, grad_norm: 0 };
+    let requests = 0;
+    let updates = 0;
+    // Learner log-probs of each minibatch's first pass (before its own update), for the drift metric.
+    const first: Array<Array<{ sample: TrainSample; learner: number[]; layout: DatumLayout }>> = [];
+    for (let epoch = 0; epoch < opts.epochs; epoch++) {
+      for (const [mb, { part, plan }] of parts.entries()) {
+        let lossSum = 0;
+        const seen: Array<{ sample: TrainSample; learner: number[]; layout: DatumLayout }> = [];
+        for (const chunk of plan.chunks) {
+          const r = await this.client.forwardBackward(modelId, (seqId) => forwardBackwardBody(modelId, seqId, plan.lossFnConfig, chunk.datums));
+          requests++;
+          if (r.logprobs.length !== chunk.layouts.length) {
+            throw new OpenClawError('upstream', `Tinker forward_backward returned ${r.logprobs.length} outputs for ${chunk.layouts.length} datums`, { code: 'tinker_bad_answer' });
+          }
+          lossSum += r.metrics['loss:sum'] ?? NaN;
+          chunk.layouts.forEach((layout, i) => {
+            const lp = r.logprobs[i];
+            seen.push({ sample: part[layout.sample], learner: lp.slice(layout.start, layout.start + layout.responseLength), layout });
+          });
+        }
+        const om = await this.client.optimStep(modelId, { learning_rate: opts.lr, weight_decay: opts.weightDecay, grad_clip_norm: opts.maxGradNorm });
+        requests++;
+        updates++;
+        const check = ppoBatchLoss(
+          seen.map(({ sample, learner }) => ({ newLogprobs: learner, oldLogprobs: sample.rolloutLogprobs, advantages: sample.advantages, lossMask: sample.lossMask })),
+          { clipRatio: opts.loss.clipRatio, clipRatioHigh: opts.loss.clipRatioHigh },
+        );
+        // pg_loss is the learner's own sum; a server that does not report it falls back to ours.
+        sums.pg_loss += Number.isFinite(lossSum) ? lossSum : check.pg_loss;
+        sums.pg_clipfrac += check.pg_clipfrac;
+        sums.ppo_kl += check.ppo_kl;
+        sums.grad_norm += om.grad_norm ?? om['optim:grad_norm'] ?? 0;
+        if (epoch === 0) first[mb] = seen;
+      }
+    }
+    let diff = 0;
+    let count = 0;
+    for (const { sample, learner, layout } of first.flat()) {
+      for (const t of layout.masked) {
+        diff += Math.abs(learner[t] - sample.rolloutLogprobs[t]);
+        count++;
+      }
+    }
+    return {
+      ...zero,
+      pg_loss: sums.pg_loss / updates,
+      pg_clipfrac: sums.pg_clipfrac / updates,
+      ppo_kl: sums.ppo_kl / updates,
+      grad_norm: sums.grad_norm / updates,
+      train_rollout_logprob_abs_diff: count === 0 ? 0 : diff / count,
+      tokens: parts.reduce((n, p) => n + p.plan.tokens, 0),
+      updates,
+      requests,
+    };
+  }
+
+  /** Saves sampler weights and serves them from now on; returns the new version. */
+  async publish(): Promise<number> {
+    const modelId = await this.ensureModel();
+    const version = this.served.version + 1;
+    const path = await this.client.saveWeightsForSampler(modelId, `v${String(version).padStart(6, '0')}-${Date.now().toString(36)}`);
+    this.served = { path, version };
+    this.state = { ...this.state, version, sampler_path: path };
+    writeState(this.opts.stateDir, this.state);
+    return version;
+  }
+
+  /**
+   * Saves the full training state on the server; `dir` (the trainer's checkpoint folder) names it.
+   * The tinker:// path goes to the state file: the next start resumes from it.
+   */
+  async save(dir: string): Promise<void> {
+    if (this.modelId === undefined) return; // nothing trained in this process
+    const name = (dir.split(/[\\/]/).filter((p) => p !== '').pop() ?? 'state').replace(/[^A-Za-z0-9_-]/g, '-');
+    const path = await this.client.saveWeights(this.modelId, `${name}-${Date.now().toString(36)}`);
+    const step = /step-(\d+)/.exec(name);
+    this.state = { ...this.state, weights_path: path, weights_step: step ? Number(step[1]) : this.state.weights_step };
+    writeState(this.opts.stateDir, this.state);
+    this.opts.onInfo?.(`tinker: training state saved at ${path}`);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

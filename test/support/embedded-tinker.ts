@@ -1,0 +1,43 @@
+// The embedded Tinker server on loopback for tests of the whole Tinker path: a tiny checkpoint,
+// its engine (serving only, for comparisons), the Tinker service and an engine server carrying it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedChatTokenizer, WorkerEngine } from '../../src/engines/embedded/index.ts';
+import { startEngineServer, type RunningEngineServer } from '../../src/engine_server/index.ts';
+import { TinkerService, type TinkerServerOptions } from '../../src/engine_server/tinker/index.ts';
+import { tinyCheckpoint } from './tiny-checkpoint.ts';
+
+/** A running embedded Tinker server. */
+export interface EmbeddedTinker {
+  /** Server root: the Tinker base URL (routes under /api/v1). */
+  url: string;
+  baseModel: string;
+  checkpoint: string;
+  stateDir: string;
+  engine: WorkerEngine;
+  service: TinkerService;
+  server: RunningEngineServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one. Pass `checkpoint`/`stateDir`/`engine` to start a second server on the same files
+ * (a "restart"); its close() then leaves the given engine open.
+ */
+export async function startEmbeddedTinker(opts: Partial<TinkerServerOptions> & { ctx?: number; engine?: WorkerEngine } = {}): Promise<EmbeddedTinker> {
+  const checkpoint = opts.checkpoint ?? await tinyCheckpoint(opts.ctx ?? 96);
+  const stateDir = opts.stateDir ?? mkdtempSync(join(tmpdir(), 'ocrl-tinker-state-'));
+  const baseModel = opts.baseModel ?? 'tiny-embedded';
+  const engine = opts.engine ?? await WorkerEngine.load(checkpoint, { train: false });
+  const service = await TinkerService.start({ pollMs: 200, seqGapMs: 60_000, ...opts, checkpoint, stateDir, baseModel });
+  const server = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!), modelId: baseModel, contextLength: engine.config.ctx, tinker: service });
+  return {
+    url: server.url, baseModel, checkpoint, stateDir, engine, service, server,
+    close: async () => {
+      await server.close();
+      await service.close();
+      if (opts.engine === undefined) await engine.close();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// Child process for the SIGKILL resume test: runs the Trainer with a TinkerEngine against the
+// fake server at argv[2], output dir argv[3], for up to argv[4] steps, printing "step N" lines.
+import { join } from 'node:path';
+import { tinkerEngineFromConfig } from '../../src/engines/tinker/index.ts';
+import { SampleStore } from '../../src/samples/index.ts';
+import { Trainer } from '../../src/trainer/index.ts';
+import { childConfig } from './tinker-child-config.ts';
+
+const [url, out, steps] = process.argv.slice(2);
+const config = childConfig(url, out);
+const store = SampleStore.open(join(out, 'samples.sqlite'));
+const trainer = new Trainer({ engine: tinkerEngineFromConfig(config), store, config });
+for (let i = 0; i < Number(steps); i++) {
+  const m = await trainer.trainOnce();
+  process.stdout.write(`step ${m?.step}\n`);
+}
+process.exit(0);

@@ -1,0 +1,65 @@
+// The whole loop over the Tinker protocol against a fake Tinker server: `train` with
+// rollout.provider tinker serves chats from asample, the judged turn becomes a sample, the
+// trainer sends forward_backward + optim_step + save_weights_for_sampler, and the next answer is
+// sampled from the new sampler path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { parseConfig } from '../../src/config/index.ts';
+import { startServer } from '../../src/app/index.ts';
+import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
+import { startFakeTinker } from '../support/fake-tinker.ts';
+import { until } from '../gateway/expect.ts';
+import { postJson } from '../support/harness.ts';
+
+
+test('train with rollout.provider tinker: chat → judged sample → Tinker step → the next answer uses the new sampler path', async () => {
+  const fake = await startFakeTinker();
+  const out = mkdtempSync(join(tmpdir(), 'ocrl-tinker-loop-'));
+  const config = parseConfig(
+    {
+      mode: 'openclaw-rl',
+      output_dir: out,
+      server: { port: 0 },
+      rollout: { provider: 'tinker', tokenizer: qwen3TokenizerDir(), temperature: 1, max_tokens: 32 },
+      tinker: { base_url: fake.url, base_model: 'Qwen/Qwen3-8B' },
+      judge: { provider: 'rules' },
+      scoring: { majority_vote: 1 },
+      training: { batch_size: 1, save_interval: 1 },
+    },
+    { env: {} },
+  );
+  const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+  try {
+    const headers = { 'x-session-id': 's1' };
+    const first = await postJson(`${server.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'list the files' }] }, headers);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const asample = fake.requests.find((r) => r.path === '/asample')!.body;
+    assert.equal(asample.base_model, 'Qwen/Qwen3-8B');
+    assert.equal(asample.sampling_params.temperature, 1);
+    assert.ok(asample.prompt.chunks[0].tokens.length > 3, 'the chat template was rendered and encoded');
+    const answer = first.body.choices[0].message;
+    await postJson(
+      `${server.url}/v1/chat/completions`,
+      { model: 'm', messages: [{ role: 'user', content: 'list the files' }, { role: 'assistant', content: answer.content }, { role: 'user', content: 'thanks, perfect!' }] },
+      { ...headers, 'x-session-done': 'true' },
+    );
+    await until(() => fake.paths().includes('/save_weights_for_sampler'), 10_000, 'a published step');
+    const fb = fake.requests.find((r) => r.path === '/forward_backward')!.body;
+    const datum = fb.forward_backward_input.data[0];
+    // the recorded response ids are the sampled ones, unchanged: the datum's targets end with them
+    assert.deepEqual(datum.loss_fn_inputs.target_tokens.data.slice(-3), [7, 8, 2]);
+    assert.deepEqual(datum.loss_fn_inputs.logprobs.data.slice(-3), [-0.1, -0.2, -0.3]);
+    await until(() => server.channel.version() === 1, 5000, 'version 1');
+    await postJson(`${server.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'again' }] }, { 'x-session-id': 's2' });
+    const last = fake.requests.filter((r) => r.path === '/asample').pop()!.body;
+    assert.match(String(last.model_path), /^tinker:\/\/model-1\/sampler_weights\//);
+    await until(() => fake.paths().includes('/save_weights'), 5000, 'save_weights (save_interval 1)');
+  } finally {
+    await server.close();
+    await fake.close();
+  }
+});
