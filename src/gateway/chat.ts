@@ -161,9 +161,10 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   if (!req.stream) {
     const c = await fetchCompletion(deps, p, abort);
     reply.header('x-session-id', c.handle.sessionId);
-    await reply.send(c.body);
-    // Recording happens after the answer left: it is not part of the client's latency.
+    // The turn line is written before the answer goes out: what the client received is on disk
+    // (docs/reliability.md, "acknowledged").
     recordTurn(deps, req, c.handle, c.acc, c.version);
+    await reply.send(c.body);
     return;
   }
   const version = deps.channel.version();
@@ -209,8 +210,9 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
     batch = '';
     return;
   }
-  // The last batch leaves with the end of the response, before the turn is recorded.
+  // The turn line is written before the last batch and [DONE] leave: a client that saw [DONE] has
+  // an acknowledged turn (docs/reliability.md).
+  recordTurn(deps, req, handle, acc, version);
   res.end(`${batch}data: [DONE]\n\n`);
   batch = '';
-  recordTurn(deps, req, handle, acc, version);
 }

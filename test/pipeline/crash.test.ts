@@ -95,6 +95,8 @@ for (const thread of [false, true]) {
       judge.fallback = judgeFallback((v) => (v.nextState.startsWith('Thanks') ? 'Happy user. \\boxed{1}' : 'Neutral. \\boxed{0}'));
       const second = await launch(spec);
       child = second.child;
+      // The session goes on after the restart: its waiting turn 4 gets this request as next state.
+      await chat(second.url, 'crash-A', [...hist, a('Sure, here you go.'), u('and breakfast?')]);
       await waitFor('no pending turns after restart', async () => (await health(second.url)).scoring.samples.pending === 0);
       child.kill('SIGTERM');
       await exited(child);
@@ -108,7 +110,8 @@ for (const thread of [false, true]) {
     try {
       const { turns } = readRecords(join(outDir, 'records', 'turns.jsonl'));
       const acknowledged = turns.filter((t) => t.next_state !== undefined);
-      assert.deepEqual(acknowledged.map((t) => `${t.session_id}:${t.turn_id}`).sort(), ['crash-A:1', 'crash-A:2', 'crash-A:3', 'crash-B:1', 'crash-B:2']);
+      assert.deepEqual(acknowledged.map((t) => `${t.session_id}:${t.turn_id}`).sort(), ['crash-A:1', 'crash-A:2', 'crash-A:3', 'crash-A:4', 'crash-A:5', 'crash-B:1', 'crash-B:2']);
+      assert.deepEqual(turns.find((t) => t.session_id === 'crash-A' && t.turn_id === 4)!.next_state, { role: 'user', content: 'and breakfast?' }, 'the turn waiting at the crash finds its next state after the restart');
       for (const t of acknowledged) {
         const o = store.getTurnOutcome(t.session_id, t.turn_id);
         assert.ok(o !== null && o.status !== 'pending', `${t.session_id}:${t.turn_id} is resolved`);
@@ -122,7 +125,7 @@ for (const thread of [false, true]) {
       assert.deepEqual([sample('crash-A', 1).lossMask, sample('crash-A', 3).lossMask], [0, 0], 'no promotion: the session has a trainable turn');
       assert.deepEqual([sample('crash-B', 1).reward, sample('crash-B', 1).lossMask], [1, 1]);
       assert.deepEqual([sample('crash-B', 2).reward, sample('crash-B', 2).lossMask], [0, 0]);
-      assert.equal(store.getTurnOutcome('crash-A', 4), null, 'turn 4 never got a next state, so it was never acknowledged');
+      assert.deepEqual([sample('crash-A', 4).reward, sample('crash-A', 4).lossMask], [0, 0], 'judged on its next state from after the restart');
       const records = readFileSync(join(outDir, 'records', 'judge.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       assert.equal(records.filter((r) => r.rejudged === true).length, 4);
     } finally {
