@@ -105,8 +105,10 @@ export class RecordWriter {
 
   /** Appends one line (crash-safe, see util/jsonl.ts); returns where it starts. */
   append(line: RecordLine): JournalPosition {
+    const json = JSON.stringify(line);
+    if (this.needsRotation(json.length)) this.rotate();
     const at = this.position;
-    this.out.append(line);
+    this.out.appendJson(json);
     return at;
   }
 

@@ -4,43 +4,16 @@
 // before the crash still applies, and the session rules (at-least-one) hold across the restart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { judgeFallback } from '../support/scripted-judge.ts';
 import { postJson } from '../support/harness.ts';
+import { exited, launch, waitFor } from '../support/child-server.ts';
 import { readRecords } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
-
-const LAUNCHER = fileURLToPath(new URL('./launch-server.ts', import.meta.url));
-
-function launch(spec: unknown): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code, signal) => reject(new Error(`server exited before it was ready (code ${code}, signal ${signal})`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function health(url: string): Promise<any> {
   return (await fetch(`${url}/healthz`)).json();
