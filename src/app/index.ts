@@ -218,14 +218,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const port = typeof addr === 'object' && addr ? addr.port : config.server.port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   log.info({ url, model: config.rollout.model_id, mode: config.mode, training: trainer !== undefined }, 'openclaw-rl listening');
+  // Re-judges the turns left pending, those replay found missing in the store among them.
   pipeline.start();
-  // After start (which re-judges what the store holds as pending): these turns it does not hold.
-  for (const { turn, at } of replay.requeue) {
-    views.turnCompleted(turn);
-    views.turnFinalized(turn);
-    checkpoints.written(turn, at);
-    pipeline.queueTurnFinalized(turn);
-  }
   checkpoints.start();
   trainer?.start();
   return {

@@ -8,6 +8,7 @@
 // a turn counts as held once the worker's commit is visible here, so the checkpoint never runs ahead.
 import type { Logger } from 'pino';
 import type { SampleStore } from '../samples/index.ts';
+import { toPendingTurn } from '../pipeline/index.ts';
 import { positionBefore, replayJournal, type JournalPosition, type RecordWriter, type ReplayResult, type Turn } from '../sessions/index.ts';
 
 const keyOf = (turn: Turn) => `${turn.sessionId}\u0000${turn.turnId}`;
@@ -65,13 +66,22 @@ export class JournalCheckpoints {
   }
 }
 
-/** Replays the journal from the store's checkpoint and logs what it found. */
+/**
+ * Replays the journal from the store's checkpoint and logs what it found. Finished turns the store
+ * lacks are stored as pending here, so the pipeline's start re-judges them with the rest.
+ */
 export function replayFromCheckpoint(recordsPath: string, store: SampleStore, log: Logger): ReplayResult {
   const from = store.journalCheckpoint() ?? undefined;
-  const result = replayJournal(recordsPath, from, store);
+  const result = replayJournal(recordsPath, from, store, (turn) => {
+    try {
+      store.addPendingTurn(toPendingTurn(turn, undefined, Date.now()));
+    } catch (err) {
+      log.error({ err, session: turn.sessionId, turn: turn.turnId }, 'could not store a turn found in the journal; the next start tries again');
+    }
+  });
   const { stats } = result;
-  if (stats.turns > 0 || result.requeue.length > 0) {
-    log.info({ from: from ?? 'start', bytes: stats.bytes, turns: stats.turns, ms: Math.round(stats.ms), requeued: result.requeue.length, restored_sessions: result.open.length, skipped_lines: stats.skipped }, 'replayed the turn journal');
+  if (stats.turns > 0 || result.requeued > 0) {
+    log.info({ from: from ?? 'start', bytes: stats.bytes, turns: stats.turns, ms: Math.round(stats.ms), requeued: result.requeued, restored_sessions: result.open.length, skipped_lines: stats.skipped }, 'replayed the turn journal');
   }
   return result;
 }

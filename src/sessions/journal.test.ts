@@ -120,18 +120,21 @@ test('replay from a checkpoint: finished turns the store lacks are re-queued, wa
   w.close();
   const held = new Set(['early:1', 'early:2', 'done:1', 'done:2']);
   const store = { hasTurn: (s: string, n: number) => held.has(`${s}:${n}`) };
-  const r = replayJournal(path, checkpoint, store);
-  assert.deepEqual(r.requeue.map((x) => `${x.turn.sessionId}:${x.turn.turnId}`), ['done:3']);
-  assert.deepEqual(r.requeue[0].turn.nextState, { role: 'user', content: 'question 4', messages: 1 });
-  assert.deepEqual(r.requeue[0].turn.messages, done[2].messages, 'its prompt is rebuilt from the delta line');
-  assert.equal(r.requeue[0].turn.finalized, true);
+  const found: Turn[] = [];
+  const r = replayJournal(path, checkpoint, store, (t) => found.push(t));
+  assert.equal(r.requeued, 1);
+  assert.deepEqual(found.map((t) => `${t.sessionId}:${t.turnId}`), ['done:3']);
+  assert.deepEqual(found[0].nextState, { role: 'user', content: 'question 4', messages: 1 });
+  assert.deepEqual(found[0].messages, done[2].messages, 'its prompt is rebuilt from the delta line');
+  assert.equal(found[0].finalized, true);
   assert.deepEqual(r.open.map((x) => [x.turn.sessionId, x.turn.turnId, x.turn.finalized, x.turn.prefix.length]), [['open', 1, false, 2]]);
   assert.deepEqual([...r.lastTurnIds], [['done', 3], ['open', 1]], 'nothing before the checkpoint was read as a turn');
   assert.equal(r.stats.turns, 4);
   assert.ok(early.length === 2);
   // Without a checkpoint everything is replayed; the store's turns are still skipped.
-  const all = replayJournal(path, undefined, store);
-  assert.deepEqual(all.requeue.map((x) => `${x.turn.sessionId}:${x.turn.turnId}`), ['done:3']);
+  const again: Turn[] = [];
+  const all = replayJournal(path, undefined, store, (t) => again.push(t));
+  assert.deepEqual(again.map((t) => `${t.sessionId}:${t.turnId}`), ['done:3']);
   assert.equal(all.stats.turns, 6);
 });
 
@@ -142,7 +145,29 @@ test('replay: a waiting turn followed by a later turn of its session (an old jou
   w.turnCompleted(t1);
   w.turnCompleted(turnOf('s', 2, [...t1.messages, t1.response!.message]));
   w.close();
-  const r = replayJournal(path, undefined, { hasTurn: () => false });
-  assert.deepEqual(r.requeue.map((x) => [x.turn.turnId, x.turn.nextState, x.turn.noNextStateReason]), [[1, null, 'restart']]);
+  const found: Turn[] = [];
+  const r = replayJournal(path, undefined, { hasTurn: () => false }, (t) => found.push(t));
+  assert.deepEqual(found.map((t) => [t.turnId, t.nextState, t.noNextStateReason]), [[1, null, 'restart']]);
   assert.deepEqual(r.open.map((x) => x.turn.turnId), [2]);
+});
+
+test('replay: a delta line after the checkpoint is rebuilt from its base before it; other sessions before it are not parsed', () => {
+  const path = tmpJournal();
+  const w = new RecordWriter(path);
+  writeSession(w, 'other', 3);
+  const t1 = turnOf('span', 1, [SYSTEM]);
+  w.turnCompleted(t1);
+  t1.nextState = { role: 'user', content: 'question 2', messages: 1 };
+  w.turnFinalized(t1);
+  const checkpoint = w.position;
+  const t2 = turnOf('span', 2, [...t1.messages, t1.response!.message]);
+  w.turnCompleted(t2);
+  t2.nextState = { role: 'user', content: 'question 3', messages: 1 };
+  w.turnFinalized(t2);
+  w.close();
+  const found: Turn[] = [];
+  const r = replayJournal(path, checkpoint, { hasTurn: (s, n) => s !== 'span' || n !== 2 }, (t) => found.push(t));
+  assert.deepEqual(found.map((t) => [t.sessionId, t.turnId, t.messages.length]), [['span', 2, 4]]);
+  assert.deepEqual(found[0].messages, t2.messages);
+  assert.ok(r.stats.bytes > 0);
 });

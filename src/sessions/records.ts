@@ -241,22 +241,54 @@ function parseLine(text: string): RecordLine | null {
   return line.type === 'turn' || line.type === 'next_state' ? line : null;
 }
 
+const LINE_HEAD = /^\{"type":"(turn|next_state)","session_id":("(?:[^"\\]|\\.)*"),"turn_id":(\d+)[,}]/;
+
+/** The type, session and turn of a line, read from its head without parsing the rest (undefined if the head is not the writer's). */
+export function lineHead(text: string): { type: 'turn' | 'next_state'; session: string; turnId: number } | undefined {
+  const m = LINE_HEAD.exec(text);
+  if (m === null) return undefined;
+  try {
+    return { type: m[1] as 'turn' | 'next_state', session: JSON.parse(m[2]) as string, turnId: Number(m[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls `onLine` with the head of every line from `from` (the start when undefined) to the
+ * journal's end: cheap next to parsing the lines. Lines whose head is not the writer's are
+ * reported with `head` undefined.
+ */
+export function scanHeads(active: string, from: JournalPosition | undefined, onLine: (head: ReturnType<typeof lineHead>) => void): void {
+  for (const seg of journalSegments(active)) {
+    if (from !== undefined && seg.n < from.segment) continue;
+    for (const { text } of readLines(seg.path, from !== undefined && seg.n === from.segment ? from.offset : 0)) {
+      if (text.trim() !== '') onLine(lineHead(text));
+    }
+  }
+}
+
 /**
  * The entries of the journal whose active segment is `active`, streamed segment by segment, with
  * delta lines rebuilt into full turns. With `from`, entries before it are not yielded (its
- * segment is still read from its start, for the bases of delta lines). Memory: one line plus each
- * session's latest full turn in the current segment.
+ * segment is still read from its start, for the bases of delta lines). With `sessions`, only the
+ * lines of those sessions are parsed and yielded (and lines whose head is not the writer's).
+ * Memory: one line plus each session's latest full turn in the current segment.
  */
-export function* readJournal(active: string, from?: JournalPosition, stats: JournalReadStats = { skipped: 0, bytes: 0 }): Generator<JournalEntry> {
+export function* readJournal(active: string, from?: JournalPosition, stats: JournalReadStats = { skipped: 0, bytes: 0 }, sessions?: Set<string>): Generator<JournalEntry> {
   for (const seg of journalSegments(active)) {
     if (from !== undefined && seg.n < from.segment) continue;
     const latest = new Map<string, RecordedTurn>();
     for (const { text, offset } of readLines(seg.path)) {
       stats.bytes += text.length + 1;
       if (text.trim() === '') continue;
-      const line = parseLine(text);
       const at = { segment: seg.n, offset };
       const yielded = from === undefined || !positionBefore(at, from);
+      if (sessions !== undefined) {
+        const head = lineHead(text);
+        if (head !== undefined && !sessions.has(head.session)) continue;
+      }
+      const line = parseLine(text);
       if (line === null) {
         if (yielded) stats.skipped++;
         continue;

@@ -2,8 +2,9 @@
 // view of it that may lag by the turns that were in flight when the process died. Replay streams
 // the journal from the store's checkpoint (the position before which the store is known to hold
 // every turn line) to its end, one line at a time, and finds:
-//  - turns with a next state (or a recorded absence of one) that the store does not hold: they go
-//    back into the scoring pipeline;
+//  - turns with a next state (or a recorded absence of one) that the store does not hold: handed
+//    to `onFinished` as they are found (the app stores them as pending turns, which the pipeline
+//    then judges like any turn a previous process left pending), so memory does not grow with them;
 //  - the last turn of each session still waiting for its next state: restored into the tracker,
 //    so that the session's next request, arriving after the restart, finalises it;
 //  - the highest turn number per session seen, so numbering continues.
@@ -11,7 +12,7 @@
 // journal written by a version without replay): it is finalised with reason `restart`.
 import type { ChatMessage } from '../engines/types.ts';
 import { prefixHashes } from './canonical.ts';
-import { readJournal, type JournalReadStats, type RecordedTurn } from './records.ts';
+import { readJournal, scanHeads, type JournalReadStats, type RecordedTurn } from './records.ts';
 import type { JournalPosition } from './segments.ts';
 import type { Turn } from './tracker.ts';
 
@@ -28,7 +29,8 @@ export interface ReplayedTurn {
 
 /** What replay found (see the file header). */
 export interface ReplayResult {
-  requeue: ReplayedTurn[];
+  /** How many finished turns the store lacked (each was handed to `onFinished`). */
+  requeued: number;
   open: ReplayedTurn[];
   lastTurnIds: Map<string, number>;
   stats: JournalReadStats & { turns: number; ms: number };
@@ -70,20 +72,33 @@ export function turnOfRecord(rec: RecordedTurn, withPrefix: boolean): Turn {
 const keyOf = (session: string, turn: number) => `${session}\u0000${turn}`;
 
 /** Replays the journal whose active segment is `active` from `from` (the start when undefined). */
-export function replayJournal(active: string, from: JournalPosition | undefined, store: ReplayStore): ReplayResult {
+export function replayJournal(active: string, from: JournalPosition | undefined, store: ReplayStore, onFinished: (turn: Turn, at: JournalPosition) => void): ReplayResult {
   const t0 = performance.now();
   const stats = { skipped: 0, bytes: 0, turns: 0, ms: 0 };
   const waiting = new Map<string, { rec: RecordedTurn; at: JournalPosition }>();
   const waitingOf = new Map<string, string>(); // session → key of its waiting turn
-  const requeue = new Map<string, ReplayedTurn>();
+  let requeued = 0;
   const lastTurnIds = new Map<string, number>();
   const finished = (rec: RecordedTurn, at: JournalPosition) => {
-    if (!store.hasTurn(rec.session_id, rec.turn_id)) requeue.set(keyOf(rec.session_id, rec.turn_id), { turn: turnOfRecord(rec, false), at });
+    if (store.hasTurn(rec.session_id, rec.turn_id)) return;
+    requeued++;
+    onFinished(turnOfRecord(rec, false), at);
   };
-  for (const e of readJournal(active, from, stats)) {
+  // First the line heads only: the turn numbers, and which sessions have a turn the store lacks
+  // (finished or waiting). Only those sessions' lines are parsed and rebuilt after.
+  const wanted = new Set<string>();
+  let unknownHeads = false;
+  scanHeads(active, from, (head) => {
+    if (head === undefined) unknownHeads = true;
+    else if (head.type === 'turn') {
+      stats.turns++;
+      lastTurnIds.set(head.session, Math.max(lastTurnIds.get(head.session) ?? 0, head.turnId));
+      if (!wanted.has(head.session) && !store.hasTurn(head.session, head.turnId)) wanted.add(head.session);
+    }
+  });
+  for (const e of readJournal(active, from, stats, unknownHeads ? undefined : wanted)) {
     if (e.type === 'turn') {
       const rec = e.turn;
-      stats.turns++;
       lastTurnIds.set(rec.session_id, Math.max(lastTurnIds.get(rec.session_id) ?? 0, rec.turn_id));
       const older = waitingOf.get(rec.session_id);
       if (older !== undefined && waiting.has(older)) {
@@ -108,7 +123,7 @@ export function replayJournal(active: string, from: JournalPosition | undefined,
   }
   stats.ms = performance.now() - t0;
   return {
-    requeue: [...requeue.values()],
+    requeued,
     open: [...waiting.values()].map((w) => ({ turn: turnOfRecord(w.rec, true), at: w.at })),
     lastTurnIds,
     stats,
