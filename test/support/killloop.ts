@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ScriptedUpstream } from './scripted-upstream.ts';
 import { judgeFallback } from './scripted-judge.ts';
 import { exited, launch } from './child-server.ts';
+import { rng } from '../fixtures/openclaw-like.ts';
 import { contentText, readRecords } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
 
@@ -46,24 +47,12 @@ export interface KillLoopResult {
   ms: number;
 }
 
-/** A small deterministic PRNG (mulberry32), so a failing seed can be run again. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Msg = { role: string; content: string };
 
 /** Runs the loop; resolves with the numbers once the check is done. */
 export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopResult> {
   const t0 = Date.now();
-  const rand = prng(o.seed ?? 1);
+  const rand = rng(o.seed ?? 1); // deterministic, so a failing seed can be run again
   const policy = await new ScriptedUpstream().start();
   const judge = await new ScriptedUpstream().start();
   policy.fallback = { kind: 'text', text: 'Sure, here you go.' };
