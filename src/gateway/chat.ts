@@ -211,8 +211,16 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
     return;
   }
   // The turn line is written before the last batch and [DONE] leave: a client that saw [DONE] has
-  // an acknowledged turn (docs/reliability.md).
-  recordTurn(deps, req, handle, acc, version);
+  // an acknowledged turn (docs/reliability.md). A journal that cannot be written (a full disk)
+  // ends the stream with an error instead.
+  try {
+    recordTurn(deps, req, handle, acc, version);
+  } catch (err) {
+    const { body } = toOpenAIError(err instanceof OpenClawError ? err : new OpenClawError('data', `the turn could not be recorded: ${(err as Error).message}`));
+    if (!res.destroyed) res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
+    batch = '';
+    return;
+  }
   res.end(`${batch}data: [DONE]\n\n`);
   batch = '';
 }

@@ -39,8 +39,14 @@ export class JsonlAppender {
     if (this.fd === null) return;
     const buf = Buffer.from(json + '\n', 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
-    if (this.sync) fdatasyncSync(this.fd);
+    try {
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      if (this.sync) fdatasyncSync(this.fd);
+    } catch (err) {
+      // A full disk can leave part of the line written: the size stays true for the next line.
+      this.bytes = fstatSync(this.fd).size;
+      throw err;
+    }
     this.bytes += buf.length;
     this.lines++;
   }

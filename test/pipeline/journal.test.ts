@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHarness, postJson } from '../support/harness.ts';
+import pino from 'pino';
+import { startHarness, postJson, readSse } from '../support/harness.ts';
+import { parseConfig } from '../../src/config/index.ts';
+import { startServer } from '../../src/app/index.ts';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { exited, launch } from '../support/child-server.ts';
 import { RecordWriter, readRecords, type Turn } from '../../src/sessions/index.ts';
@@ -95,3 +98,24 @@ for (const stream of [false, true]) {
     assert.deepEqual(readRecords(join(outDir, 'records', 'turns.jsonl')).turns.map((t) => [t.session_id, t.turn_id]), [['ack', 1]], 'the line itself is there');
   });
 }
+
+test('a turn line that cannot be written (a full disk) is never acknowledged: plain gets an error, a stream ends with an error event', async () => {
+  const upstream = await new ScriptedUpstream().start();
+  upstream.fallback = { kind: 'text', text: 'An answer that cannot be recorded.' };
+  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-full-'));
+  const config = parseConfig({ rollout: { provider: 'openai_compatible', base_url: upstream.url, model_id: 'p', timeout_s: 5, max_retries: 0 } }, { env: {}, overrides: { output_dir: outDir, 'server.port': 0 } });
+  // The hook runs inside the journal listener, right after the line is written: its error is the writer's.
+  const server = await startServer(config, { log: pino({ level: 'silent' }), hooks: { onTurnCompleted: () => { throw new Error('ENOSPC: no space left on device, write'); } } });
+  try {
+    const plain = await postJson(`${server.url}/v1/chat/completions`, { session_id: 'full', messages: [{ role: 'user', content: 'hi' }] });
+    assert.ok(plain.status >= 500, `plain: an error status, not the answer (got ${plain.status})`);
+    assert.equal(typeof plain.body.error?.message, 'string', 'in the OpenAI error shape');
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: 'full2', stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    const events = await readSse(res);
+    assert.equal(events.at(-1), '[DONE]');
+    assert.ok(JSON.parse(events.at(-2)!).error !== undefined, `stream: an error event before [DONE] (got ${events.at(-2)})`);
+  } finally {
+    await server.close();
+    await upstream.stop();
+  }
+});
