@@ -52,7 +52,8 @@
 //    prefix matching (the trace id may still tie one user turn's requests together);
 //  - a request that arrives while the session's previous turn is still in flight cannot contain
 //    that turn's answer, so that turn ends with no next state (`overlapped`);
-//  - after a server restart, numbering continues only if the app seeds it (`resumeNumbering`).
+//  - after a server restart, numbering continues only as the app seeds it (`resumeNumbering`,
+//    `lastTurnIdOf`), and a session waits for its next state only if the app restores it (`restore`).
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../engines/types.ts';
 import { extendHash, EMPTY_PREFIX_HASH } from './canonical.ts';
