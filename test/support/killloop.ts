@@ -2,7 +2,8 @@
 // a slow scripted judge while several clients hold conversations with explicit session ids; the
 // server is SIGKILLed at random moments and restarted on the same output folder, and the clients
 // go on with the same sessions and histories (a request that got no answer is sent again, as an
-// agent would). At the end the server shuts down cleanly and the check runs: every turn whose
+// agent would). At the end the server is stopped cleanly and restarted until nothing is pending
+// (cut judging is re-judged at the next start), and the check runs: every turn whose
 // answer a client received is in the journal, and every turn in the journal ended as exactly one
 // sample or one recorded drop (nothing pending, nothing twice).
 import type { ChildProcess } from 'node:child_process';
@@ -128,16 +129,24 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopResult> {
   await new Promise((r) => setTimeout(r, 500));
   stopping = true;
   await Promise.all(clients);
-  const last = server!;
-  // Judging in flight must finish: wait until nothing is pending, then SIGTERM (which ends open sessions).
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const h = (await (await fetch(`${last.url}/healthz`)).json()) as { scoring: { samples: { pending: number } } };
-    if (h.scoring.samples.pending === 0 || Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 100));
+  // Then clean stops: SIGTERM ends the open sessions (their last turns get no next state); judging
+  // cut by a stop stays pending and is re-judged by the next start, so start again until the
+  // store has nothing pending (the judge is slow: a long loop leaves a queue).
+  for (let round = 0; ; round++) {
+    const s = round === 0 ? server! : await launch(spec);
+    const deadline = Date.now() + 60_000;
+    let pending = -1;
+    for (;;) {
+      const h = (await (await fetch(`${s.url}/healthz`)).json()) as { scoring: { samples: { pending: number } } };
+      pending = h.scoring.samples.pending;
+      // Round 0: sessions are still open and at-least-one holds their judged turns until they end.
+      if (pending === 0 || round === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    s.child.kill('SIGTERM');
+    await exited(s.child);
+    if ((round > 0 && pending === 0) || round >= 5) break;
   }
-  last.child.kill('SIGTERM');
-  await exited(last.child);
   await policy.stop();
   await judge.stop();
 
