@@ -67,8 +67,8 @@ export function buildProgram(): Command {
   addTrainingOptions(addServeOptions(train)).action(async (opts, cmd: Command) => {
     await run(async () => {
       const config = configFrom(opts, cmd);
-      if (config.rollout.provider !== 'embedded') {
-        throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; in-process training needs rollout.provider: embedded. For a remote policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
+      if (config.rollout.provider === 'openai_compatible') {
+        throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
       }
       await serveUntilSignal(config, opts.apiKey, true);
     });
