@@ -84,6 +84,7 @@ export function buildProgram(): Command {
     .option('--eval-samples <n>', 'held-out answers rated per evaluation', '40')
     .option('--output-dir <dir>', 'run folder (default: ./runs/demo-<time>)')
     .option('--keep-serving', 'keep the server (and dashboard) up after the run')
+    .addOption(new Option('--engine <engine>', "where the model trains: 'embedded' in this process, or 'tinker' through the Tinker API on an embedded Tinker server").choices(['embedded', 'tinker']).default('embedded'))
     .action(async (opts) => {
       await run(async () => {
         const int = (flag: string, v: string, min: number) => {
@@ -100,6 +101,7 @@ export function buildProgram(): Command {
           evalSamples: int('--eval-samples', opts.evalSamples, 1),
           outputDir: opts.outputDir ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`),
           keepServing: opts.keepServing === true,
+          engine: opts.engine,
         });
         if (r.server) {
           await new Promise<void>((resolve) => {
