@@ -5,7 +5,7 @@
 // injection with made-up answers is fake-tinker.ts's job).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TinkerRequest } from './fake-tinker.ts';
+import { readTinkerRequest, type TinkerRequest } from './fake-tinker.ts';
 
 /** A forwarded request and the real server's answer. */
 export interface RecordedCall extends TinkerRequest {
@@ -40,18 +40,9 @@ export async function startTinkerRecorder(target: string): Promise<TinkerRecorde
     }),
   };
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const path = (req.url ?? '').replace(/^\/api\/v1/, '');
-      let body: Record<string, any> = {};
-      try {
-        body = text === '' ? {} : JSON.parse(text);
-      } catch {
-        body = {};
-      }
-      const call: RecordedCall = { path, headers: req.headers, body, text };
+    void readTinkerRequest(req).then(async (request) => {
+      const { path, body, text } = request;
+      const call: RecordedCall = request;
       rec.requests.push(call);
       if (rec.hold?.(path, body) === true) {
         held.add(res);
