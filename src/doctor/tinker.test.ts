@@ -19,9 +19,9 @@ function config(url: string, over: Record<string, unknown> = {}, tokenizer: stri
 test('doctor --train on a working Tinker server: reachable, key, base model, tokenizer, 1-token sample, create model', async () => {
   const fake = await startFakeTinker({ apiKey: 'tml-ok' });
   try {
-    const rows = await runDoctor(config(fake.url, { api_key: 'tml-ok' }), 5000, { train: true });
+    const rows = await runDoctor(config(fake.url, { api_key: 'tml-ok' }), 20_000, { train: true });
     const tinker = rows.filter((r) => r.channel === 'tinker');
-    assert.deepEqual(tinker.map((r) => [r.result.split(':')[0], r.ok]), [['reachable', true], ['key accepted', true], ['base model', true], ['tokenizer', true], ['1-token sample', true], ['create model', true]]);
+    assert.deepEqual(tinker.map((r) => [r.result.split(':')[0], r.ok]), [['reachable', true], ['key accepted', true], ['base model', true], ['tokenizer', true], ['1-token sample', true], ['create model', true]], formatDoctorTable(rows));
     // the sample's prompt is a chat rendered with rollout.tokenizer (Qwen3's template)
     assert.ok(fake.requests.find((r) => r.path === '/asample')!.body.prompt.chunks[0].tokens.length > 5, 'a rendered chat prompt');
     assert.ok(!rows.some((r) => r.channel === 'rollout'), 'the Tinker rollout is not checked as an OpenAI channel');
