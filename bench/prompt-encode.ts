@@ -6,7 +6,9 @@
 //   incremental: render + HfChatTokenizer.encodeChat (PrefixEncoder reuses the cached prefix),
 // checks both give the same ids, and prints medians over BENCH_ROUNDS rounds (default 15; each
 // round starts with an empty cache) and their ratio. Target: incremental ≤ 3 ms for turns ≥ 2.
+// `npm run bench:tinker` runs it too (benchPromptEncode), after the step-cost numbers.
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { loadHfTokenizer } from '../src/tokenize/index.ts';
 import { HfChatTokenizer } from '../src/tokenize/chat.ts';
 import { qwen3TokenizerDir } from '../src/tokenize/qwen3-fixture.ts';
@@ -46,32 +48,37 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-const hf = await loadHfTokenizer(qwen3TokenizerDir());
-const turns = session();
-const full: number[][] = turns.map(() => []);
-const incremental: number[][] = turns.map(() => []);
-const tokens: number[] = [];
-for (let round = -1; round < ROUNDS; round++) { // round -1 warms the JIT up and is not counted
-  const chat = new HfChatTokenizer(hf);
-  for (const [t, req] of turns.entries()) {
-    const t0 = performance.now();
-    const reference = hf.encode(hf.renderChat(req.messages, { tools: req.tools, addGenerationPrompt: true }));
-    const t1 = performance.now();
-    const ids = chat.encodeChat(req.messages, req.tools);
-    const t2 = performance.now();
-    if (ids.length !== reference.length || ids.some((id, i) => id !== reference[i])) throw new Error(`turn ${t + 1}: incremental ids differ from the full encode`);
-    if (round >= 0) { full[t].push(t1 - t0); incremental[t].push(t2 - t1); }
-    tokens[t] = ids.length;
+/** Runs the benchmark and prints its table through `log`. */
+export async function benchPromptEncode(log: (line: string) => void = console.log): Promise<void> {
+  const hf = await loadHfTokenizer(qwen3TokenizerDir());
+  const turns = session();
+  const full: number[][] = turns.map(() => []);
+  const incremental: number[][] = turns.map(() => []);
+  const tokens: number[] = [];
+  for (let round = -1; round < ROUNDS; round++) { // round -1 warms the JIT up and is not counted
+    const chat = new HfChatTokenizer(hf);
+    for (const [t, req] of turns.entries()) {
+      const t0 = performance.now();
+      const reference = hf.encode(hf.renderChat(req.messages, { tools: req.tools, addGenerationPrompt: true }));
+      const t1 = performance.now();
+      const ids = chat.encodeChat(req.messages, req.tools);
+      const t2 = performance.now();
+      if (ids.length !== reference.length || ids.some((id, i) => id !== reference[i])) throw new Error(`turn ${t + 1}: incremental ids differ from the full encode`);
+      if (round >= 0) { full[t].push(t1 - t0); incremental[t].push(t2 - t1); }
+      tokens[t] = ids.length;
+    }
   }
+
+  log(`prompt encoding, Qwen3 tokenizer, ${turns.length} turns of one OpenClaw session (3 captured + ${EXTRA_TURNS} synthetic), median of ${ROUNDS} rounds`);
+  log('turn  tokens   full ms  incremental ms  ratio');
+  for (let t = 0; t < turns.length; t++) {
+    const f = median(full[t]);
+    const inc = median(incremental[t]);
+    log(`${String(t + 1).padStart(4)}  ${String(tokens[t]).padStart(6)}  ${f.toFixed(2).padStart(8)}  ${inc.toFixed(2).padStart(14)}  ${(inc / f).toFixed(3).padStart(5)}`);
+  }
+  const later = incremental.slice(1).flat();
+  const laterFull = full.slice(1).flat();
+  log(`turns ≥ 2: incremental median ${median(later).toFixed(2)} ms (max ${Math.max(...later).toFixed(2)}), full median ${median(laterFull).toFixed(2)} ms, ratio ${(median(later) / median(laterFull)).toFixed(3)}; target ≤ 3 ms: ${median(later) <= 3 ? 'met' : 'NOT met'}`);
 }
 
-console.log(`prompt encoding, Qwen3 tokenizer, ${turns.length} turns of one OpenClaw session (3 captured + ${EXTRA_TURNS} synthetic), median of ${ROUNDS} rounds`);
-console.log('turn  tokens   full ms  incremental ms  ratio');
-for (let t = 0; t < turns.length; t++) {
-  const f = median(full[t]);
-  const inc = median(incremental[t]);
-  console.log(`${String(t + 1).padStart(4)}  ${String(tokens[t]).padStart(6)}  ${f.toFixed(2).padStart(8)}  ${inc.toFixed(2).padStart(14)}  ${(inc / f).toFixed(3).padStart(5)}`);
-}
-const later = incremental.slice(1).flat();
-const laterFull = full.slice(1).flat();
-console.log(`turns ≥ 2: incremental median ${median(later).toFixed(2)} ms (max ${Math.max(...later).toFixed(2)}), full median ${median(laterFull).toFixed(2)} ms, ratio ${(median(later) / median(laterFull)).toFixed(3)}; target ≤ 3 ms: ${median(later) <= 3 ? 'met' : 'NOT met'}`);
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await benchPromptEncode();

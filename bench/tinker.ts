@@ -5,8 +5,11 @@
 // (median of BENCH_RUNS = 5), bytes and requests, how many times each datum was JSON-encoded, and
 // the ratio to a same-run baseline: one bare JSON.stringify of the same token arrays (the least
 // any JSON client must do). Target (issue 16): ≤ 150 ms of our CPU per step, one encode per datum.
+// Then the other per-request cost of a Tinker policy, prompt encoding on the gateway's event loop:
+// bench/prompt-encode.ts (full vs incremental per turn of a captured OpenClaw session).
 import { forwardBackwardBody, planForwardBackward } from '../src/engines/tinker/index.ts';
 import type { TrainSample } from '../src/engines/types.ts';
+import { benchPromptEncode } from './prompt-encode.ts';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 16);
 const PROMPT = Number(process.env.BENCH_PROMPT ?? 16_000);
@@ -73,3 +76,6 @@ console.log(`  forward_backward bodies  ${requests} request(s), ${(bytes / 1e6).
 console.log(`  requests per step        ${requests} forward_backward + 1 optim_step + 1 save_weights_for_sampler = ${requests + 2}`);
 console.log(`  JSON encodes per datum   ${encodesPerDatum.toFixed(2)} (target 1)`);
 console.log(`  baseline (bare stringify of the same arrays) ${median(base).toFixed(1)} ms → ratio ${(ms / median(base)).toFixed(2)}×`);
+
+console.log('');
+await benchPromptEncode();

@@ -10,6 +10,7 @@ import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { channelFromSettings } from '../engines/openai_compatible/index.ts';
 import { TokenChatChannel } from '../engines/token_chat.ts';
 import { HfChatTokenizer } from '../tokenize/chat.ts';
+import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
@@ -121,29 +122,35 @@ export const DEFAULT_TOKEN_POLICY_CONTEXT = 32768;
 
 /**
  * A token-level PolicyEngine that samples elsewhere (e.g. Tinker's sampler) served as OpenAI chat:
- * the model's own chat template and tokenizer from `rollout.tokenizer`, prompts encoded
- * incrementally, Qwen3/Hermes think blocks and tool calls parsed, and the engine's exact ids and
- * log-probs passed on for recording. The teacher renders hinted prompts with the same template.
+ * the model's own chat template and tokenizer from `rollout.tokenizer` (a Hugging Face folder, or
+ * an embedded checkpoint for the embedded Tinker server), prompts encoded incrementally,
+ * Qwen3/Hermes think blocks and tool calls parsed, and the engine's exact ids and log-probs passed
+ * on for recording. The teacher renders hinted prompts with the same template.
  */
 export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { onWarning?: (message: string) => void } = {}): Promise<Policy> {
   const dir = config.rollout.tokenizer;
   if (dir === undefined) {
-    throw new OpenClawError('config', `rollout.tokenizer is required with rollout.provider ${config.rollout.provider}: the server renders the chat template and encodes prompts itself, so point it at a local Hugging Face folder of the policy's base model (tokenizer.json, tokenizer_config.json with its chat_template)`, { param: 'rollout.tokenizer' });
+    throw new OpenClawError('config', `rollout.tokenizer is required with rollout.provider ${config.rollout.provider}: the server renders the chat template and encodes prompts itself, so point it at a local Hugging Face folder of the policy's base model (tokenizer.json, tokenizer_config.json with its chat_template) or, for the embedded Tinker server, at its checkpoint folder`, { param: 'rollout.tokenizer' });
   }
-  const tok = new HfChatTokenizer(await loadHfTokenizer(dir));
+  const loaded = await loadChatTokenizer(dir);
+  const tok = loaded.tokenizer;
   const channel = new TokenChatChannel(engine, tok, {
     modelId: config.rollout.model_id,
     defaultTemperature: config.rollout.temperature,
     defaultMaxTokens: config.rollout.max_tokens,
     topP: config.rollout.top_p,
-    contextLength: config.rollout.context_length ?? DEFAULT_TOKEN_POLICY_CONTEXT,
+    contextLength: Math.min(config.rollout.context_length ?? loaded.contextLength ?? DEFAULT_TOKEN_POLICY_CONTEXT, loaded.contextLength ?? Infinity),
     onWarning: opts.onWarning,
   });
+  const prompts = tok instanceof HfChatTokenizer ? tok.prompts.stats : undefined;
   return {
     channel,
     engine,
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
-    gauges: () => ({ ...channel.counters, prompt_cache_hits: tok.prompts.stats.hits, prompt_cache_misses: tok.prompts.stats.calls - tok.prompts.stats.hits, prompt_chars_reused: tok.prompts.stats.reusedChars, prompt_chars_encoded: tok.prompts.stats.encodedChars }),
+    gauges: () => ({
+      ...channel.counters,
+      ...(prompts !== undefined ? { prompt_cache_hits: prompts.hits, prompt_cache_misses: prompts.calls - prompts.hits, prompt_chars_reused: prompts.reusedChars, prompt_chars_encoded: prompts.encodedChars } : {}),
+    }),
     close: () => channel.close(),
   };
 }

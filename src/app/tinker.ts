@@ -1,6 +1,6 @@
 // The policy side for `rollout.provider: tinker`: a TinkerEngine (sampling, scoring, training
 // through the Tinker API) served to agents by tokenPolicy (policy.ts): the base model's own chat
-// template and tokenizer from rollout.tokenizer, incremental prompt encoding, Qwen3/Hermes tool
+// template and tokenizer from rollout.tokenizer (a Hugging Face folder or an embedded checkpoint), incremental prompt encoding, Qwen3/Hermes tool
 // calls and think blocks. The sampled ids and log-probs are recorded as returned, never
 // re-tokenised.
 import type { Config } from '../config/index.ts';
@@ -11,7 +11,7 @@ import { tokenPolicy, type Policy } from './policy.ts';
 /** Builds the Tinker policy; a missing tokenizer folder is a config error naming what to set. */
 export async function tinkerPolicy(config: Config): Promise<Policy> {
   if (config.rollout.tokenizer === undefined) {
-    throw new OpenClawError('config', `rollout.tokenizer: with rollout.provider tinker, set a local folder holding ${config.tinker.base_model}'s tokenizer.json and tokenizer_config.json (its chat template renders the prompts Tinker samples from)`, { param: 'rollout.tokenizer' });
+    throw new OpenClawError('config', `rollout.tokenizer: with rollout.provider tinker, set a local folder holding ${config.tinker.base_model}'s tokenizer.json and tokenizer_config.json (its chat template renders the prompts Tinker samples from), or the checkpoint folder of the embedded Tinker server's model`, { param: 'rollout.tokenizer' });
   }
   const warn = (m: string) => process.stderr.write(`openclaw-rl: ${m}\n`);
   const engine = tinkerEngineFromConfig(config, { onWarning: warn });

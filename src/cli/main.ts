@@ -66,8 +66,8 @@ export function buildProgram(): Command {
   addTrainingOptions(addServeOptions(train)).action(async (opts, cmd: Command) => {
     await run(async () => {
       const config = configFrom(opts, cmd);
-      if (config.rollout.provider !== 'embedded') {
-        throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; in-process training needs rollout.provider: embedded. For a remote policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
+      if (config.rollout.provider === 'openai_compatible') {
+        throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
       }
       await serveUntilSignal(config, opts.apiKey, true);
     });
@@ -83,6 +83,7 @@ export function buildProgram(): Command {
     .option('--eval-samples <n>', 'held-out answers rated per evaluation', '40')
     .option('--output-dir <dir>', 'run folder (default: ./runs/demo-<time>)')
     .option('--keep-serving', 'keep the server (and dashboard) up after the run')
+    .addOption(new Option('--engine <engine>', "where the model trains: 'embedded' in this process, or 'tinker' through the Tinker API on an embedded Tinker server").choices(['embedded', 'tinker']).default('embedded'))
     .action(async (opts) => {
       await run(async () => {
         const int = (flag: string, v: string, min: number) => {
@@ -99,6 +100,7 @@ export function buildProgram(): Command {
           evalSamples: int('--eval-samples', opts.evalSamples, 1),
           outputDir: opts.outputDir ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`),
           keepServing: opts.keepServing === true,
+          engine: opts.engine,
         });
         if (r.server) {
           await untilStopSignal();

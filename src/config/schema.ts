@@ -29,7 +29,7 @@ export const RolloutSchema = z
     top_p: z.number().gt(0).max(1).optional(),
     /** Upper bound for a response; larger client `max_tokens` values are clamped to this. */
     max_tokens: positiveInt.default(2048),
-    /** Local Hugging Face model folder (tokenizer.json + tokenizer_config.json) for re-tokenising. */
+    /** Local Hugging Face model folder (tokenizer.json + tokenizer_config.json) for re-tokenising and for the Tinker policy's chat template; an embedded checkpoint folder also works (embedded Tinker server). */
     tokenizer: z.string().optional(),
     /** Embedded engine: checkpoint folder (default: the one shipped with the package). */
     checkpoint: z.string().optional(),

@@ -4,9 +4,9 @@
 // where the run's logs, records, metrics and dashboard are.
 import { join } from 'node:path';
 import type { Mode } from '../config/index.ts';
-import { learn, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
+import { learn, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
 
-export { learn, learnConfig, DEMO_TRAINING, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
+export { learn, learnConfig, tinkerOverrides, DEMO_TRAINING, DEMO_TINKER_MODEL, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
 
 /** Options of the demo command. */
 export interface DemoOptions {
@@ -17,6 +17,8 @@ export interface DemoOptions {
   outputDir?: string;
   evalSamples?: number;
   keepServing?: boolean;
+  /** 'tinker': train through the Tinker API on an embedded Tinker server (default 'embedded'). */
+  engine?: DemoEngine;
   overrides?: Record<string, unknown>;
   out?: NodeJS.WritableStream;
 }
@@ -24,7 +26,8 @@ export interface DemoOptions {
 function progressPrinter(out: NodeJS.WritableStream, steps: number): (e: ProgressEvent) => void {
   const tty = (out as { isTTY?: boolean }).isTTY === true;
   return (e) => {
-    if (e.kind === 'server') out.write(`server: ${e.url}/v1   dashboard: ${e.url}/dashboard\n`);
+    if (e.kind === 'tinker') out.write(`tinker: embedded Tinker server at ${e.url}/api/v1 (base_model openclaw-rl-embedded)\n`);
+    else if (e.kind === 'server') out.write(`server: ${e.url}/v1   dashboard: ${e.url}/dashboard\n`);
     else if (e.kind === 'eval') out.write(`${tty ? '\r\x1b[K' : ''}rating after ${e.step} step${e.step === 1 ? '' : 's'}: ${e.rating.toFixed(2)} (${e.n} held-out answers)\n`);
     else if (e.kind === 'step') {
       const m = e.metrics;
@@ -49,7 +52,8 @@ export function formatDemoTable(r: LearnResult, steps: number): string {
 /** Runs the demo and prints as it goes; returns the result. */
 export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   const out = opts.out ?? process.stdout;
-  out.write(`openclaw-rl demo: mode ${opts.mode}, persona ${opts.persona}, ${opts.steps} training steps on the embedded CPU model\n`);
+  const where = opts.engine === 'tinker' ? 'the embedded CPU model, sampled and trained through the Tinker API' : 'the embedded CPU model';
+  out.write(`openclaw-rl demo: mode ${opts.mode}, persona ${opts.persona}, ${opts.steps} training steps on ${where}\n`);
   const learnOpts: LearnOptions = {
     mode: opts.mode,
     persona: opts.persona,
@@ -59,6 +63,7 @@ export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
     seed: opts.seed,
     outputDir: opts.outputDir,
     keepServing: opts.keepServing,
+    engine: opts.engine,
     overrides: opts.overrides,
     onProgress: progressPrinter(out, opts.steps),
   };
@@ -68,7 +73,9 @@ export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   out.write(`logs:       ${join(r.outputDir, 'logs', 'train.log')} (and metrics.jsonl)\n`);
   out.write(`records:    ${join(r.outputDir, 'records')} (turns.jsonl, judge.jsonl)\n`);
   out.write(`samples:    ${join(r.outputDir, 'samples.sqlite')} (openclaw-rl export --output-dir ${r.outputDir})\n`);
-  out.write(`checkpoint: ${join(r.outputDir, 'checkpoints')}\n`);
+  out.write(opts.engine === 'tinker'
+    ? `weights:    ${join(r.outputDir, 'tinker-state')} (sampler and training weights saved by the Tinker server; ${join(r.outputDir, 'tinker-state.json')} names the latest)\n`
+    : `checkpoint: ${join(r.outputDir, 'checkpoints')}\n`);
   out.write(opts.keepServing ? `dashboard:  ${r.url}/dashboard (Ctrl-C to stop)\n` : `dashboard:  served at ${r.url}/dashboard while the demo ran (add --keep-serving to browse it afterwards)\n`);
   return r;
 }

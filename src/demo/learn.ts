@@ -1,14 +1,17 @@
 // One learning run: an in-process RL server (embedded policy + teacher, rules judge, trainer) and
 // a simulated persona talking to it until the trainer has taken N steps; the persona's rating of
 // first answers on held-out tasks is measured before training and at chosen steps. Used by
-// `openclaw-rl demo` and `npm run bench:learning`.
+// `openclaw-rl demo` and `npm run bench:learning`. With `engine: 'tinker'` the same model is
+// reached through the Tinker API instead: an embedded Tinker server starts on a loopback port and
+// the policy, trainer and teacher speak the protocol to it (`demo --engine tinker`).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { parseConfig, type Config, type Mode } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { startServer, type RunningServer } from '../app/index.ts';
+import { BASE_CHECKPOINT, startServer, type RunningServer } from '../app/index.ts';
+import { serveEngine, type RunningEngineServer } from '../engine_server/index.ts';
 import { createPersona, evaluatePersona, HELD_OUT_TASKS, pickTask, Rng, runEpisode, type Persona } from '../sim/index.ts';
 import type { StepMetrics } from '../trainer/index.ts';
 
@@ -33,11 +36,34 @@ export interface LearnOptions {
   maxEpisodes?: number;
   /** Keep the server running after the run (demo: browse the dashboard). */
   keepServing?: boolean;
+  /** 'embedded' (default): the model in this process; 'tinker': through an embedded Tinker server. */
+  engine?: DemoEngine;
+}
+
+/** Where the demo's model is trained. */
+export type DemoEngine = 'embedded' | 'tinker';
+
+/** The base model name the demo's embedded Tinker server serves. */
+export const DEMO_TINKER_MODEL = 'openclaw-rl-embedded';
+
+/** Config overrides that sample, train and teach through a Tinker server serving the base checkpoint. */
+export function tinkerOverrides(url: string, checkpoint: string): Record<string, unknown> {
+  return {
+    'rollout.provider': 'tinker',
+    'rollout.model_id': DEMO_TINKER_MODEL,
+    'rollout.checkpoint': undefined,
+    'rollout.tokenizer': checkpoint,
+    'tinker.base_url': url,
+    'tinker.base_model': DEMO_TINKER_MODEL,
+    'tinker.resume': 'never',
+    'teacher.logprob_api': 'tinker',
+  };
 }
 
 /** What a run reports as it goes. */
 export type ProgressEvent =
   | { kind: 'server'; url: string; outputDir: string }
+  | { kind: 'tinker'; url: string }
   | { kind: 'eval'; step: number; rating: number; n: number }
   | { kind: 'episode'; done: number; samplesReady: number; batchSize: number; step: number }
   | { kind: 'step'; metrics: StepMetrics };
@@ -113,15 +139,31 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   const persona = createPersona(opts.persona);
   const seed = opts.seed ?? 1;
   const outputDir = opts.outputDir ?? mkdtempSync(join(tmpdir(), `ocrl-learn-${opts.mode}-${opts.persona}-`));
-  const config = learnConfig(opts, outputDir);
+  let tinker: RunningEngineServer | undefined;
+  let config = learnConfig(opts, outputDir);
+  if (opts.engine === 'tinker') {
+    // The Tinker server serves the checkpoint the in-process demo would have loaded.
+    const checkpoint = config.rollout.checkpoint ?? BASE_CHECKPOINT;
+    tinker = await serveEngine({ checkpoint, host: '127.0.0.1', port: 0, modelId: DEMO_TINKER_MODEL, tinker: { stateDir: join(outputDir, 'tinker-state') } });
+    opts.onProgress?.({ kind: 'tinker', url: tinker.url });
+    config = learnConfig({ ...opts, overrides: { ...opts.overrides, ...tinkerOverrides(tinker.url, checkpoint) } }, outputDir);
+  }
   const evalSamples = opts.evalSamples ?? 40;
   const evalAt = new Set([...(opts.evalAt ?? []), opts.steps]);
-  const server = await startServer(config, {
-    train: true,
-    trainerPollMs: 50,
-    log: opts.log ?? pino({ level: 'error' }, pino.destination(2)),
-    hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
-  });
+  let ownServer: RunningServer;
+  try {
+    ownServer = await startServer(config, {
+      train: true,
+      trainerPollMs: 50,
+      log: opts.log ?? pino({ level: 'error' }, pino.destination(2)),
+      hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
+    });
+  } catch (err) {
+    await tinker?.close();
+    throw err;
+  }
+  // The Tinker server lives as long as ours (also when it keeps serving after the run).
+  const server: RunningServer = tinker ? { ...ownServer, close: async () => { await ownServer.close(); await tinker.close(); } } : ownServer;
   opts.onProgress?.({ kind: 'server', url: server.url, outputDir });
   const trainer = server.trainer!;
   const ratings: Record<number, number> = {};

@@ -5,21 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import { startFakeTinker } from '../../test/support/fake-tinker.ts';
+import { startEmbeddedTinker } from '../../test/support/embedded-tinker.ts';
+import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
 import { formatDoctorTable, runDoctor } from './index.ts';
 
-function config(url: string, over: Record<string, unknown> = {}) {
+function config(url: string, over: Record<string, unknown> = {}, tokenizer: string | null = qwen3TokenizerDir(), baseModel = 'Qwen/Qwen3-8B') {
   return parseConfig(
-    { output_dir: mkdtempSync(join(tmpdir(), 'ocrl-doc-')), rollout: { provider: 'tinker', temperature: 1 }, tinker: { base_url: url, base_model: 'Qwen/Qwen3-8B', ...over } },
+    { output_dir: mkdtempSync(join(tmpdir(), 'ocrl-doc-')), rollout: { provider: 'tinker', temperature: 1, tokenizer: tokenizer ?? undefined }, tinker: { base_url: url, base_model: baseModel, ...over } },
     { env: {} },
   );
 }
 
-test('doctor --train on a working Tinker server: reachable, key, base model, 1-token sample, create model', async () => {
+test('doctor --train on a working Tinker server: reachable, key, base model, tokenizer, 1-token sample, create model', async () => {
   const fake = await startFakeTinker({ apiKey: 'tml-ok' });
   try {
-    const rows = await runDoctor(config(fake.url, { api_key: 'tml-ok' }), 5000, { train: true });
+    const rows = await runDoctor(config(fake.url, { api_key: 'tml-ok' }), 20_000, { train: true });
     const tinker = rows.filter((r) => r.channel === 'tinker');
-    assert.deepEqual(tinker.map((r) => [r.result.split(':')[0], r.ok]), [['reachable', true], ['key accepted', true], ['base model', true], ['1-token sample', true], ['create model', true]]);
+    assert.deepEqual(tinker.map((r) => [r.result.split(':')[0], r.ok]), [['reachable', true], ['key accepted', true], ['base model', true], ['tokenizer', true], ['1-token sample', true], ['create model', true]], formatDoctorTable(rows));
+    // the sample's prompt is a chat rendered with rollout.tokenizer (Qwen3's template)
+    assert.ok(fake.requests.find((r) => r.path === '/asample')!.body.prompt.chunks[0].tokens.length > 5, 'a rendered chat prompt');
     assert.ok(!rows.some((r) => r.channel === 'rollout'), 'the Tinker rollout is not checked as an OpenAI channel');
     const create = fake.requests.find((r) => r.path === '/create_model')!.body;
     assert.equal(create.lora_config.rank, 32);
@@ -53,5 +57,34 @@ test('doctor: a base model the server does not offer names the ones it does', as
     assert.match(row.fix, /Qwen\/Qwen3-4B, meta-llama\/Llama-3.1-8B/);
   } finally {
     await fake.close();
+  }
+});
+
+test('doctor --train against the embedded Tinker server with its checkpoint as rollout.tokenizer: every check passes', async () => {
+  const tinker = await startEmbeddedTinker({ ctx: 64 });
+  try {
+    const rows = await runDoctor(config(tinker.url, {}, tinker.checkpoint, tinker.baseModel), 10_000, { train: true });
+    assert.deepEqual(rows.filter((r) => !r.ok), [], formatDoctorTable(rows));
+    assert.match(formatDoctorTable(rows), /PASS tokenizer: .* \(embedded checkpoint\): a 1-message chat is \d+ tokens/);
+    assert.match(formatDoctorTable(rows), /PASS create model: full fine-tuning \(this server has no LoRA\)/);
+  } finally {
+    await tinker.close();
+  }
+});
+
+test('doctor: a tokenizer of another model (or none) is explained against the embedded Tinker server', async () => {
+  const tinker = await startEmbeddedTinker({ ctx: 64 });
+  try {
+    // Qwen3's ids are far outside the tiny vocabulary: the sample is refused, naming the ids.
+    const rows = await runDoctor(config(tinker.url, {}, qwen3TokenizerDir(), tinker.baseModel), 10_000);
+    const sample = rows.find((r) => r.result.startsWith('1-token sample'))!;
+    assert.equal(sample.ok, false, formatDoctorTable(rows));
+    assert.match(sample.fix, /outside the model's vocabulary.*rollout\.tokenizer must be tiny-embedded's own tokenizer/);
+    const none = await runDoctor(config(tinker.url, {}, null, tinker.baseModel), 10_000);
+    const tok = none.find((r) => r.result.startsWith('tokenizer'))!;
+    assert.equal(tok.ok, false);
+    assert.match(tok.fix, /rollout\.tokenizer is not set/);
+  } finally {
+    await tinker.close();
   }
 });

@@ -1,13 +1,16 @@
 // `doctor` for a Tinker channel (rollout.provider or teacher.logprob_api tinker): the server is
 // reachable (healthz), the key is accepted and the base model is supported
-// (get_server_capabilities), a 1-token sample with prompt log-probs works on the base model, and,
-// with `--train`, a training model can be created (create_model + get_info). One row per check.
+// (get_server_capabilities), rollout.tokenizer loads (Tinker policy), a 1-token sample with prompt
+// log-probs works on the base model — from a chat rendered with that tokenizer, so a tokenizer of
+// another model shows up as ids the server refuses — and, with `--train`, a training model can be
+// created (create_model + get_info). One row per check.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { TinkerClient, tinkerEndpoint } from '../engines/tinker/index.ts';
+import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
 import type { DoctorRow } from './index.ts';
 
 /** Whether the config uses the Tinker API at all. */
@@ -52,20 +55,38 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
     row('base model', known, known ? `${model} is supported` : `${model} is not in get_server_capabilities`, known ? '' : `set tinker.base_model to one of: ${supported.slice(0, 12).join(', ')}${supported.length > 12 ? ', …' : ''} (SkyRL serves the --base-model it was started with)`);
     if (!known) return rows;
     const topK = config.teacher.logprob_api === 'tinker' && config.scoring.distill_topk > 0 ? config.scoring.distill_topk : 0;
+    // The policy's own prompt when it has a tokenizer; else any three ids.
+    let promptIds = [1, 2, 3];
+    if (config.rollout.provider === 'tinker') {
+      await step('tokenizer', async () => {
+        const dir = config.rollout.tokenizer;
+        if (dir === undefined) throw new OpenClawError('config', 'rollout.tokenizer is not set: point it at a local Hugging Face folder of the base model (tokenizer.json, tokenizer_config.json) or, for the embedded Tinker server, at its checkpoint folder');
+        const loaded = await loadChatTokenizer(dir);
+        promptIds = loaded.tokenizer.encodeChat([{ role: 'user', content: 'Hello!' }]);
+        return `${dir} (${loaded.format === 'hf' ? 'Hugging Face folder' : 'embedded checkpoint'}): a 1-message chat is ${promptIds.length} tokens`;
+      });
+    }
     await step('1-token sample', async () => {
-      const r = await client.sample({ promptIds: [1, 2, 3], maxTokens: 1, temperature: 1, baseModel: model, promptLogprobs: true, topkPromptLogprobs: topK });
+      const r = await client.sample({ promptIds, maxTokens: 1, temperature: 1, baseModel: model, promptLogprobs: true, topkPromptLogprobs: topK }).catch((err: unknown) => {
+        if (err instanceof OpenClawError && /vocabulary/i.test(err.message)) {
+          throw new OpenClawError('config', `${err.message}. rollout.tokenizer must be ${model}'s own tokenizer`, { param: 'rollout.tokenizer', cause: err });
+        }
+        throw err;
+      });
       const seq = r.sequences[0];
       if (seq === undefined || seq.tokens.length !== 1) throw new OpenClawError('upstream', `asample returned ${seq?.tokens.length ?? 0} tokens for max_tokens 1`);
       if (!seq.logprobs || seq.logprobs.length !== 1) throw new OpenClawError('upstream', 'asample returned no per-token log-probs; training needs them');
-      if (!r.prompt_logprobs || r.prompt_logprobs.length !== 3) throw new OpenClawError('upstream', 'asample ignored prompt_logprobs; the teacher and scoring need them');
-      if (topK > 0 && (!r.topk_prompt_logprobs || r.topk_prompt_logprobs.length !== 3)) throw new OpenClawError('config', 'no top-K prompt log-probs; set scoring.distill_topk: 0 with this server');
+      if (!r.prompt_logprobs || r.prompt_logprobs.length !== promptIds.length) throw new OpenClawError('upstream', 'asample ignored prompt_logprobs; the teacher and scoring need them');
+      if (topK > 0 && (!r.topk_prompt_logprobs || r.topk_prompt_logprobs.length !== promptIds.length)) throw new OpenClawError('config', 'no top-K prompt log-probs; set scoring.distill_topk: 0 with this server');
       return `token ${seq.tokens[0]} (log-prob ${seq.logprobs[0].toFixed(3)}), prompt log-probs ok${topK > 0 ? ', top-K ok' : ''}`;
     });
     if (opts.train) {
       await step('create model', async () => {
         const id = await client.createModel(model, config.tinker.lora_rank);
         const info = await client.getInfo(id);
-        return `LoRA rank ${config.tinker.lora_rank} model ${id} created (${JSON.stringify(info.model_data ?? {}).slice(0, 60)})`;
+        // The embedded Tinker server trains every weight and says so (is_lora false).
+        const kind = info.is_lora === false ? 'full fine-tuning (this server has no LoRA)' : `LoRA rank ${config.tinker.lora_rank}`;
+        return `${kind}: model ${id} created (${JSON.stringify(info.model_data ?? {}).slice(0, 60)})`;
       });
     }
     return rows;

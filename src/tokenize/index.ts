@@ -7,3 +7,4 @@ export { loadHfTokenizer, toTemplateMessages } from './hf-tokenizer.ts';
 export type { HfTokenizer, RenderOptions, LoadTokenizerOptions } from './hf-tokenizer.ts';
 export { alignResponse, createAlignmentCounters, PAD_LOGPROB } from './align.ts';
 export type { AlignInput, AlignedTurn, AlignmentCounters } from './align.ts';
+export { loadChatTokenizer, type LoadedChatTokenizer } from './chat-loader.ts';

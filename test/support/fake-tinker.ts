@@ -68,6 +68,24 @@ export function learnerResult(body: Record<string, any>, shift: number): { loss:
   return { loss, outputs };
 }
 
+/** Reads one request: its path under /api/v1, the raw text and the JSON body ({} when not JSON). */
+export function readTinkerRequest(req: IncomingMessage): Promise<TinkerRequest> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, any> = {};
+      try {
+        body = text === '' ? {} : JSON.parse(text);
+      } catch {
+        body = {};
+      }
+      resolve({ path: (req.url ?? '').replace(/^\/api\/v1/, ''), headers: req.headers, body, text });
+    });
+  });
+}
+
 /** Starts the fake on 127.0.0.1 (random port). */
 export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<FakeTinker> {
   const futures = new Map<string, { path: string; body: Record<string, any> }>();
@@ -122,18 +140,9 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
   const handle = (path: string, body: Record<string, any>) => (fake.handlers.get(path) ?? defaults[path])?.(body, fake);
 
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const path = (req.url ?? '').replace(/^\/api\/v1/, '');
-      let body: Record<string, any> = {};
-      try {
-        body = text === '' ? {} : JSON.parse(text);
-      } catch {
-        body = {};
-      }
-      fake.requests.push({ path, headers: req.headers, body, text });
+    void readTinkerRequest(req).then((request) => {
+      const { path, body, text } = request;
+      fake.requests.push(request);
       const send = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(json === undefined ? '' : JSON.stringify(json));

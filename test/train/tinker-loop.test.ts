@@ -1,7 +1,7 @@
-// The whole loop over the Tinker protocol against a fake Tinker server: `train` with
-// rollout.provider tinker serves chats from asample, the judged turn becomes a sample, the
-// trainer sends forward_backward + optim_step + save_weights_for_sampler, and the next answer is
-// sampled from the new sampler path.
+// The whole loop over the Tinker protocol against the embedded Tinker server, with a recorder in
+// between to check the wire: `train` with rollout.provider tinker serves chats from asample, the
+// judged turn becomes a sample, the trainer sends forward_backward + optim_step +
+// save_weights_for_sampler, and the next answer is sampled from the new sampler path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -10,22 +10,23 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
-import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
-import { startFakeTinker } from '../support/fake-tinker.ts';
+import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
+import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { postJson } from '../support/harness.ts';
 
 
 test('train with rollout.provider tinker: chat → judged sample → Tinker step → the next answer uses the new sampler path', async () => {
-  const fake = await startFakeTinker();
+  const tinker = await startEmbeddedTinker({ ctx: 256 });
+  const wire = await startTinkerRecorder(tinker.url);
   const out = mkdtempSync(join(tmpdir(), 'ocrl-tinker-loop-'));
   const config = parseConfig(
     {
       mode: 'openclaw-rl',
       output_dir: out,
       server: { port: 0 },
-      rollout: { provider: 'tinker', tokenizer: qwen3TokenizerDir(), temperature: 1, max_tokens: 32 },
-      tinker: { base_url: fake.url, base_model: 'Qwen/Qwen3-8B' },
+      rollout: { provider: 'tinker', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 32 },
+      tinker: { base_url: wire.url, base_model: tinker.baseModel },
       judge: { provider: 'rules' },
       scoring: { majority_vote: 1 },
       training: { batch_size: 1, save_interval: 1 },
@@ -37,29 +38,33 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
     const headers = { 'x-session-id': 's1' };
     const first = await postJson(`${server.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'list the files' }] }, headers);
     assert.equal(first.status, 200, JSON.stringify(first.body));
-    const asample = fake.requests.find((r) => r.path === '/asample')!.body;
-    assert.equal(asample.base_model, 'Qwen/Qwen3-8B');
+    const asample = wire.requests.find((r) => r.path === '/asample')!.body;
+    assert.equal(asample.base_model, tinker.baseModel);
     assert.equal(asample.sampling_params.temperature, 1);
     assert.ok(asample.prompt.chunks[0].tokens.length > 3, 'the chat template was rendered and encoded');
+    const sampled = wire.results('sequences')[0].sequences[0];
+    assert.equal(first.body.usage.completion_tokens, sampled.tokens.length);
     const answer = first.body.choices[0].message;
     await postJson(
       `${server.url}/v1/chat/completions`,
       { model: 'm', messages: [{ role: 'user', content: 'list the files' }, { role: 'assistant', content: answer.content }, { role: 'user', content: 'thanks, perfect!' }] },
       { ...headers, 'x-session-done': 'true' },
     );
-    await until(() => fake.paths().includes('/save_weights_for_sampler'), 10_000, 'a published step');
-    const fb = fake.requests.find((r) => r.path === '/forward_backward')!.body;
+    await until(() => wire.paths().includes('/save_weights_for_sampler'), 20_000, 'a published step');
+    const fb = wire.requests.find((r) => r.path === '/forward_backward')!.body;
     const datum = fb.forward_backward_input.data[0];
-    // the recorded response ids are the sampled ones, unchanged: the datum's targets end with them
-    assert.deepEqual(datum.loss_fn_inputs.target_tokens.data.slice(-3), [7, 8, 2]);
-    assert.deepEqual(datum.loss_fn_inputs.logprobs.data.slice(-3), [-0.1, -0.2, -0.3]);
-    await until(() => server.channel.version() === 1, 5000, 'version 1');
+    // the recorded response ids and log-probs are the sampled ones, unchanged: the datum ends with them
+    const n = sampled.tokens.length;
+    assert.deepEqual(datum.loss_fn_inputs.target_tokens.data.slice(-n), sampled.tokens);
+    assert.deepEqual(datum.loss_fn_inputs.logprobs.data.slice(-n).map((x: number) => x.toFixed(5)), sampled.logprobs.map((x: number) => x.toFixed(5)));
+    await until(() => server.channel.version() === 1, 10_000, 'version 1');
     await postJson(`${server.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'again' }] }, { 'x-session-id': 's2' });
-    const last = fake.requests.filter((r) => r.path === '/asample').pop()!.body;
-    assert.match(String(last.model_path), /^tinker:\/\/model-1\/sampler_weights\//);
-    await until(() => fake.paths().includes('/save_weights'), 5000, 'save_weights (save_interval 1)');
+    const last = wire.requests.filter((r) => r.path === '/asample').pop()!.body;
+    assert.match(String(last.model_path), /^tinker:\/\/[^/]+\/sampler_weights\//);
+    await until(() => wire.paths().includes('/save_weights'), 10_000, 'save_weights (save_interval 1)');
   } finally {
     await server.close();
-    await fake.close();
+    await wire.close();
+    await tinker.close();
   }
 });

@@ -1,6 +1,7 @@
-// SIGKILL between forward_backward and optim_step, then restart: training continues from the
-// saved state on a new model, no seq_id is reused with another payload (the fake answers 409 like
-// SkyRL would), and every sample is trained exactly once.
+// SIGKILL between forward_backward and optim_step, then restart, against the embedded Tinker
+// server (a recorder in between holds the second optim_step in flight and checks the wire):
+// training continues from the saved state on a new model, no seq_id is reused with another
+// payload (the server answers 409 to that, as SkyRL does), and every sample is trained exactly once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,70 +12,78 @@ import { tinkerEngineFromConfig, STATE_FILE } from '../../src/engines/tinker/ind
 import { SampleStore } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 import { Trainer } from '../../src/trainer/index.ts';
-import { startFakeTinker } from '../support/fake-tinker.ts';
+import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
+import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { childConfig } from '../support/tinker-child-config.ts';
 
 
 test('SIGKILL between forward_backward and optim_step: restart resumes from the saved state, no seq_id reused, no sample trained twice', async () => {
-  const fake = await startFakeTinker();
+  const tinker = await startEmbeddedTinker({ ctx: 64 });
+  const wire = await startTinkerRecorder(tinker.url);
   const out = mkdtempSync(join(tmpdir(), 'ocrl-tinker-kill-'));
   const seed = SampleStore.open(join(out, 'samples.sqlite'));
   seed.addSample(makeSample('s', 1, { policyVersion: 0 }));
   seed.addSample(makeSample('s', 2, { policyVersion: 0 }));
   seed.close();
-  // The second optim_step never finishes: the child is killed while waiting for it.
+  // The second optim_step never reaches the server: the child is killed while waiting for it.
   let optimSteps = 0;
-  fake.handlers.set('/optim_step', () => (++optimSteps >= 2 && optimSteps < 1000 ? { type: 'try_again' } : { metrics: {} }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/tinker-train-child.ts', fake.url, out, '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  wire.hold = (path) => path === '/optim_step' && ++optimSteps >= 2;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/tinker-train-child.ts', wire.url, out, '2', tinker.baseModel], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise((r) => child.on('exit', r));
   try {
-    await until(() => optimSteps >= 2, 30_000, `the second optim_step (child stderr: ${stderr})`);
-    assert.equal(fake.paths().filter((p) => p === '/forward_backward').length, 2, 'killed after forward_backward');
+    await until(() => optimSteps >= 2, 60_000, `the second optim_step (child stderr: ${stderr})`);
+    const fbs = wire.requests.filter((r) => r.path === '/forward_backward');
+    assert.equal(fbs.length, 2, 'killed after forward_backward');
+    const oldModel = fbs[0].body.model_id;
     child.kill('SIGKILL');
     await exited;
-    optimSteps = 1000;
-    fake.handlers.delete('/optim_step');
+    wire.hold = undefined;
 
     const state = JSON.parse(readFileSync(join(out, STATE_FILE), 'utf8'));
     assert.equal(state.version, 1);
-    assert.match(state.weights_path, /^tinker:\/\/model-1\/weights\/step-000001/);
+    assert.ok(String(state.weights_path).startsWith(`tinker://${oldModel}/weights/`), state.weights_path);
 
-    const config = childConfig(fake.url, out);
+    const config = childConfig(wire.url, out, tinker.baseModel);
     const store = SampleStore.open(join(out, 'samples.sqlite'));
     assert.equal(store.countReady(), 1, 'the killed step’s lease went back to ready');
     const engine = tinkerEngineFromConfig(config);
     const trainer = new Trainer({ engine, store, config });
-    const seen = fake.requests.length;
+    const seen = wire.requests.length;
     const m = await trainer.trainOnce();
     assert.equal(m?.policy_version, 2);
     assert.equal(store.countReady(), 0);
-    const after = fake.requests.slice(seen).filter((r) => r.body.seq_id !== undefined || r.path === '/create_model');
+    const after = wire.requests.slice(seen).filter((r) => r.body.seq_id !== undefined || r.path === '/create_model');
+    const newModel = after[1]?.body.model_id;
+    assert.notEqual(newModel, oldModel, 'a new training model');
     assert.deepEqual(after.map((r) => [r.path, r.body.model_id ?? null, r.body.seq_id ?? null]).slice(0, 4), [
       ['/create_model', null, null],
-      ['/load_weights', 'model-2', 1],
-      ['/forward_backward', 'model-2', 2],
-      ['/optim_step', 'model-2', 3],
+      ['/load_weights', newModel, 1],
+      ['/forward_backward', newModel, 2],
+      ['/optim_step', newModel, 3],
     ]);
     assert.equal(after[1].body.path, state.weights_path);
-    assert.ok(!fake.requests.slice(seen).some((r) => r.body.model_id === 'model-1'), 'the old model is never replayed');
-    // no 409 anywhere: each (model, seq_id) carried one payload
+    assert.ok(!wire.requests.slice(seen).some((r) => r.body.model_id === oldModel), 'the old model is never replayed');
+    // The server accepted everything (no 409: each (model, seq_id) carried one payload).
+    assert.deepEqual(wire.requests.filter((r) => r.status !== undefined && r.status !== 200).map((r) => [r.path, r.status]), []);
     const keys = new Map<string, string>();
-    for (const r of fake.requests.filter((x) => x.body.seq_id !== undefined)) {
+    for (const r of wire.requests.filter((x) => x.body.seq_id !== undefined)) {
       const k = `${r.body.model_id}#${r.body.seq_id}`;
       assert.ok(!keys.has(k) || keys.get(k) === r.text, `seq_id ${k} reused with another payload`);
       keys.set(k, r.text);
     }
-    // each sample's tokens reached an applied optim_step exactly once: step 1 on model-1, step 2 on model-2
-    const applied = fake.requests.filter((r) => r.path === '/forward_backward' && (r.body.model_id === 'model-2' || r.body.seq_id === 1));
+    // Each sample's tokens reached an applied optim_step exactly once: step 1 on the old model
+    // (its first forward_backward), step 2 on the new one.
+    const applied = [fbs[0], ...wire.requests.filter((r) => r.path === '/forward_backward' && r.body.model_id === newModel)];
     const prompts = applied.map((r) => r.body.forward_backward_input.data[0].model_input.chunks[0].tokens.slice(0, 3).join(','));
     assert.deepEqual(prompts.sort(), ['1,2,1', '1,2,2']);
     store.close();
     await engine.close();
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
-    await fake.close();
+    await wire.close();
+    await tinker.close();
   }
 });
