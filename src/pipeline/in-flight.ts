@@ -1,6 +1,6 @@
 // The pipeline's one notion of "in flight": a turn handed to judging (waiting for a judge slot or
 // being judged) whose judging has not finished yet. Counted per session, because at-least-one can
-// only settle a closed session once none of its turns is in flight, and in all, for `whenIdle` and
+// only finish a closed session once none of its turns is in flight, and in all, for `whenIdle` and
 // the shutdown warning.
 
 /** Turns in flight, per session and in all. */
