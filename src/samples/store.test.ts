@@ -307,3 +307,22 @@ test('group commit: a turn whose data is bad is refused when it is added, not at
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(other.prepare(`SELECT turn_id FROM pending_turns`).all(), [{ turn_id: 1 }]);
 });
+
+test('journal bookkeeping: hasTurn and lastTurnId see pending, sampled and dropped turns; the checkpoint survives reopening', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const store = SampleStore.open(path);
+  assert.equal(store.journalCheckpoint(), null, 'a new store has none');
+  store.addPendingTurn(makeTurn('s', 1));
+  store.addPendingTurn(makeTurn('s', 2));
+  store.addPendingTurn(makeTurn('s', 5));
+  store.resolvePendingTurn({ sessionId: 's', turnId: 1 }, { kind: 'samples', samples: [makeSample('s', 1)] });
+  store.resolvePendingTurn({ sessionId: 's', turnId: 2 }, { kind: 'dropped', reason: 'hint_reject' });
+  assert.deepEqual([1, 2, 3, 5].map((n) => store.hasTurn('s', n)), [true, true, false, true]);
+  assert.deepEqual([store.lastTurnId('s'), store.lastTurnId('unknown')], [5, 0]);
+  store.setJournalCheckpoint({ segment: 3, offset: 4096 });
+  store.setJournalCheckpoint({ segment: 4, offset: 17 });
+  store.close();
+  const again = SampleStore.open(path);
+  t.after(() => again.close());
+  assert.deepEqual(again.journalCheckpoint(), { segment: 4, offset: 17 });
+});
