@@ -94,7 +94,10 @@ export class FeedbackService {
       return this.keepForDecision(req, turnId, fb);
     }
     if (status.status === 'dropped') {
-      throw conflict(`Turn ${turnId} of session '${req.sessionId}' was already judged and dropped (${status.reason}); feedback can only change turns still being judged or samples not yet taken by the trainer.`);
+      throw conflict(
+        `Turn ${turnId} of session '${req.sessionId}' was already judged and dropped (${status.reason}); ` +
+          'feedback can only change turns still being judged or samples not yet taken by the trainer.',
+      );
     }
     return this.replaceSample(req, turnId, fb, status.samples[0]);
   }
@@ -126,7 +129,10 @@ export class FeedbackService {
     this.append(req.sessionId, turnId, fb);
     const v: Verdict = { decision, dropReason: decision.kind === 'drop' ? decision.reason : null, signals, feedback: used, hint: s.hint };
     this.o.views?.judge(req.sessionId, turnId, judgementOf(v, settings.mode, settings.policy));
-    const record: FeedbackUpdateRecord = { type: 'feedback_update', at: new Date(fb.at).toISOString(), session_id: req.sessionId, turn_id: turnId, feedback: { ...fb, policy: settings.policy }, note, decision: summarize(v) };
+    const record: FeedbackUpdateRecord = {
+      type: 'feedback_update', at: new Date(fb.at).toISOString(), session_id: req.sessionId, turn_id: turnId,
+      feedback: { ...fb, policy: settings.policy }, note, decision: summarize(v),
+    };
     this.o.judgeRecords.append(record);
     return { session_id: req.sessionId, turn_id: turnId, status: decision.kind === 'sample' ? 'replaced' : 'dropped', policy: settings.policy, score: req.score, hint_applied: false, note };
   }

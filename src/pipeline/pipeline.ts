@@ -398,7 +398,9 @@ function judgeSettings(c: Config, judgeCall: JudgeCall | null | undefined): Judg
   let call: JudgeCall | null = null;
   if (c.judge.provider === 'openai_compatible') {
     const raw = judgeCall;
-    if (raw === undefined || raw === null) throw new OpenClawError('config', 'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules');
+    if (raw === undefined || raw === null) {
+      throw new OpenClawError('config', 'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules');
+    }
     const calls = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     call = (messages, o) => calls.run(() => raw(messages, o));
   }
