@@ -3,7 +3,8 @@
 // next state) with its judge signals (PRM score and votes, accepted hint, teacher log-probs),
 // the mode and its flags. Output: a Decision — a Sample to store, or a drop with a fixed reason.
 // `decideTurn` decides one turn; `finishSession` applies the session-level rule (at-least-one)
-// when a session ends or expires. No I/O and no state: callers own sessions and storage.
+// when a session ends or expires; `AtLeastOneHolds` tracks which decided turns wait for that end.
+// No I/O: callers own sessions and storage.
 
 export type {
   Decision,
@@ -19,3 +20,4 @@ export type {
 export { DEFAULT_METHOD_FLAGS } from './types.ts';
 export { decideTurn, type DecideOptions } from './dispatch.ts';
 export { applyAtLeastOne, finishSession } from './session.ts';
+export { AtLeastOneHolds, type HoldStep } from './holds.ts';

@@ -2,6 +2,8 @@
 // The key set is fixed up front (every drop reason included) because /metrics registers one
 // gauge per key when the server starts.
 import type { Vote } from '../samples/index.ts';
+import type { JudgeResults } from './judge.ts';
+import type { Verdict } from './verdict.ts';
 
 /** Every reason a turn or sample can be dropped by the pipeline (methods' reasons plus ours). */
 export const DROP_REASONS = [
@@ -69,6 +71,36 @@ export class PipelineCounters {
   votesCast(votes: readonly Vote[]): void {
     this.counts.votes += votes.length;
     this.counts.votes_failed += votes.filter((v) => v === 'fail').length;
+  }
+
+  /** Counts the judge runs of one turn: PRM score, accepted hint, votes. */
+  judged(r: JudgeResults): void {
+    const c = this.counts;
+    if (r.prm !== null) {
+      c.prm_runs++;
+      c.prm_score_sum += r.prm.score;
+      this.votesCast(r.prm.votes);
+    }
+    if (r.hint !== null) {
+      c.hint_runs++;
+      if (r.hint.hint !== null) c.hints_accepted++;
+      this.votesCast(r.hint.votes);
+    }
+  }
+
+  /** Counts a turn resolved in the store: as a drop by reason, or as a sample (trainable, promoted). */
+  resolved(v: Verdict): void {
+    const c = this.counts;
+    const d = v.decision;
+    c.turns_resolved++;
+    if (d.judged) c.turns_judged++;
+    if (d.kind === 'drop') {
+      this.drop(v.dropReason!);
+      return;
+    }
+    c.samples_stored++;
+    if (d.sample.lossMask === 1) c.samples_trainable++;
+    if (d.promoted) c.samples_promoted++;
   }
 
   /** Counts a drop; unknown reasons are counted too (they show up in /healthz, not as a gauge). */

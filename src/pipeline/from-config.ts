@@ -12,7 +12,8 @@ import type { JudgeCall } from '../scoring/index.ts';
 import { createTeacherClient, teacherClientFromBackend, type TeacherClient } from '../scoring/teacher.ts';
 import { tinkerClientFromConfig, tinkerTeacherBackend } from '../engines/tinker/index.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
-import { ScoringPipeline, type JudgementViews } from './pipeline.ts';
+import { ScoringPipeline } from './pipeline.ts';
+import type { JudgementViews } from './types.ts';
 import type { FeedbackPolicy, PromptRenderer } from './types.ts';
 
 /** Parts the caller may supply instead of building them from the config (tests, embedded engine). */

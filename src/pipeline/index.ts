@@ -5,7 +5,9 @@
 // as samples or recorded drops. Explicit user feedback (POST /v1/feedback) overrides or joins
 // the judge. Out: samples in the store, judgements in session views, counters for /metrics and
 // /healthz, and `records/judge.jsonl` (+ `records/feedback.jsonl`) under the output folder.
-export { ScoringPipeline, type ScoringPipelineOptions, type FeedbackResult, type JudgementViews } from './pipeline.ts';
+export { ScoringPipeline, type ScoringPipelineOptions } from './pipeline.ts';
+export type { FeedbackResult } from './feedback-service.ts';
+export type { JudgementViews } from './types.ts';
 export { ScoringThread, type ScoringThreadOptions } from './thread.ts';
 export type { ScoringStage } from './stage.ts';
 export { createScoringPipeline, channelJudgeCall, hfPromptRenderer, type PipelineParts } from './from-config.ts';

@@ -107,3 +107,30 @@ test('a second turn with the same id is refused by the store and counted, not th
   await pipeline.close();
   store.close();
 });
+
+test('queued turns count as work: whenIdle waits for the timer to drain them, the session end behind them', async () => {
+  const { store, pipeline } = setup(neutral);
+  pipeline.queueTurnFinalized(turn('q', 1, 'ok'));
+  pipeline.queueTurnFinalized(turn('q', 2, 'fine'));
+  pipeline.queueSessionClosed('q');
+  assert.equal(store.countPending() + store.listSamples({ sessionId: 'q' }).length, 0, 'nothing stored before the drain');
+  await pipeline.whenIdle();
+  const masks = store.listSamples({ sessionId: 'q' }).map((s) => [s.turnId, s.lossMask]);
+  assert.deepEqual(masks.sort(), [[1, 1], [2, 0]], 'the close came after both turns were judged: the first was promoted');
+  assert.equal(pipeline.gauges().sessions_holding, 0);
+  await pipeline.close();
+  store.close();
+});
+
+test('feedback on a held turn decides it again at once', async () => {
+  const { store, pipeline } = setup(neutral);
+  pipeline.onTurnFinalized(turn('h', 1, 'ok'));
+  await pipeline.whenIdle();
+  assert.equal(store.countPending(), 1, 'a neutral turn is held for at-least-one');
+  const r = pipeline.submitFeedback({ sessionId: 'h', turnId: 1, score: 1, comment: null }, [1]);
+  assert.equal(r.status, 'applied');
+  assert.equal(store.countPending(), 0);
+  assert.deepEqual(store.listSamples({ sessionId: 'h' }).map((s) => [s.lossMask, s.reward]), [[1, 1]]);
+  await pipeline.close();
+  store.close();
+});

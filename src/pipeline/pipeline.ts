@@ -1,43 +1,42 @@
 // The scoring pipeline: finalised turns in, samples or recorded drops in the store out.
 //
-// Life of a turn: `onTurnFinalized` stores it as pending (the acknowledgement: once committed —
-// at once, or with its drain's group commit — a crash cannot lose it), then it is judged
-// asynchronously with bounded concurrency (judges of the mode, then the teacher for an accepted
-// hint), decided by the mode's rules and resolved in the store in one transaction. Turns without token data are resolved at once as 'no_token_data'.
+// What happens to a turn after its answer left, in order (the file for each step):
+//  1. intake (intake.ts): the server queues the finalised turn and drains the queue between
+//     requests; each drain is one group commit of the store (samples/store.ts, groupWrites);
+//  2. acknowledge (`onTurnFinalized`): the turn is stored as pending — durable once the drain's
+//     group commits; a turn without usable token data is dropped at once (`dropUnjudged`);
+//  3. judge (`judgeTurn`, judge.ts): the mode's judges, then the teacher for an accepted hint, with
+//     at most scoring.judge_concurrency turns in flight (in-flight.ts);
+//  4. decide (`verdictOf`, verdict.ts): the mode's rules (methods/) with any feedback folded in;
+//  5. hold or resolve (`holdOrResolve`): at-least-one may hold a turn until its session ends
+//     (methods/holds.ts; `finishSessionIfDone` applies methods/session.ts); otherwise its outcome
+//     is stored in one transaction, counted, shown and recorded (`storeOutcome`).
+// Feedback can arrive at any step (feedback-service.ts). A held turn stays pending in the store,
+// so a crash re-judges it; after a restart (`start`) the sessions of re-judged turns count as ended.
 //
-// At-least-one (openclaw-rl): a judged sample with loss mask 0 may still be promoted when its
-// session ends, so it is HELD — it stays pending in the store (a crash re-judges it) and its
-// judged form waits in memory under its session — until the session has a trainable sample
-// (then it is resolved as it is) or ends (then `finishSession` picks the one to promote). The
-// session's entry goes when the session is closed and its last judging finished; after a restart,
-// the sessions of re-judged turns count as ended. No other mode keeps per-session state.
-//
-// Intake off the request path: a server queues finalised turns (`queueTurnFinalized`) and drains
-// the queue when its gateway has no request in flight (`drainIntake`), so storing and judging never
-// sit between a request and its answer; a timer drains it anyway after `intakeDelayMs`. Queued
-// turns count as work for `whenIdle` and are drained by `close`.
-//
-// Shutdown: `close` waits (bounded) for judging in flight; what is still running then stays
+// Shutdown: `close` waits (bounded) for the turns in flight; what is still running then stays
 // pending and is re-judged at the next start — a closing judge channel never becomes 'fail' votes.
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import type { TurnJudgement } from '../gateway/index.ts';
-import { finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
+import { AtLeastOneHolds, finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import type { TeacherClient } from '../scoring/teacher.ts';
-import type { PendingTurn, SampleStore, StoredSample, TurnOutcome } from '../samples/index.ts';
+import type { PendingTurn, SampleStore, TurnOutcome } from '../samples/index.ts';
 import type { Turn } from '../sessions/index.ts';
-import { DROP_REASONS, PipelineCounters } from './counters.ts';
-import { storedFeedback, toPendingTurn, tokenDataProblem, turnKey } from './convert.ts';
-import { redecideStoredSample, usesHints, type FeedbackRequest } from './feedback.ts';
-import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
 import { Limiter } from '../util/limiter.ts';
-import { JsonlAppender, readFeedbackLog } from './records.ts';
+import { DROP_REASONS, PipelineCounters } from './counters.ts';
+import { toPendingTurn, tokenDataProblem } from './convert.ts';
+import type { FeedbackRequest } from './feedback.ts';
+import { FeedbackService, type FeedbackResult } from './feedback-service.ts';
+import { InFlight } from './in-flight.ts';
+import { IntakeQueue, type QueuedItem } from './intake.ts';
+import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
+import { JsonlAppender } from './records.ts';
 import type { ScoringStage } from './stage.ts';
-import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, PromptRenderer } from './types.ts';
-import { decide, judgeRecordOf, judgementOf, signalsFor, summarize, type DecideSettings, type JudgedTurn, type Verdict } from './verdict.ts';
+import type { FeedbackPolicy, JudgementViews, PromptRenderer } from './types.ts';
+import { decide, judgeRecordOf, judgementOf, signalsFor, type DecideSettings, type JudgedTurn, type Verdict } from './verdict.ts';
 
 /** What a ScoringPipeline is built from. */
 export interface ScoringPipelineOptions {
@@ -62,33 +61,6 @@ export interface ScoringPipelineOptions {
   now?: () => number;
 }
 
-/** Where judgements go (the gateway's SessionViews, or a thread's messages to them). */
-export interface JudgementViews {
-  judge(sessionId: string, turnId: number, judgement: TurnJudgement): void;
-  /** The session's main turns, to find the latest one and check a turn exists (for feedback). */
-  turns?(sessionId: string): Array<{ turn_id: number }> | undefined;
-}
-
-/** What POST /v1/feedback answers. */
-export interface FeedbackResult {
-  session_id: string;
-  turn_id: number;
-  /** recorded: applied when the turn is judged; applied: a held turn was re-decided; replaced / dropped: a ready sample changed. */
-  status: 'recorded' | 'applied' | 'replaced' | 'dropped';
-  policy: FeedbackPolicy;
-  score: number;
-  hint_applied: boolean;
-  note: string | null;
-}
-
-interface SessionHold {
-  /** Turns of the session still queued or being judged. */
-  active: number;
-  held: Map<number, JudgedTurn>;
-  trainable: boolean;
-  closed: boolean;
-}
-
 const TERMINAL_REASONS = new Set(['session_done', 'expired', 'evicted', 'shutdown']);
 
 /** Judges finalised turns and turns them into samples; see the file header. */
@@ -102,20 +74,15 @@ export class ScoringPipeline implements ScoringStage {
   private readonly judge: JudgeSettings;
   private readonly teacher: TeacherSettings;
   private readonly settings: DecideSettings;
-  private readonly holding: boolean;
-  private readonly turns: Limiter;
-  private readonly holds = new Map<string, SessionHold>();
-  /** Feedback on turns not yet resolved, newest per turn (also in the durable feedback log). */
-  private readonly feedback = new Map<string, Feedback>();
+  private readonly intake: IntakeQueue<QueuedItem>;
+  /** Judge slots: turns in flight beyond scoring.judge_concurrency wait here. */
+  private readonly judgeSlots: Limiter;
+  private readonly inFlight = new InFlight();
+  private readonly holds: AtLeastOneHolds<JudgedTurn>;
+  private readonly feedback: FeedbackService;
   private readonly judgeRecords: JsonlAppender;
-  private readonly feedbackLog: JsonlAppender;
-  private readonly feedbackLogPath: string;
   private readonly onClose?: () => Promise<void>;
   private readonly now: () => number;
-  private active = 0;
-  private readonly intake: Array<() => void> = [];
-  private intakeTimer: NodeJS.Timeout | undefined;
-  private readonly intakeDelayMs: number;
   private idleWaiters: Array<() => void> = [];
   private stopping = false;
 
@@ -128,7 +95,7 @@ export class ScoringPipeline implements ScoringStage {
     this.feedbackPolicy = opts.feedbackPolicy ?? 'override';
     this.now = opts.now ?? Date.now;
     this.onClose = opts.onClose;
-    this.intakeDelayMs = opts.intakeDelayMs ?? 20;
+    this.intake = new IntakeQueue(opts.intakeDelayMs ?? 20, () => this.drainIntake());
     const flags: MethodFlags = {
       atLeastOne: c.training.at_least_one,
       hintReject: c.training.hint_reject,
@@ -138,78 +105,60 @@ export class ScoringPipeline implements ScoringStage {
       wOpd: c.training.w_opd,
     };
     this.settings = { mode: c.mode, policy: this.feedbackPolicy, quorum: c.scoring.quorum, minHintChars: c.scoring.min_hint_chars, flags };
-    this.holding = c.mode === 'openclaw-rl' && flags.atLeastOne;
-    let call: JudgeCall | null = null;
-    if (c.judge.provider === 'openai_compatible') {
-      const raw = opts.judgeCall;
-      if (raw === undefined || raw === null) throw new OpenClawError('config', 'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules');
-      const calls = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
-      call = (messages, o) => calls.run(() => raw(messages, o));
-    }
-    this.judge = {
-      mode: c.mode,
-      call,
-      m: c.scoring.majority_vote,
-      quorum: c.scoring.quorum,
-      temperature: c.judge.temperature,
-      maxTokens: c.judge.max_tokens,
-      strategy: c.scoring.hint_selection,
-      minHintChars: c.scoring.min_hint_chars,
-      distillTopK: c.scoring.distill_topk,
-    };
+    this.holds = new AtLeastOneHolds(c.mode === 'openclaw-rl' && flags.atLeastOne);
+    this.judge = judgeSettings(c, opts.judgeCall);
     this.teacher = { client: opts.teacher ?? null, render: opts.renderPrompt ?? null, distillTopK: c.scoring.distill_topk };
-    this.turns = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
+    this.judgeSlots = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     const dir = opts.recordsDir ?? join(c.output_dir, 'records');
     this.judgeRecords = new JsonlAppender(join(dir, 'judge.jsonl'));
-    this.feedbackLogPath = join(dir, 'feedback.jsonl');
-    this.feedbackLog = new JsonlAppender(this.feedbackLogPath);
+    this.feedback = new FeedbackService({
+      store: this.store,
+      settings: this.settings,
+      counters: this.counters,
+      views: this.views,
+      judgeRecords: this.judgeRecords,
+      logPath: join(dir, 'feedback.jsonl'),
+      redecideHeld: (sessionId, turnId) => this.redecideHeld(sessionId, turnId),
+      now: this.now,
+    });
   }
 
-  // ---- turns in ------------------------------------------------------------------------------
+  // ---- 1. intake -----------------------------------------------------------------------------
 
   /** Queues `onTurnFinalized` until the next `drainIntake` (see the file header). */
   queueTurnFinalized(turn: Turn): void {
-    this.queueIntake(() => this.onTurnFinalized(turn));
+    this.intake.push(turn);
   }
 
   /** Queues `onSessionClosed` behind the session's queued turns. */
   queueSessionClosed(sessionId: string): void {
-    this.queueIntake(() => this.onSessionClosed(sessionId));
-  }
-
-  private queueIntake(fn: () => void): void {
-    this.intake.push(fn);
-    this.active++;
-    this.intakeTimer ??= setTimeout(() => this.drainIntake(), this.intakeDelayMs);
+    this.intake.push({ closed: sessionId });
   }
 
   /** Runs the queued intake in order (work queued meanwhile runs too). */
   drainIntake(): void {
-    clearTimeout(this.intakeTimer);
-    this.intakeTimer = undefined;
-    if (this.intake.length === 0) return;
+    const first = this.intake.take();
+    if (first.length === 0) return;
     // One commit for the turns stored here and those the rules judge resolves in the microtasks after.
     this.store.groupWrites((err) => {
       this.counters.counts.store_errors++;
       this.log.error({ err }, 'a group of stored turns could not be committed; those turns will not be trained');
     });
-    while (this.intake.length > 0) {
-      const fn = this.intake.shift()!;
-      try {
-        fn();
-      } finally {
-        this.active--;
+    for (let items = first; items.length > 0; items = this.intake.take()) {
+      for (const item of items) {
+        if ('closed' in item) this.onSessionClosed(item.closed);
+        else this.onTurnFinalized(item);
       }
     }
-    if (this.active === 0) for (const w of this.idleWaiters.splice(0)) w();
+    this.wakeIfIdle();
   }
 
-  /** Acknowledges a finalised main turn (stores it as pending) and queues its judging. Never throws. */
+  // ---- 2. acknowledge ------------------------------------------------------------------------
+
+  /** Acknowledges a finalised main turn (stores it as pending) and starts judging it. Never throws. */
   onTurnFinalized(turn: Turn): void {
     if (turn.turnId === undefined || turn.response === undefined || this.stopping) return;
-    const key = turnKey(turn.sessionId, turn.turnId);
-    const early = this.feedback.get(key);
-    const pending = toPendingTurn(turn, early, this.now());
+    const pending = toPendingTurn(turn, this.feedback.early(turn.sessionId, turn.turnId), this.now());
     try {
       this.store.addPendingTurn(pending);
     } catch (err) {
@@ -218,42 +167,34 @@ export class ScoringPipeline implements ScoringStage {
       return;
     }
     this.counters.counts.turns_acknowledged++;
-    this.feedback.delete(key); // now stored with the turn
+    this.feedback.forget(turn.sessionId, turn.turnId);
     const problem = tokenDataProblem(turn);
-    if (problem !== null) this.resolveUnjudged(pending, problem);
-    else this.enqueue(pending, false);
+    if (problem !== null) this.dropUnjudged(pending, problem);
+    else this.startJudging(pending, false);
     // A turn that ends its session closes it here too: an evicted in-flight session gets no close event.
     if (turn.nextState === null && TERMINAL_REASONS.has(turn.noNextStateReason ?? '')) this.onSessionClosed(turn.sessionId);
   }
 
-  /** The session ended: once its judging finished, its held turns are resolved by the session rules. */
+  /** The session ended: once none of its turns is in flight, its held turns are resolved by the session rules. */
   onSessionClosed(sessionId: string): void {
-    const hold = this.holds.get(sessionId);
-    if (hold === undefined) return;
-    hold.closed = true;
-    this.maybeFinish(sessionId);
+    this.holds.close(sessionId);
+    this.finishSessionIfDone(sessionId);
   }
 
   /** Re-judges the turns a previous process left pending; returns how many. Call once, after construction. */
   start(): number {
     const pending = this.store.pendingTurns();
     if (pending.length === 0) return 0;
-    const logged = readFeedbackLog(this.feedbackLogPath);
+    this.feedback.restore(pending);
     for (const p of pending) {
-      const key = turnKey(p.sessionId, p.turnId);
-      const fb = logged.get(key);
-      if (fb !== undefined && (storedFeedback(p)?.at ?? -1) < fb.at) this.feedback.set(key, fb);
-      if (this.holding && !this.holds.has(p.sessionId)) {
-        // The sessions of a previous process have ended.
-        this.holds.set(p.sessionId, { active: 0, held: new Map(), trainable: this.hasTrainable(p.sessionId), closed: true });
-      }
+      if (this.holds.enabled && !this.holds.has(p.sessionId)) this.holds.restore(p.sessionId, this.hasTrainable(p.sessionId));
     }
     for (const p of pending) {
       this.counters.counts.rejudged_after_restart++;
-      if (p.responseIds.length === 0) this.resolveUnjudged(p, (p.extra?.token_problem as string | undefined) ?? 'no_token_data');
-      else this.enqueue(p, true);
+      if (p.responseIds.length === 0) this.dropUnjudged(p, (p.extra?.token_problem as string | undefined) ?? 'no_token_data');
+      else this.startJudging(p, true);
     }
-    for (const id of [...this.holds.keys()]) this.maybeFinish(id);
+    for (const id of this.holds.sessionIds()) this.finishSessionIfDone(id);
     this.log.info({ turns: pending.length }, 're-judging turns left pending by the previous run');
     return pending.length;
   }
@@ -263,43 +204,36 @@ export class ScoringPipeline implements ScoringStage {
     return false;
   }
 
-  private enqueue(p: PendingTurn, rejudged: boolean): void {
-    let hold = this.holds.get(p.sessionId);
-    if (this.holding && hold === undefined) {
-      hold = { active: 0, held: new Map(), trainable: false, closed: false };
-      this.holds.set(p.sessionId, hold);
-    }
-    if (hold !== undefined) hold.active++;
-    this.active++;
-    void this.turns
-      .run(() => this.process(p, rejudged))
+  // ---- 3. judge ------------------------------------------------------------------------------
+
+  private startJudging(p: PendingTurn, rejudged: boolean): void {
+    this.holds.track(p.sessionId);
+    this.inFlight.begin(p.sessionId);
+    void this.judgeSlots
+      .run(() => this.judgeTurn(p, rejudged))
       .catch((err) => this.log.error({ err, session: p.sessionId, turn: p.turnId }, 'judging a turn failed; it stays pending and is re-judged at the next start'))
       .finally(() => {
-        this.active--;
-        if (hold !== undefined) {
-          hold.active--;
-          this.maybeFinish(p.sessionId);
-        }
-        if (this.active === 0) for (const w of this.idleWaiters.splice(0)) w();
+        this.inFlight.end(p.sessionId);
+        this.finishSessionIfDone(p.sessionId);
+        this.wakeIfIdle();
       });
   }
 
-  // ---- judging and deciding ------------------------------------------------------------------
-
-  private async process(p: PendingTurn, rejudged: boolean): Promise<void> {
+  /** Judges, has the teacher score an accepted hint, then decides. */
+  private async judgeTurn(p: PendingTurn, rejudged: boolean): Promise<void> {
     if (this.stopping) return;
     const results = await runJudges(this.judge, p, this.teacher);
-    this.countJudges(results);
+    this.counters.judged(results);
     const judged: JudgedTurn = { pending: p, results, teacher: { signal: null, status: 'not_needed', error: null }, teacherHint: null, rejudged };
     // Feedback may arrive while the teacher works: score again until the hint is the current one.
     for (let round = 0; round < 3; round++) {
-      const { hint } = signalsFor(judged, this.feedbackOf(p), this.settings);
+      const { hint } = signalsFor(judged, this.feedback.of(p), this.settings);
       if (hint === judged.teacherHint || this.stopping) break;
       judged.teacher = await this.scoreTeacher(p, hint);
       judged.teacherHint = hint;
     }
     if (this.stopping) return;
-    this.settle(judged);
+    this.holdOrResolve(judged);
   }
 
   private async scoreTeacher(p: PendingTurn, hint: string | null): Promise<TeacherOutcome> {
@@ -313,61 +247,36 @@ export class ScoringPipeline implements ScoringStage {
     return out;
   }
 
-  private countJudges(r: JudgedTurn['results']): void {
-    const c = this.counters.counts;
-    if (r.prm !== null) {
-      c.prm_runs++;
-      c.prm_score_sum += r.prm.score;
-      this.counters.votesCast(r.prm.votes);
-    }
-    if (r.hint !== null) {
-      c.hint_runs++;
-      if (r.hint.hint !== null) c.hints_accepted++;
-      this.counters.votesCast(r.hint.votes);
-    }
+  // ---- 4. decide, 5. hold or resolve ---------------------------------------------------------
+
+  private verdictOf(t: JudgedTurn): Verdict {
+    return decide(t, this.feedback.of(t.pending), this.settings, this.now());
   }
 
-  private feedbackOf(p: PendingTurn): Feedback | undefined {
-    return this.feedback.get(turnKey(p.sessionId, p.turnId)) ?? storedFeedback(p);
-  }
-
-  private verdict(t: JudgedTurn): Verdict {
-    return decide(t, this.feedbackOf(t.pending), this.settings, this.now());
-  }
-
-  /** Resolves a judged turn, or holds it for at-least-one (see the file header). */
-  private settle(t: JudgedTurn): void {
-    const v = this.verdict(t);
-    const hold = this.holds.get(t.pending.sessionId);
-    const d = v.decision;
-    if (hold !== undefined && !hold.trainable && d.kind === 'sample' && d.sample.lossMask === 0 && d.judged) {
-      hold.held.set(t.pending.turnId, t);
-      this.views?.judge(t.pending.sessionId, t.pending.turnId, judgementOf(v, this.mode, this.feedbackPolicy));
+  /** Decides a judged turn; holds it for at-least-one, or stores its outcome (and any it makes final). */
+  private holdOrResolve(t: JudgedTurn): void {
+    const v = this.verdictOf(t);
+    const { sessionId, turnId } = t.pending;
+    const step = this.holds.decided(sessionId, turnId, t, v.decision);
+    if (step.hold) {
+      this.views?.judge(sessionId, turnId, judgementOf(v, this.mode, this.feedbackPolicy));
       return;
     }
-    hold?.held.delete(t.pending.turnId);
-    this.resolve(t, v);
-    if (hold !== undefined && d.kind === 'sample' && d.sample.lossMask === 1) {
-      hold.trainable = true;
-      // No promotion can happen any more: the held turns are final as they are.
-      for (const h of [...hold.held.values()].sort((a, b) => a.pending.turnId - b.pending.turnId)) this.resolve(h, this.verdict(h));
-      hold.held.clear();
-    }
+    this.storeOutcome(t, v);
+    for (const h of step.released) this.storeOutcome(h, this.verdictOf(h));
   }
 
-  private maybeFinish(sessionId: string): void {
-    const hold = this.holds.get(sessionId);
-    if (hold === undefined || !hold.closed || hold.active > 0) return;
-    this.holds.delete(sessionId);
-    if (this.stopping || hold.held.size === 0) return;
-    const turns = [...hold.held.values()].sort((a, b) => a.pending.turnId - b.pending.turnId);
-    const verdicts = turns.map((t) => this.verdict(t));
+  /** Once the session is closed and none of its turns in flight: its held turns, by the session rules. */
+  private finishSessionIfDone(sessionId: string): void {
+    const held = this.holds.finish(sessionId, this.inFlight.of(sessionId));
+    if (held === null || this.stopping || held.length === 0) return;
+    const verdicts = held.map((t) => this.verdictOf(t));
     const finished = finishSession(verdicts.map((v) => v.decision), { mode: this.mode, flags: this.settings.flags });
-    turns.forEach((t, i) => this.resolve(t, { ...verdicts[i], decision: finished[i] }));
+    held.forEach((t, i) => this.storeOutcome(t, { ...verdicts[i], decision: finished[i] }));
   }
 
   /** Writes the outcome to the store (one transaction), then counts, shows and records it. */
-  private resolve(t: JudgedTurn, v: Verdict): void {
+  private storeOutcome(t: JudgedTurn, v: Verdict): void {
     if (this.stopping) return;
     const p = t.pending;
     const d = v.decision;
@@ -382,31 +291,17 @@ export class ScoringPipeline implements ScoringStage {
       this.log.error({ err, session: p.sessionId, turn: p.turnId }, 'could not store the outcome of a judged turn; it stays pending and is re-judged at the next start');
       return;
     }
-    this.feedback.delete(turnKey(p.sessionId, p.turnId));
-    this.countOutcome(v);
+    this.feedback.forget(p.sessionId, p.turnId);
+    this.counters.resolved(v);
     this.views?.judge(p.sessionId, p.turnId, judgementOf(v, this.mode, this.feedbackPolicy));
     this.judgeRecords.append(judgeRecordOf(t, v, this.mode, this.feedbackPolicy, this.now()));
   }
 
-  /** A turn that cannot be trained whatever a judge says: recorded as a drop without judging. */
-  private resolveUnjudged(p: PendingTurn, reason: string): void {
+  /** A turn that cannot be trained whatever a judge says: stored as a drop without judging. */
+  private dropUnjudged(p: PendingTurn, reason: string): void {
     const t: JudgedTurn = { pending: p, results: { prm: null, hint: null }, teacher: { signal: null, status: 'not_needed', error: null }, teacherHint: null, rejudged: false };
     const decision = { kind: 'drop' as const, sessionId: p.sessionId, turnId: p.turnId, reason: 'empty_response' as const, judged: false };
-    this.resolve(t, { decision, dropReason: reason, signals: {}, feedback: undefined, hint: null });
-  }
-
-  private countOutcome(v: Verdict): void {
-    const c = this.counters.counts;
-    const d = v.decision;
-    c.turns_resolved++;
-    if (d.judged) c.turns_judged++;
-    if (d.kind === 'drop') {
-      this.counters.drop(v.dropReason!);
-      return;
-    }
-    c.samples_stored++;
-    if (d.sample.lossMask === 1) c.samples_trainable++;
-    if (d.promoted) c.samples_promoted++;
+    this.storeOutcome(t, { decision, dropReason: reason, signals: {}, feedback: undefined, hint: null });
   }
 
   // ---- feedback ------------------------------------------------------------------------------
@@ -416,57 +311,15 @@ export class ScoringPipeline implements ScoringStage {
    * `knownTurnIds`: the session's main turns as the gateway knows them (default: from the views).
    */
   submitFeedback(req: FeedbackRequest, knownTurnIds = this.views?.turns?.(req.sessionId)?.map((t) => t.turn_id)): FeedbackResult {
-    const turnId = req.turnId ?? knownTurnIds?.at(-1);
-    if (turnId === undefined) {
-      throw new OpenClawError('not_found', `No session '${req.sessionId}' with a main turn is known to this server; check session_id.`, { code: 'session_not_found', param: 'session_id' });
-    }
-    const fb: Feedback = { score: req.score, comment: req.comment, at: this.now() };
-    const base = { session_id: req.sessionId, turn_id: turnId, policy: this.feedbackPolicy, score: req.score };
-    const status = this.store.getTurnOutcome(req.sessionId, turnId);
-    if (status === null || status.status === 'pending') {
-      if (status === null && !(knownTurnIds ?? []).includes(turnId)) {
-        throw new OpenClawError('not_found', `Session '${req.sessionId}' has no main turn ${turnId}; check turn_id (omit it to rate the latest turn).`, { code: 'turn_not_found', param: 'turn_id' });
-      }
-      this.counters.counts.feedback_received++;
-      this.logFeedback(req.sessionId, turnId, fb);
-      this.feedback.set(turnKey(req.sessionId, turnId), fb);
-      const applied = this.reconsiderHeld(req.sessionId, turnId);
-      const hintApplied = req.comment !== null && usesHints(this.mode) && Array.from(req.comment).length > this.settings.minHintChars;
-      return { ...base, status: applied ? 'applied' : 'recorded', hint_applied: hintApplied, note: null };
-    }
-    if (status.status === 'dropped') {
-      throw conflict(`Turn ${turnId} of session '${req.sessionId}' was already judged and dropped (${status.reason}); feedback can only change turns still being judged or samples not yet taken by the trainer.`);
-    }
-    return this.replaceSample(req, turnId, fb, status.samples[0]);
+    return this.feedback.submit(req, knownTurnIds);
   }
 
-  /** A held turn is decided again with the feedback; true when that resolved it. */
-  private reconsiderHeld(sessionId: string, turnId: number): boolean {
-    const held = this.holds.get(sessionId)?.held.get(turnId);
+  /** A held turn is decided again with new feedback; true when that resolved it. */
+  private redecideHeld(sessionId: string, turnId: number): boolean {
+    const held = this.holds.heldTurn(sessionId, turnId);
     if (held === undefined) return false;
-    this.settle(held);
-    return !(this.holds.get(sessionId)?.held.has(turnId) ?? false);
-  }
-
-  private replaceSample(req: FeedbackRequest, turnId: number, fb: Feedback, s: StoredSample): FeedbackResult {
-    if (s.state !== 'ready') {
-      throw conflict(`Turn ${turnId} of session '${req.sessionId}' is already a training sample in state '${s.state}'; feedback can only change samples not yet taken by the trainer.`);
-    }
-    const { decision, signals, used, note } = redecideStoredSample(s, fb, this.settings);
-    const ok = decision.kind === 'sample' ? this.store.replaceReadySample(decision.sample) : this.store.dropSample(s.id, decision.reason);
-    if (!ok) throw conflict(`Turn ${turnId} of session '${req.sessionId}' was taken by the trainer meanwhile; feedback can no longer change it.`);
-    this.counters.counts.feedback_received++;
-    this.counters.counts.feedback_replaced++;
-    this.logFeedback(req.sessionId, turnId, fb);
-    const v: Verdict = { decision, dropReason: decision.kind === 'drop' ? decision.reason : null, signals, feedback: used, hint: s.hint };
-    this.views?.judge(req.sessionId, turnId, judgementOf(v, this.mode, this.feedbackPolicy));
-    const record: FeedbackUpdateRecord = { type: 'feedback_update', at: new Date(fb.at).toISOString(), session_id: req.sessionId, turn_id: turnId, feedback: { ...fb, policy: this.feedbackPolicy }, note, decision: summarize(v) };
-    this.judgeRecords.append(record);
-    return { session_id: req.sessionId, turn_id: turnId, status: decision.kind === 'sample' ? 'replaced' : 'dropped', policy: this.feedbackPolicy, score: req.score, hint_applied: false, note };
-  }
-
-  private logFeedback(sessionId: string, turnId: number, fb: Feedback): void {
-    this.feedbackLog.append({ session_id: sessionId, turn_id: turnId, score: fb.score, comment: fb.comment, at: fb.at });
+    this.holdOrResolve(held);
+    return this.holds.heldTurn(sessionId, turnId) === undefined;
   }
 
   // ---- visibility and lifecycle --------------------------------------------------------------
@@ -485,8 +338,8 @@ export class ScoringPipeline implements ScoringStage {
       ...this.counters.rates(),
       ...dropped,
       ...store,
-      judging_running: this.turns.running,
-      judging_queued: this.turns.waiting,
+      judging_running: this.judgeSlots.running,
+      judging_queued: this.judgeSlots.waiting,
       sessions_holding: this.holds.size,
     };
   }
@@ -507,31 +360,59 @@ export class ScoringPipeline implements ScoringStage {
       ...this.counters.rates(),
       counts: { ...this.counters.counts },
       dropped_since_start: { ...this.counters.dropped },
-      judging: { running: this.turns.running, queued: this.turns.waiting, sessions_holding: this.holds.size },
+      judging: { running: this.judgeSlots.running, queued: this.judgeSlots.waiting, sessions_holding: this.holds.size },
       ...store,
     };
   }
 
-  /** Resolves when no turn is queued or being judged. */
+  /** Resolves when no turn is queued or in flight. */
   whenIdle(): Promise<void> {
-    if (this.active === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Waits up to `drainMs` for judging in flight, then stops; unfinished turns stay pending for the next start. */
+  private isIdle(): boolean {
+    return this.intake.size === 0 && this.inFlight.size === 0;
+  }
+
+  private wakeIfIdle(): void {
+    if (this.isIdle()) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** Waits up to `drainMs` for the turns in flight, then stops; unfinished turns stay pending for the next start. */
   async close(drainMs = 10_000): Promise<void> {
     this.drainIntake();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
     clearTimeout(timer);
-    if (this.active > 0) this.log.warn({ turns: this.active }, 'turns still being judged at shutdown stay pending; they are re-judged at the next start');
+    if (this.inFlight.size > 0) this.log.warn({ turns: this.inFlight.size }, 'turns still being judged at shutdown stay pending; they are re-judged at the next start');
     this.stopping = true;
     await this.onClose?.();
     this.judgeRecords.close();
-    this.feedbackLog.close();
+    this.feedback.close();
   }
 }
 
-function conflict(message: string): OpenClawError {
-  return new OpenClawError('invalid_request', message, { status: 409, code: 'turn_already_resolved' });
+/** The judging settings from the config; the judge model's calls share scoring.judge_concurrency. */
+function judgeSettings(c: Config, judgeCall: JudgeCall | null | undefined): JudgeSettings {
+  let call: JudgeCall | null = null;
+  if (c.judge.provider === 'openai_compatible') {
+    const raw = judgeCall;
+    if (raw === undefined || raw === null) {
+      throw new OpenClawError('config', 'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules');
+    }
+    const calls = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
+    call = (messages, o) => calls.run(() => raw(messages, o));
+  }
+  return {
+    mode: c.mode,
+    call,
+    m: c.scoring.majority_vote,
+    quorum: c.scoring.quorum,
+    temperature: c.judge.temperature,
+    maxTokens: c.judge.max_tokens,
+    strategy: c.scoring.hint_selection,
+    minHintChars: c.scoring.min_hint_chars,
+    distillTopK: c.scoring.distill_topk,
+  };
 }

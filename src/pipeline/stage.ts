@@ -3,7 +3,7 @@
 import type { Mode } from '../methods/index.ts';
 import type { Turn } from '../sessions/index.ts';
 import type { FeedbackRequest } from './feedback.ts';
-import type { FeedbackResult } from './pipeline.ts';
+import type { FeedbackResult } from './feedback-service.ts';
 
 /** The scoring stage of a running server (see ScoringPipeline for the semantics). */
 export interface ScoringStage {

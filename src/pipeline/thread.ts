@@ -16,7 +16,8 @@ import type { Mode } from '../methods/index.ts';
 import type { Turn } from '../sessions/index.ts';
 import { ThreadClient } from '../util/thread/client.ts';
 import type { FeedbackRequest } from './feedback.ts';
-import type { FeedbackResult } from './pipeline.ts';
+import type { FeedbackResult } from './feedback-service.ts';
+import { IntakeQueue, type QueuedItem } from './intake.ts';
 import type { ScoringStage } from './stage.ts';
 import { packTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread_protocol.ts';
 
@@ -41,10 +42,8 @@ export class ScoringThread implements ScoringStage {
   private readonly client: ThreadClient;
   private readonly views: SessionViews;
   private readonly log: Logger;
-  private readonly intakeDelayMs: number;
-  /** Finalised turns and session ends, in order; turns are packed when the batch leaves. */
-  private intake: Array<Turn | { closed: string }> = [];
-  private intakeTimer: NodeJS.Timeout | undefined;
+  /** Turns are packed when the batch leaves, not when queued. */
+  private readonly intake: IntakeQueue<QueuedItem>;
   private stats: ScoringStats = { gauges: {}, health: {} };
   private lost = 0;
 
@@ -52,7 +51,7 @@ export class ScoringThread implements ScoringStage {
     this.mode = opts.config.mode;
     this.views = opts.views;
     this.log = opts.log;
-    this.intakeDelayMs = opts.intakeDelayMs ?? 20;
+    this.intake = new IntakeQueue(opts.intakeDelayMs ?? 20, () => this.drainIntake());
     const args: ScoringThreadArgs = {
       storePath: opts.storePath,
       synchronous: opts.config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL',
@@ -82,24 +81,16 @@ export class ScoringThread implements ScoringStage {
   }
 
   queueTurnFinalized(turn: Turn): void {
-    this.queue(turn);
+    this.intake.push(turn);
   }
 
   queueSessionClosed(sessionId: string): void {
-    this.queue({ closed: sessionId });
-  }
-
-  private queue(item: Turn | { closed: string }): void {
-    this.intake.push(item);
-    this.intakeTimer ??= setTimeout(() => this.drainIntake(), this.intakeDelayMs);
+    this.intake.push({ closed: sessionId });
   }
 
   drainIntake(): void {
-    clearTimeout(this.intakeTimer);
-    this.intakeTimer = undefined;
-    if (this.intake.length === 0) return;
-    const queued = this.intake;
-    this.intake = [];
+    const queued = this.intake.take();
+    if (queued.length === 0) return;
     const turns = queued.filter((i) => !('closed' in i)).length;
     if (this.client.alive) {
       // Packed here, after the answers went out, not while the next request is being read.

@@ -9,7 +9,8 @@ import { SampleStore } from '../samples/index.ts';
 import { emit, lowerThreadPriority, serveThread, threadArgs, type HandlerReply, type ThreadHandler } from '../util/thread/host.ts';
 import type { FeedbackRequest } from './feedback.ts';
 import { createScoringPipeline } from './from-config.ts';
-import type { JudgementViews, ScoringPipeline } from './pipeline.ts';
+import type { ScoringPipeline } from './pipeline.ts';
+import type { JudgementViews } from './types.ts';
 import { SCORING_NICE, unpackTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread_protocol.ts';
 
 const args = threadArgs<ScoringThreadArgs>();

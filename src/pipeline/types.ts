@@ -1,6 +1,8 @@
-// Shapes shared by the scoring pipeline's parts: the injected prompt renderer, explicit user
-// feedback and how it combines with the judge, and the judge record written per judged turn.
+// Shapes shared by the scoring pipeline's parts: the injected prompt renderer, where judgements
+// are shown, explicit user feedback and how it combines with the judge, and the judge record
+// written per judged turn.
 import type { ChatMessage } from '../engines/types.ts';
+import type { TurnJudgement } from '../gateway/index.ts';
 import type { Vote } from '../samples/types.ts';
 
 /**
@@ -8,6 +10,13 @@ import type { Vote } from '../samples/types.ts';
  * template, ending with the assistant header — how the hinted prompt reaches the teacher.
  */
 export type PromptRenderer = (messages: ChatMessage[], tools: unknown[] | undefined) => number[] | Promise<number[]>;
+
+/** Where judgements go (the gateway's SessionViews, or a thread's messages to them). */
+export interface JudgementViews {
+  judge(sessionId: string, turnId: number, judgement: TurnJudgement): void;
+  /** The session's main turns, to find the latest one and check a turn exists (for feedback). */
+  turns?(sessionId: string): Array<{ turn_id: number }> | undefined;
+}
 
 /**
  * How explicit feedback combines with the judge (`feedbackPolicy`):

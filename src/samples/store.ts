@@ -1,6 +1,11 @@
 // The durable sample store: one SQLite file (WAL) per run. Every method that writes is one
 // transaction, and a write is acknowledged when the method returns: from then on a crash of the
 // process (or, with synchronous=FULL, of the machine) cannot lose it.
+// The one exception is a write group (`groupWrites`, opened by the scoring pipeline for each intake
+// drain): the writes made until the event loop's next check phase share one transaction and are
+// acknowledged when it commits — then, or at `flush` / `close` — not when each method returns; a
+// failed commit loses the whole group and goes to the group's `onError`. This connection reads the
+// group's writes at once; other connections (a scoring worker's, the trainer's) after the commit.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
