@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJudgeSet } from '../../../bench/judge-metrics.ts';
+import { classifyNextState } from '../rules.ts';
+import { readFeedback } from './index.ts';
+
+const user = (text: string) => classifyNextState({ role: 'user', content: text });
+const verdict = (text: string) => {
+  const v = user(text);
+  return [v.score, v.hint];
+};
+
+test('edge cases of issue 17: sentiment with negation and intensity', () => {
+  assert.deepEqual(verdict('not bad'), [1, null]);
+  assert.deepEqual(verdict('not bad at all, thanks'), [1, null]);
+  assert.deepEqual(verdict('not what I wanted'), [-1, null]);
+  assert.deepEqual(verdict('terrible'), [-1, null]);
+  assert.deepEqual(verdict('This is absolutely terrible.'), [-1, null]);
+  assert.deepEqual(verdict("It doesn't work."), [-1, null]);
+});
+
+test('edge cases: complaints without a sentiment keyword', () => {
+  assert.deepEqual(verdict('this broke the build'), [-1, null]);
+  assert.deepEqual(verdict('why would you delete my tests??'), [-1, null]);
+  assert.deepEqual(verdict('meh, still way too wordy'), [-1, null]);
+  assert.deepEqual(verdict('that kills the app on launch'), [-1, null]);
+});
+
+test('edge cases: instructions and constraints become hints', () => {
+  assert.deepEqual(verdict('Make it shorter.'), [-1, 'Make it shorter.']);
+  assert.deepEqual(verdict('No bullet points please.'), [-1, 'No bullet points please.']);
+  assert.deepEqual(verdict('Only use lowercase.'), [-1, 'Only use lowercase.']);
+  assert.deepEqual(verdict('Keep it under 50 words.'), [-1, 'Keep it under 50 words.']);
+  assert.deepEqual(verdict('tabs, not spaces'), [-1, 'tabs, not spaces']);
+  assert.deepEqual(verdict('You should use metric units.'), [-1, 'You should use metric units.']);
+  assert.deepEqual(verdict("Don't touch the config file."), [-1, "Don't touch the config file."]);
+  // With praise the reply is mixed (0) and the instruction is still the hint.
+  assert.deepEqual(verdict('Thanks! Next time use pnpm instead of npm.'), [0, 'Next time use pnpm instead of npm.']);
+  assert.deepEqual(verdict('Great, but please drop the emojis next time.'), [0, 'please drop the emojis next time.']);
+  // The complaint before the instruction is not part of the hint.
+  assert.deepEqual(verdict('That is way too long. Cut it in half.'), [-1, 'Cut it in half.']);
+});
+
+test('edge cases: emoji and short replies', () => {
+  assert.deepEqual(verdict('👍'), [1, null]);
+  assert.deepEqual(verdict('ship it 🚀'), [1, null]);
+  assert.deepEqual(verdict('👎'), [-1, null]);
+  assert.deepEqual(verdict('ugh 🙄'), [-1, null]);
+  assert.deepEqual(verdict('lgtm'), [1, null]);
+  assert.deepEqual(verdict('ok'), [0, null]);
+  assert.deepEqual(verdict('k'), [0, null]);
+  assert.deepEqual(verdict('no'), [-1, null]);
+  assert.deepEqual(verdict('nope'), [-1, null]);
+  assert.deepEqual(verdict(''), [0, null]);
+});
+
+test('edge cases: Chinese praise, complaints and instructions', () => {
+  assert.deepEqual(verdict('谢谢，太有用了'), [1, null]);
+  assert.deepEqual(verdict('不错不错'), [1, null]);
+  assert.deepEqual(verdict('不对'), [-1, null]);
+  assert.deepEqual(verdict('还是报错'), [-1, null]);
+  assert.deepEqual(verdict('不要用列表，写成一段话'), [-1, '不要用列表，写成一段话']);
+  assert.deepEqual(verdict('别再用英文了'), [-1, '别再用英文了']);
+  assert.deepEqual(verdict('以后回答简短一点'), [-1, '以后回答简短一点']);
+  assert.deepEqual(verdict('用中文回答'), [-1, '用中文回答']);
+  assert.deepEqual(verdict('谢谢！下次记得加上注释'), [0, '下次记得加上注释']);
+  assert.deepEqual(verdict('这个函数的时间复杂度是多少？'), [0, null]);
+  assert.deepEqual(verdict('帮我写一封请假邮件'), [0, null]);
+});
+
+test('edge cases: follow-up questions and new tasks are neutral, without a hint', () => {
+  assert.deepEqual(verdict('What about Python 2?'), [0, null]);
+  assert.deepEqual(verdict('Does this work on Windows too?'), [0, null]);
+  assert.deepEqual(verdict('Now write the tests for it.'), [0, null]);
+  assert.deepEqual(verdict('Write a haiku about autumn.'), [0, null]);
+  assert.deepEqual(verdict('Can you also translate it to German?'), [0, null]);
+  assert.deepEqual(verdict('Thanks! Please now write the tests.'), [1, null]);
+});
+
+test('edge cases: tool results, errors against output, as before', () => {
+  const tool = (content: string) => classifyNextState({ role: 'tool', content }).score;
+  assert.equal(tool('Traceback (most recent call last):\n  ValueError: bad'), -1);
+  assert.equal(tool('npm ERR! code ERESOLVE'), -1);
+  assert.equal(tool('FAIL src/app.test.ts'), -1);
+  assert.equal(tool('{"ok": false, "error": "rate limit"}'), -1);
+  assert.equal(tool('Tests: 42 passed, 42 total'), 1);
+  assert.equal(tool('Build finished with 0 errors'), 1);
+  assert.equal(classifyNextState({ role: 'tool', content: 'error' }).hint, null);
+});
+
+// A fixed subset of bench/judge-set/dev.tsv: line number → the exact verdict (score and hint).
+const SUBSET: Array<[number, 1 | 0 | -1, string | null]> = [
+  [3, 1, null],
+  [4, 1, null],
+  [10, 1, null],
+  [30, -1, null],
+  [31, -1, null],
+  [38, -1, null],
+  [41, -1, null],
+  [47, -1, 'I asked for a summary, not an essay.'],
+  [66, -1, 'Make it shorter.'],
+  [67, -1, 'No bullet points please.'],
+  [68, -1, 'Only use lowercase.'],
+  [69, -1, 'Keep it under 50 words.'],
+  [70, -1, 'tabs, not spaces'],
+  [75, -1, 'stop apologising and just give me the code'],
+  [77, -1, 'use async/await, not callbacks'],
+  [79, -1, 'Write it as a paragraph, no lists.'],
+  [90, -1, 'use British spelling'],
+  [98, -1, 'It should be async.'],
+  [102, 0, 'Next time use pnpm instead of npm.'],
+  [103, 0, 'please drop the emojis next time.'],
+  [106, 0, 'You should probably add a test for it though.'],
+  [107, 0, null],
+  [111, 0, null],
+  [112, 0, null],
+  [140, -1, null],
+  [147, -1, '不要用列表，写成一段话'],
+  [150, -1, '请控制在100字以内'],
+  [152, -1, '别加那么多表情'],
+  [158, -1, null],
+  [163, -1, null],
+  [171, 1, null],
+];
+
+test('a fixed subset of the evaluation set: exact scores and hints', () => {
+  const items = parseJudgeSet(readFileSync(join(import.meta.dirname, '../../../bench/judge-set/dev.tsv'), 'utf8'), 'dev');
+  for (const [line, score, hint] of SUBSET) {
+    const item = items.find((i) => i.line === line);
+    assert.ok(item !== undefined, `dev.tsv line ${line} exists`);
+    assert.equal(item.score, score, `the set's own label of line ${line}`);
+    const v = classifyNextState({ role: item.role, content: item.text });
+    assert.deepEqual([v.score, v.hint], [score, hint], `dev.tsv line ${line}: ${item.text}`);
+  }
+});
+
+test('the reader is deterministic and records what decided', () => {
+  const a = readFeedback('Too long. Give me two sentences max.');
+  assert.deepEqual(a, readFeedback('Too long. Give me two sentences max.'));
+  assert.ok(a.cues.some((c) => c.startsWith('complaint:')), a.cues.join(', '));
+  assert.ok(a.cues.some((c) => c.startsWith('instruction:')), a.cues.join(', '));
+});
