@@ -52,7 +52,7 @@ test('npm run bench:judge prints the metrics of both sets and meets the issue-17
     assert.ok(num(/hint recall ([\d.]+)/) >= 0.8, line);
     assert.ok(num(/false hints ([\d.]+)%/) <= 5, line);
   }
-  assert.match(res.stdout, /time per reply: [\d.]+ ms/);
+  assert.match(res.stdout, /CPU time per reply: [\d.]+ ms/);
 });
 
 test('bench:judge --judge-config refuses a config whose judge is not a model, naming the file', () => {

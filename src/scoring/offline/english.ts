@@ -9,18 +9,23 @@ import type { ClauseReading } from './types.ts';
 
 // Words wink's lexicon leaves at 0 but that carry feedback in chat about software and writing.
 // Scored like wink scores its own words (about ±0.5), and flipped when negated ("doesn't work").
-const DOMAIN_POSITIVE = new Set([
+export const DOMAIN_POSITIVE: ReadonlySet<string> = new Set([
   'lgtm', 'ty', 'thx', 'tysm', 'cheers', 'work', 'solve', 'pass', 'compile', 'green', 'nail', 'lifesaver',
   'gold', 'clean', 'cleaner', 'neat', 'trick', 'right', 'correct', 'merge', 'spot', 'impressed', 'fast',
   '🚀', '✅', '🔥', '🙌', '💯', '👌', '🎉', '🙏', '❤️', '😍', '🥳',
 ]);
-const DOMAIN_NEGATIVE = new Set([
+export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
   'meh', 'ugh', 'blank', 'empty', 'hang', 'freeze', 'crash', 'broke', 'broken', 'break', 'dead', 'red', 'off', 'nothing',
   'hallucination', 'garbage', 'worse', 'missing', 'gone', 'slow', 'confusing', 'lose', 'lost', 'ignore', 'miss', 'delete',
-  'fail', 'failing', 'mistake', 'wordy', 'stiff', 'blah', 'hole', '👎', '😡', '🙄', '😤', '🤦',
+  'fail', 'failing', 'mistake', 'wordy', 'stiff', 'blah', 'hole', 'abrupt', 'abruptly', 'curt', 'robotic', 'shouty', 'shouting', 'loud',
+  'cold', '👎', '😡', '🙄', '😤', '🤦',
 ]);
 // Set phrases whose words mislead a lexicon ("trick" is negative on its own).
-const DOMAIN_PHRASES_POSITIVE = /\b(did|does|do) the trick\b|\bship it\b|\bspot on\b|\bnailed it\b|\bworks like a charm\b/;
+export const DOMAIN_PHRASES_POSITIVE = /\b(did|does|do) the trick\b|\bship it\b|\bspot on\b|\bnailed it\b|\bworks like a charm\b/;
+export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b/;
+/** Words of a bare request for another try ("try again?", "give it another go", "redo please"). */
+const RETRY_WORDS = new Set(['try', 'retry', 'redo', 'again', 'it', 'that', 'this', 'do', 'one', 'more', 'time', 'another', 'go', 'have', 'give', 'shot', 'attempt', 'a', 'please', 'pls']);
+const RETRY_CORE = /\b(try|retry|redo|again|another (go|try|shot|attempt)|one more time)\b/;
 /** Negated verbs that report surprise or calm, not a problem ("didn't know you could do that"). */
 const CALM_NEGATIONS = new Set(['know', 'realise', 'realize', 'expect', 'mind', 'worry', 'doubt', 'think']);
 
@@ -93,7 +98,12 @@ export function readEnglishClause(text: string): ClauseReading {
   }
 
   if (DOMAIN_PHRASES_POSITIVE.test(lower)) polarity = Math.max(polarity, 0) + 0.6;
+  if (DOMAIN_PHRASES_NEGATIVE.test(lower)) polarity = Math.min(polarity, 0) - 0.6;
   if (words.length > 0 && words.every((t) => ACKS.has(t.text))) polarity = 0;
+  // A bare request for another try says "not good" but not what to change: a complaint, no hint.
+  if (head.rest.length > 0 && head.rest.every((t) => RETRY_WORDS.has(t.text)) && RETRY_CORE.test(lower)) {
+    return { text, polarity: Math.min(polarity, -0.3), complaint: 'retry', instruction: null, newTask: false, question: false };
+  }
   const complaint = findComplaint(words, lower, polarity, question, rhetorical);
   const { instruction, newTask } = findInstruction(head.rest, lower, head.openers);
   // An instruction's own words ("keep the tone warm", "don't …") say what is wanted, not how the
@@ -121,6 +131,13 @@ function findComplaint(words: Token[], lower: string, polarity: number, question
     if (t.text === 'too' && !t.negated && ['ADJ', 'ADV', 'NOUN', 'VERB'].includes(next.pos) && next.text !== 'much') return `too ${next.text}`;
   }
   if (!question && polarity <= 0.3 && words.some((t) => t.text === 'still')) return 'still';
+  // "reads like a manual", "sounds like my grandpa": a comparison that is not praise describes a flaw.
+  // Praise needs a good adjective ("looks like a great plan"); the verb and the noun do not count
+  // (wink scores "sound" and "textbook" as positive).
+  const like = /\b(read|sound|look|feel|seem)s? like (a|an|some|my|the|robot|robots)\b/.exec(lower);
+  if (!question && like !== null && !analyse(lower.slice(like.index + like[0].length)).tokens.some((t) => t.pos === 'ADJ' && wordSentiment(t.text) >= 0.3)) return 'comparison';
+  // "you did it again", "same thing again": a repeated failure (an imperative with "again" is read as an instruction instead).
+  if (!question && polarity <= 0.2 && words.at(-1)?.text === 'again' && ['you', 'same', 'it', 'that', 'this'].includes(words[0].text)) return 'again';
   if (!question && /\b(the opposite of|nothing (happened|changed|works)|went from green to red|off by)\b/.test(lower)) return 'broken outcome';
   // A negated verb, adjective or "what"/"it" that is not the negation of a bad word: "not what I
   // wanted", "doesn't add up", "I didn't ask for …". "not bad" is read by its polarity instead.
@@ -150,13 +167,17 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   // "shorter please", "less fluff", "more code": wink tags a lone comparative as a proper noun.
   const bareComparative = ['ADJ', 'ADV', 'PROPN'].includes(head.pos) && rest.length <= 3 && isComparativeForm(head.text);
   if (isComparative(head) || bareComparative || ((head.text === 'more' || head.text === 'less') && second !== undefined)) return { instruction: 'comparative', newTask: false };
+  // A verbless fragment with "please": "all lowercase please", "the short version pls".
+  if (/\b(please|pls|plz)\b/.test(lower) && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX')) return { instruction: 'request', newTask: false };
   return readImperative(rest, openers);
 }
 
 /** An imperative clause: a correction when it amends the answer, else a new task (neutral). */
 function readImperative(rest: Token[], openers: Set<string>): { instruction: string | null; newTask: boolean } {
   const [verb, next] = rest;
-  const baseForm = verb.type === 'word' && verb.text === verb.lemma && ['VERB', 'NOUN', 'PROPN'].includes(verb.pos);
+  // wink often tags a clause-initial imperative as a noun ("use", "sort"): accept that only for verbs it lists.
+  const known = CHANGE_VERBS.has(verb.lemma) || TASK_VERBS.has(verb.lemma);
+  const baseForm = verb.type === 'word' && verb.text === verb.lemma && (verb.pos === 'VERB' || (known && ['NOUN', 'PROPN', 'AUX', 'ADJ'].includes(verb.pos)));
   if (!baseForm || next === undefined || !['DET', 'PRON', 'NOUN', 'ADJ', 'PROPN', 'ADP', 'NUM', 'ADV', 'PART', 'VERB'].includes(next.pos)) return { instruction: null, newTask: false };
   if (verb.text === 'let' || verb.text === 'thank') return { instruction: null, newTask: false };
   const marker = rest.some((t) => isComparative(t) || ['instead', 'only', 'without', 'again', 'first', 'last'].includes(t.text) || (t.text === 'not' && !t.negated));
@@ -167,7 +188,8 @@ function readImperative(rest: Token[], openers: Set<string>): { instruction: str
   if (opensTask) return { instruction: null, newTask: true };
   if (CHANGE_VERBS.has(verb.lemma)) return { instruction: 'imperative', newTask: false };
   if (TASK_VERBS.has(verb.lemma)) {
-    const amends = verb.lemma === 'write' || verb.lemma === 'give' ? object !== undefined && (object.text === 'it' || object.pos === 'ADP' || object.text === 'the') : false;
+    // "write it …", "write in …", "give me the …", "give me prose": about this answer; "write a haiku": a new one.
+    const amends = (verb.lemma === 'write' || verb.lemma === 'give') && object !== undefined && (ANSWER_REFERENCES.has(object.text) || object.pos === 'ADP' || (object.pos === 'NOUN' && object.text !== 'me'));
     return amends ? { instruction: 'imperative', newTask: false } : { instruction: null, newTask: true };
   }
   return refersToAnswer && verb.pos === 'VERB' ? { instruction: 'imperative', newTask: false } : { instruction: null, newTask: verb.pos === 'VERB' };

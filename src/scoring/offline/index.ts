@@ -7,11 +7,12 @@
 // and the hint: in each sentence, the text from its first instruction clause to the sentence
 // end, joined. Deterministic: the same text gives the same verdict.
 
-import { readEnglishClause } from './english.ts';
-import { hasCjk, readChineseClause } from './chinese.ts';
+import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
+import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import type { ClauseReading } from './types.ts';
 
 export type { ClauseReading } from './types.ts';
+export { RULE_EXAMPLES, type RuleExample } from './examples.ts';
 
 /** What the reader concluded about a user's reply. */
 export interface FeedbackReading {
@@ -23,6 +24,8 @@ export interface FeedbackReading {
 
 // A comma, then "not" and a noun phrase; "not really/sure/bad/…" are hedges, not contrasts.
 const CONTRAST = /,\s*not\s+(?!(?:really|quite|sure|yet|bad|too|very|that|what|it|so|just|only|at|even|exactly|much|great|good|helpful)\b)[\p{L}\d]/iu;
+
+const DESCRIBES_ANSWER = /^(it|this|that|these|those)('s| is| was| looks| reads| sounds| feels| seems)\b/i;
 
 /** Praise below this polarity is too faint to count ("ok", "hmm"). */
 const POSITIVE_AT = 0.25;
@@ -38,8 +41,19 @@ export function readFeedback(text: string): FeedbackReading {
   for (const sentence of splitSentences(text)) {
     const clauses = splitClauses(sentence).map(readClause);
     // "tabs, not spaces" / "a summary, not an essay": the contrast is the instruction, whole.
-    const first = CONTRAST.test(sentence) && !clauses.some((c) => c.instruction !== null) ? 0 : clauses.findIndex((c) => c.instruction !== null);
-    if (first === 0 && clauses[0].instruction === null) clauses[0] = { ...clauses[0], instruction: 'X, not Y', complaint: null };
+    let first = clauses.findIndex((c) => c.instruction !== null);
+    const contrast = CONTRAST.test(sentence) && first < 0;
+    // "It looks like a slide deck, not an essay" describes the answer: a complaint, not an instruction.
+    if (contrast && DESCRIBES_ANSWER.test(sentence)) clauses[0] = { ...clauses[0], complaint: 'X, not Y about the answer' };
+    else if (contrast) {
+      first = 0;
+      clauses[0] = { ...clauses[0], instruction: 'X, not Y', complaint: null };
+    }
+    // "cold, no goodbye or anything": after a complaint, "no X" says what is missing, not what to do.
+    if (first > 0 && clauses[first].instruction === 'no X' && clauses.slice(0, first).some((c) => c.complaint !== null || c.polarity <= NEGATIVE_AT)) {
+      clauses[first] = { ...clauses[first], instruction: null, complaint: 'missing X' };
+      first = clauses.findIndex((c) => c.instruction !== null);
+    }
     if (first >= 0) {
       hints.push(stripLeadingJoiners(sentence.slice(clauseOffset(sentence, clauses, first))));
       cues.push(`instruction:"${clauses[first].instruction}"`);
@@ -102,4 +116,22 @@ function clauseOffset(sentence: string, clauses: ClauseReading[], k: number): nu
 /** Drops a leading "but"/"though"/"no,"/不过 that belongs to the clause before, not to the hint. */
 function stripLeadingJoiners(hint: string): string {
   return hint.replace(/^(?:(?:but|though|although|however|and|so)\b[,\s]*|(?:no|nope|ok|okay)\s*,\s*|不过|但是|可是|就是)+/i, '').trim();
+}
+
+/**
+ * The judge's own cue vocabulary: its domain word lists, set phrases and the alternatives of its
+ * Chinese cue patterns. Simulated users must not speak in exactly these words (personas.test.ts),
+ * so that the learning benchmark does not depend on phrases written for the judge.
+ */
+export function judgeCueWords(): string[] {
+  const alternatives = (re: RegExp) => re.source.split('|').map((a) => a.replace(/\\b|[()^$?:!<=\\[\]{}.*+]/g, '').trim()).filter((a) => a !== '');
+  return [
+    ...DOMAIN_POSITIVE,
+    ...DOMAIN_NEGATIVE,
+    ...alternatives(DOMAIN_PHRASES_POSITIVE),
+    ...alternatives(DOMAIN_PHRASES_NEGATIVE),
+    ...alternatives(POSITIVE_ZH),
+    ...alternatives(NEGATIVE_ZH),
+    ...alternatives(INSTRUCTION_ZH),
+  ];
 }
