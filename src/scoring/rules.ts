@@ -28,7 +28,7 @@ export interface RulesVerdict {
   score: 1 | 0 | -1;
   /** Correction sentence(s) as a hint, or null. */
   hint: string | null;
-  /** The cues that decided, for the judge record (e.g. `negative:"try again"`). */
+  /** The cues that decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`, `tool_error:"ERR!"`). */
   cues: string[];
 }
 

@@ -13,33 +13,12 @@ const verdict = (text: string) => {
   return [v.score, v.hint];
 };
 
-test('edge cases of issue 17: sentiment with negation and intensity', () => {
-  for (const e of RULE_EXAMPLES['sentiment with negation and intensity']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
-
-test('edge cases: complaints without a sentiment keyword', () => {
-  for (const e of RULE_EXAMPLES['complaints without a sentiment keyword']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
-
-test('edge cases: instructions and constraints become hints', () => {
-  for (const e of RULE_EXAMPLES['instructions and constraints become hints']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
-
-test('edge cases: emoji and short replies', () => {
-  for (const e of RULE_EXAMPLES['emoji and short replies']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
-
-test('edge cases: Chinese praise, complaints and instructions', () => {
-  for (const e of RULE_EXAMPLES['Chinese praise, complaints and instructions']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
-
-test('edge cases: follow-up questions and new tasks are neutral, without a hint', () => {
-  for (const e of RULE_EXAMPLES['follow-up questions and new tasks are neutral, without a hint']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
-
-test('edge cases: retries, descriptions of the answer and missing things are complaints, not hints', () => {
-  for (const e of RULE_EXAMPLES['retries, descriptions of the answer and missing things are complaints, not hints']) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
-});
+// Each rule's own examples (examples.ts): the edge cases named in issue 17 and a few more.
+for (const [rule, examples] of Object.entries(RULE_EXAMPLES)) {
+  test(`edge cases: ${rule}`, () => {
+    for (const e of examples) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
+  });
+}
 
 test('edge cases: tool results, errors against output, as before', () => {
   const tool = (content: string) => classifyNextState({ role: 'tool', content }).score;
