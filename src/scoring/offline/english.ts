@@ -46,7 +46,6 @@ const NEGATIVE_IMPERATIVES = new Set(['never', 'stop', 'avoid', 'quit', 'dont'])
 const ANSWER_REFERENCES = new Set(['it', 'them', 'that', 'the', 'your', 'my', 'everything', 'all', 'each', 'every', 'this']);
 const LIMIT = /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
 const FUTURE = /\b(next time|in (the )?future|from now on|going forward|always|in general|every time|from here on)\b/i;
-const REQUEST = /^(can|could|would|will) you (please |pls |just |also |now )*/i;
 const WANT = /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
 const QUESTION_WORDS = new Set(['what', 'how', 'why', 'where', 'when', 'which', 'who', 'whose', 'whats']);
 /** Acknowledgements: a clause of only these says "received", not "good" (wink scores "ok" as praise). */
