@@ -13,6 +13,8 @@ import { classifyNextState, runHintJudge, runPrmJudge, type JudgeCall, type Judg
 import { hintMatches, parseJudgeSet, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
 
 const SETS = ['dev', 'heldout'] as const;
+/** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
+const MODEL_CONCURRENCY = 4;
 const args = process.argv.slice(2);
 const configAt = args.indexOf('--judge-config');
 const configPath = configAt >= 0 ? args[configAt + 1] : undefined;
@@ -52,14 +54,20 @@ async function main(): Promise<void> {
   for (const set of SETS) {
     const items = parseJudgeSet(readFileSync(join(import.meta.dirname, 'judge-set', `${set}.tsv`), 'utf8'), set);
     const results: Array<{ item: JudgeSetItem; got: Judgement }> = [];
-    for (const item of items) {
-      let got: Judgement;
-      if (call === null) {
+    if (call === null) {
+      for (const item of items) {
         const t0 = performance.now();
-        got = classifyNextState({ role: item.role, content: item.text });
+        const got = classifyNextState({ role: item.role, content: item.text });
         offlineMs += performance.now() - t0;
-      } else got = await modelJudge(call, item);
-      results.push({ item, got });
+        results.push({ item, got });
+      }
+    } else {
+      // A few replies at a time, so a remote judge model is not asked 600 times in a row.
+      for (let i = 0; i < items.length; i += MODEL_CONCURRENCY) {
+        const batch = items.slice(i, i + MODEL_CONCURRENCY);
+        const judged = await Promise.all(batch.map((item) => modelJudge(call!, item)));
+        batch.forEach((item, k) => results.push({ item, got: judged[k] }));
+      }
     }
     all.push(...results);
     print(set, results);
