@@ -10,7 +10,8 @@ import { runEpisode } from './episode.ts';
 import { evaluatePersona } from './evaluate.ts';
 import { PERSONAS } from './personas.ts';
 import { HELD_OUT_TASKS, TRAIN_TASKS } from './tasks.ts';
-import { THANKS_REPLIES } from './phrases.ts';
+import { REPEAT_OPENERS, THANKS_REPLIES } from './phrases.ts';
+import { classifyNextState } from '../scoring/index.ts';
 
 const MARKDOWN = 'Here is how.\n1. **Boil water.** Use a big pot.\n2. **Add pasta.** Stir it.';
 const PLAIN = 'Boil salted water, cook the pasta for about ten minutes, then drain it.';
@@ -104,7 +105,8 @@ test('a persona that is never satisfied gives up after maxTurns; its last compla
   assert.deepEqual(r.map((x) => x.headers['x-session-done']), [undefined, undefined, 'true']);
   assert.equal(r[2].body.max_tokens, 1);
   assert.equal(lastText(r[2]), result.turns[1].reply.text);
-  assert.match(lastText(r[2]), /redo|try again|not what I wanted/i);
+  assert.ok(REPEAT_OPENERS.some((o) => lastText(r[2]).startsWith(o)), `a repeat complaint: ${lastText(r[2])}`);
+  assert.equal(classifyNextState({ role: 'user', content: lastText(r[2]) }).score, -1);
   assert.deepEqual([result.firstRating, result.ratings, result.satisfied, result.taskId], [0, [0, 0], false, null]);
 });
 

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Rng } from '../engines/embedded/rng.ts';
 import { OpenClawError } from '../errors/index.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJudgeSet } from '../../bench/judge-metrics.ts';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from '../scoring/index.ts';
+import { RULE_EXAMPLES, judgeCueWords } from '../scoring/offline/index.ts';
 import type { StyleName } from '../pretrain/index.ts';
 import { COMPLAINT_OPENERS, CORRECTIONS, NO_ANSWER_OPENERS, REDO_REQUESTS, REPEAT_OPENERS, THANKS_REPLIES } from './phrases.ts';
 import { PERSONAS, PERSONA_NAMES, createPersona, type PersonaName } from './personas.ts';
@@ -43,26 +47,62 @@ test('five personas on five different dimensions', () => {
 
 const verdict = (text: string) => classifyNextState({ role: 'user', content: text });
 
+// Each correction names what its persona wants, in some words (English or Chinese).
 const STYLE_WORDS: Record<StyleName, RegExp> = {
-  markdown: /markdown|list|bold|plain|prose|sentences/i,
-  terse: /brief|short|one sentence/i,
-  casual: /casual|formal|friend/i,
-  lowercase: /lowercase|capital/i,
-  signoff: /sign-off/i,
+  markdown: /markdown|list|bold|plain|prose|sentences|paragraph|bullet|列表|段落/i,
+  terse: /brief|short|sentence|gist|words|简短/i,
+  casual: /casual|formal|friend|chatty|relaxed|laid-back|随意/i,
+  lowercase: /lowercase|capital|small letters|小写/i,
+  signoff: /sign-off|sign off|goodbye|closing|表情/i,
 };
 
-test('phrase lists: thanks → +1 without hint; every complaint → −1; a correction is the whole hint and names the style', () => {
+const OPENERS = (style: StyleName) => [...COMPLAINT_OPENERS[style], ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS];
+
+test('phrase pools are large and varied: many phrasings per intent, some Chinese, some emoji', () => {
+  const all = [...THANKS_REPLIES, ...REDO_REQUESTS, ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS, ...Object.values(COMPLAINT_OPENERS).flat(), ...Object.values(CORRECTIONS).flat()];
+  assert.ok(THANKS_REPLIES.length >= 30, `thanks: ${THANKS_REPLIES.length}`);
+  assert.ok(REDO_REQUESTS.length >= 10);
+  for (const style of Object.keys(CORRECTIONS) as StyleName[]) {
+    assert.ok(CORRECTIONS[style].length >= 7, `${style} corrections: ${CORRECTIONS[style].length}`);
+    assert.ok(COMPLAINT_OPENERS[style].length >= 5, `${style} openers`);
+    assert.ok(CORRECTIONS[style].some((c) => /[\u4e00-\u9fff]/.test(c)), `${style}: a Chinese correction`);
+  }
+  assert.equal(new Set(all).size, all.length, 'no phrase repeats');
+  assert.ok(all.filter((p) => /[\u4e00-\u9fff]/.test(p)).length >= 15, 'some Chinese');
+  assert.ok(all.filter((p) => /\p{Extended_Pictographic}/u.test(p)).length >= 8, 'some emoji');
+  const words = all.map((p) => p.split(/\s+/).length);
+  assert.ok(Math.min(...words) <= 2 && Math.max(...words) >= 12, 'terse and wordy');
+});
+
+const normalise = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+
+test("no phrase of a pool is one of the judge's cue words, rule examples or evaluation replies", () => {
+  const evalSet = ['dev', 'heldout'].flatMap((s) => parseJudgeSet(readFileSync(join(import.meta.dirname, `../../bench/judge-set/${s}.tsv`), 'utf8'), s).map((i) => i.text));
+  const examples = Object.values(RULE_EXAMPLES).flat().map((e) => e.text);
+  const forbidden = new Set([...judgeCueWords(), ...examples, ...evalSet].map(normalise).filter((w) => w !== ''));
+  const pools = [...THANKS_REPLIES, ...REDO_REQUESTS, ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS, ...Object.values(COMPLAINT_OPENERS).flat(), ...Object.values(CORRECTIONS).flat()];
+  for (const phrase of pools) {
+    assert.ok(!forbidden.has(normalise(phrase)), `"${phrase}" is a judge cue, rule example or evaluation reply`);
+    // Each sentence of a phrase too: a pool phrase must not be a cue word padded with punctuation.
+    for (const sentence of phrase.split(/(?<=[.!?。！？])\s*/)) assert.ok(!forbidden.has(normalise(sentence)) || normalise(sentence) === '', `"${sentence}" in "${phrase}"`);
+  }
+});
+
+test('every combination of the pools scores as its intent: thanks +1 without hint; complaints −1; a correction is the whole hint and names the style', () => {
   for (const text of THANKS_REPLIES) assert.deepEqual([verdict(text).score, verdict(text).hint], [1, null], text);
   for (const style of Object.keys(CORRECTIONS) as StyleName[]) {
-    for (const opener of [...COMPLAINT_OPENERS[style], ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS]) {
-      for (const redo of REDO_REQUESTS) {
-        const vague = verdict(`${opener} ${redo}`);
-        assert.deepEqual([vague.score, vague.hint], [-1, null], `${opener} ${redo}`);
+    for (const correction of CORRECTIONS[style]) {
+      assert.match(correction, STYLE_WORDS[style]);
+      assert.ok(correction.length > 10, `longer than min_hint_chars: ${correction}`);
+    }
+    for (const opener of OPENERS(style)) {
+      for (const redo of [null, ...REDO_REQUESTS]) {
+        const complaint = redo === null ? opener : `${opener} ${redo}`;
+        const vague = verdict(complaint);
+        assert.deepEqual([vague.score, vague.hint], [-1, null], complaint);
         for (const correction of CORRECTIONS[style]) {
-          const v = verdict(`${opener} ${redo} ${correction}`);
-          assert.deepEqual([v.score, v.hint], [-1, correction], `${opener} ${redo} ${correction}`);
-          assert.match(correction, STYLE_WORDS[style]);
-          assert.ok(correction.length > 10, `longer than min_hint_chars: ${correction}`);
+          const v = verdict(`${complaint} ${correction}`);
+          assert.deepEqual([v.score, v.hint], [-1, correction], `${complaint} ${correction}`);
         }
       }
     }
@@ -121,9 +161,9 @@ test('later attempts and non-answers use their own openers', () => {
   const rng = new Rng(3);
   for (let i = 0; i < 20; i++) {
     const [again, empty, first] = [p.reply(MARKDOWN, rng, 2), p.reply('', rng, 1), p.reply(MARKDOWN, rng, 1)];
-    assert.ok(REPEAT_OPENERS.some((o) => again.startsWith(`${o} `)), again);
-    assert.ok(NO_ANSWER_OPENERS.some((o) => empty.startsWith(`${o} `)), empty);
-    assert.ok(COMPLAINT_OPENERS.markdown.some((o) => first.startsWith(`${o} `)), first);
+    assert.ok(REPEAT_OPENERS.some((o) => again === o || again.startsWith(`${o} `)), again);
+    assert.ok(NO_ANSWER_OPENERS.some((o) => empty === o || empty.startsWith(`${o} `)), empty);
+    assert.ok(COMPLAINT_OPENERS.markdown.some((o) => first === o || first.startsWith(`${o} `)), first);
   }
 });
 

@@ -6,7 +6,7 @@
 
 import { OpenClawError } from '../errors/index.ts';
 import { detectStyles, hasMinorityStyle, type StyleName } from '../pretrain/styles.ts';
-import { COMPLAINT_OPENERS, CORRECTIONS, NO_ANSWER_OPENERS, REDO_REQUESTS, REPEAT_OPENERS, THANKS_REPLIES } from './phrases.ts';
+import { COMPLAINT_OPENERS, CORRECTIONS, NO_ANSWER_OPENERS, REDO_RATE, REDO_REQUESTS, REPEAT_OPENERS, THANKS_REPLIES } from './phrases.ts';
 
 /** A source of uniform draws in [0, 1) (the embedded engine's `Rng` is one). */
 export interface RandomSource {
@@ -113,7 +113,10 @@ export function createPersona(name: string, opts: { correctionRate?: number } = 
     checkAttempt(attempt);
     if (rate(answer) === 1) return { text: pick(rng, THANKS_REPLIES), satisfied: true, correction: null };
     const openers = !isAnswer(answer) ? NO_ANSWER_OPENERS : attempt > 1 ? REPEAT_OPENERS : COMPLAINT_OPENERS[style];
-    const parts = [pick(rng, openers), pick(rng, REDO_REQUESTS)];
+    const parts = [pick(rng, openers)];
+    // The redo draw is made either way, so the correction draw below does not depend on it.
+    const redo = pick(rng, REDO_REQUESTS);
+    if (rng.uniform() < REDO_RATE) parts.push(redo);
     const correction = rng.uniform() < correctionProbability(correctionRate, attempt) ? pick(rng, CORRECTIONS[style]) : null;
     if (correction !== null) parts.push(correction);
     return { text: parts.join(' '), satisfied: false, correction };

@@ -9,6 +9,7 @@ import { Rng } from '../engines/embedded/rng.ts';
 import { runEpisode } from './episode.ts';
 import { evaluatePersona } from './evaluate.ts';
 import { PERSONAS } from './personas.ts';
+import { CORRECTIONS } from './phrases.ts';
 import { TRAIN_TASKS } from './tasks.ts';
 
 const MARKDOWN = 'Here is how.\n1. **Boil water.** Use a big pot.\n2. **Add pasta.** Stir it.';
@@ -26,12 +27,13 @@ test('an episode through the gateway becomes an opd+rl sample with the correctio
   h.policy.script({ kind: 'text', text: MARKDOWN }, { kind: 'text', text: PLAIN }, { kind: 'text', text: 'Glad to help.' });
   // Seed 2: the first complaint carries a concrete correction.
   const result = await runEpisode({ baseUrl: `${h.url}/v1`, model: 'policy', persona: PERSONAS['no-markdown'], task: TRAIN_TASKS[0], sessionId: 'sim-1', rng: new Rng(2) });
-  assert.equal(result.turns[0].reply.correction, 'Please write plain prose without lists or bold text.');
+  const correction = result.turns[0].reply.correction;
+  assert.ok(correction !== null && CORRECTIONS.markdown.includes(correction), `a markdown correction: ${correction}`);
   assert.deepEqual(result.ratings, [0, 1]);
   await h.server.pipeline.whenIdle();
   const s = samplesByTurn(h, 'sim-1');
   const t1 = s.get(1)!;
-  assert.deepEqual([t1.type, t1.reward, t1.lossMask, t1.hint], ['opd+rl', -1, 1, 'Please write plain prose without lists or bold text.']);
+  assert.deepEqual([t1.type, t1.reward, t1.lossMask, t1.hint], ['opd+rl', -1, 1, correction]);
   const t2 = s.get(2)!;
   assert.deepEqual([t2.type, t2.reward, t2.lossMask, t2.hint], ['rl', 1, 1, null]);
   assert.equal(outcomeOf(h, 'sim-1', 3), 'dropped:no_next_state', 'the closing turn never trains');

@@ -1,0 +1,96 @@
+// Parsing and scoring of the judge evaluation set (bench/judge-set/*.tsv), shared by
+// `npm run bench:judge` and the offline judge's tests.
+//
+// File format: one reply per line, tab-separated `role  score  reply  expected-hint`; `#` starts
+// a comment line; `\n` in a reply is a line break; an empty hint column means "no hint".
+// A hint matches when it covers at least 75% of the expected hint's words (CJK: characters) and
+// at least half of its own words are expected ones.
+
+import { OpenClawError } from '../src/errors/index.ts';
+
+export interface JudgeSetItem {
+  set: string;
+  line: number;
+  role: 'user' | 'tool';
+  text: string;
+  score: 1 | 0 | -1;
+  hint: string | null;
+}
+
+export interface Judgement {
+  score: 1 | 0 | -1;
+  hint: string | null;
+}
+
+/** Parses one set file; a malformed line is an error naming the file and line. */
+export function parseJudgeSet(text: string, set: string): JudgeSetItem[] {
+  const items: JudgeSetItem[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '' || raw.startsWith('#')) return;
+    const cols = raw.split('\t');
+    const [role, score, reply, hint] = cols;
+    const where = `${set}.tsv line ${i + 1}`;
+    if (cols.length < 3 || cols.length > 4) throw new OpenClawError('invalid_request', `${where}: expected 3 or 4 tab-separated columns, got ${cols.length}`);
+    if (role !== 'user' && role !== 'tool') throw new OpenClawError('invalid_request', `${where}: role must be user or tool, got "${role}"`);
+    if (score !== '1' && score !== '0' && score !== '-1') throw new OpenClawError('invalid_request', `${where}: score must be 1, 0 or -1, got "${score}"`);
+    if (reply.trim() === '') throw new OpenClawError('invalid_request', `${where}: empty reply`);
+    const h = (hint ?? '').trim();
+    items.push({ set, line: i + 1, role, text: reply.replace(/\\n/g, '\n'), score: Number(score) as 1 | 0 | -1, hint: h === '' ? null : h });
+  });
+  return items;
+}
+
+/** Words of a text for hint matching: lower-case Latin words and numbers, single CJK characters. */
+export function hintWords(text: string): string[] {
+  return text.toLowerCase().match(/[\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
+}
+
+/** Whether a judged hint says what the expected hint says (see the file comment). */
+export function hintMatches(expected: string, got: string): boolean {
+  const want = hintWords(expected);
+  const have = hintWords(got);
+  if (want.length === 0 || have.length === 0) return false;
+  const wantSet = new Set(want);
+  const haveSet = new Set(have);
+  const covered = want.filter((w) => haveSet.has(w)).length / want.length;
+  const own = have.filter((w) => wantSet.has(w)).length / have.length;
+  return covered >= 0.75 && own >= 0.5;
+}
+
+export interface JudgeSetMetrics {
+  n: number;
+  accuracy: number;
+  recall: Record<-1 | 0 | 1, number>;
+  /** Replies with an expected hint whose judged hint matches it. */
+  hintRecall: number;
+  /** Judged hints that match an expected hint. */
+  hintPrecision: number;
+  /** Replies without an expected hint and with score ≥ 0 that got a hint anyway. */
+  falseHints: number;
+  noHintNonNegative: number;
+  falseHintRate: number;
+}
+
+/** Accuracy, per-class recall and hint quality over judged items. */
+export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgement }>): JudgeSetMetrics {
+  const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+  const recall = (c: -1 | 0 | 1) => {
+    const of = results.filter((r) => r.item.score === c);
+    return ratio(of.filter((r) => r.got.score === c).length, of.length);
+  };
+  const withHint = results.filter((r) => r.item.hint !== null);
+  const given = results.filter((r) => r.got.hint !== null);
+  const matched = (r: { item: JudgeSetItem; got: Judgement }) => r.item.hint !== null && r.got.hint !== null && hintMatches(r.item.hint, r.got.hint);
+  const clean = results.filter((r) => r.item.hint === null && r.item.score >= 0);
+  const falseHints = clean.filter((r) => r.got.hint !== null).length;
+  return {
+    n: results.length,
+    accuracy: ratio(results.filter((r) => r.got.score === r.item.score).length, results.length),
+    recall: { [-1]: recall(-1), 0: recall(0), 1: recall(1) } as Record<-1 | 0 | 1, number>,
+    hintRecall: ratio(withHint.filter(matched).length, withHint.length),
+    hintPrecision: ratio(given.filter(matched).length, given.length),
+    falseHints,
+    noHintNonNegative: clean.length,
+    falseHintRate: ratio(falseHints, clean.length),
+  };
+}

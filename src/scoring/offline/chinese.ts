@@ -1,0 +1,42 @@
+// Reads one Chinese clause of a user's reply. wink-nlp has no Chinese model and no npm package
+// we measured reads Chinese feedback offline, so this part is cue lists: praise and complaint
+// words, and the ways Chinese states an instruction (不要/别, 以后/下次, 用…回答, 改成, 只要,
+// 控制在…以内, …一点). Emoji and Latin words in the clause are still scored by wink.
+
+import { analyse } from './nlp.ts';
+import type { ClauseReading } from './types.ts';
+
+export const POSITIVE_ZH = /(谢谢|多谢|感谢|辛苦|太好了|太棒|好棒|很棒|真棒|很好|真好|不错|完美|牛|厉害|可以了|就这样|明白了|清楚|跑通|没问题|正是|就是这个|好的|赞|好用|有用|漂亮|满意)/;
+export const NEGATIVE_ZH = /(太(?!好|棒|有用|厉害|感谢|谢谢|赞)[\u4e00-\u9fff]{1,3}了|不喜欢|不舒服|重新|再试|再来|重来|不对|错了|算错|出错|报错|不行|没用|不是这个意思|不是我要的|崩|坏了|搞坏|看不懂|不懂|太长|太啰嗦|啰嗦|乱七八糟|很乱|根本没|没回答|还是|又|失败|糟糕|垃圾|离谱|不好|差劲|太多)/;
+// "不错" (not bad) is praise and "没问题" (no problem) is fine: removed before looking for complaints.
+const PRAISE_WITH_NEGATION = /(不错|没问题|不客气)/g;
+export const INSTRUCTION_ZH = /(不要|不用|(?<![特区分告级类])别|以后|下次|今后|记得|用.{0,8}(回答|回复|写|表示)|(全部|都|只|改|请)用|请|应该|只要|只用|只写|改成|改为|换成|写成|控制在|以内|少于|不超过|少一点|短一点|简短|一点|^(加上?|去掉|删掉|删除|写成)|(结尾|最后|开头|末尾)(加|放|写|附))/;
+const QUESTION = /([?？]\s*$|吗|怎么|什么|多少|哪|为什么|如何|是否)/;
+const NEW_TASK = /^(帮我|给我|请帮|再帮|写一|翻译)/;
+
+/** Whether a text contains CJK characters (then this reader, not the English one, reads it). */
+export function hasCjk(text: string): boolean {
+  return /[\u3400-\u9fff]/.test(text);
+}
+
+/** Reads one Chinese clause. */
+export function readChineseClause(text: string): ClauseReading {
+  const withoutPraise = text.replace(PRAISE_WITH_NEGATION, '');
+  const negative = NEGATIVE_ZH.exec(withoutPraise);
+  const positive = POSITIVE_ZH.exec(text);
+  const latin = text.replace(/[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]/g, ' ').trim();
+  const latinPolarity = latin === '' ? 0 : analyse(latin).sentiment;
+  const newTask = NEW_TASK.test(text) && !/(改|换|短|少)/.test(text);
+  const instruction = !newTask && INSTRUCTION_ZH.exec(text) !== null ? `zh:"${INSTRUCTION_ZH.exec(text)![0]}"` : null;
+  const question = QUESTION.test(text) && negative === null;
+  let polarity = latinPolarity + (positive !== null ? 0.6 : 0);
+  if (negative !== null && instruction === null) polarity -= 0.6;
+  return {
+    text,
+    polarity: instruction !== null ? 0 : polarity,
+    complaint: negative !== null && instruction === null ? `zh:"${negative[0]}"` : null,
+    instruction,
+    newTask,
+    question,
+  };
+}

@@ -1,0 +1,137 @@
+// The offline judge's reader of a user's reply (`judge.provider: rules`): splits it into
+// sentences and clauses, reads each (English with wink-nlp, Chinese with cue lists), then decides
+//   −1  a complaint (sentiment, structure or a bare "no"), or an instruction without praise;
+//    0  an instruction that comes with praise ("thanks! next time …"), a follow-up question, a
+//       new task, an acknowledgement ("ok", "I see"), or nothing readable;
+//   +1  praise or relief without complaint or instruction;
+// and the hint: in each sentence, the text from its first instruction clause to the sentence
+// end, joined. Deterministic: the same text gives the same verdict.
+
+import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
+import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
+import type { ClauseReading } from './types.ts';
+
+export type { ClauseReading } from './types.ts';
+export { RULE_EXAMPLES, type RuleExample } from './examples.ts';
+
+/** What the reader concluded about a user's reply. */
+export interface FeedbackReading {
+  score: 1 | 0 | -1;
+  hint: string | null;
+  /** What decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`). */
+  cues: string[];
+}
+
+// A comma, then "not" and a noun phrase; "not really/sure/bad/…" are hedges, not contrasts.
+const CONTRAST = /,\s*not\s+(?!(?:really|quite|sure|yet|bad|too|very|that|what|it|so|just|only|at|even|exactly|much|great|good|helpful)\b)[\p{L}\d]/iu;
+
+const DESCRIBES_ANSWER = /^(it|this|that|these|those)('s| is| was| looks| reads| sounds| feels| seems)\b/i;
+
+/** Praise below this polarity is too faint to count ("ok", "hmm"). */
+const POSITIVE_AT = 0.25;
+/** A clause at or below this polarity complains. */
+const NEGATIVE_AT = -0.25;
+
+/** Reads a user's reply (plain text, internal context already removed). */
+export function readFeedback(text: string): FeedbackReading {
+  const cues: string[] = [];
+  const hints: string[] = [];
+  let negative = false;
+  let positive = false;
+  for (const sentence of splitSentences(text)) {
+    const clauses = splitClauses(sentence).map(readClause);
+    // "tabs, not spaces" / "a summary, not an essay": the contrast is the instruction, whole.
+    let first = clauses.findIndex((c) => c.instruction !== null);
+    const contrast = CONTRAST.test(sentence) && first < 0;
+    // "It looks like a slide deck, not an essay" describes the answer: a complaint, not an instruction.
+    if (contrast && DESCRIBES_ANSWER.test(sentence)) clauses[0] = { ...clauses[0], complaint: 'X, not Y about the answer' };
+    else if (contrast) {
+      first = 0;
+      clauses[0] = { ...clauses[0], instruction: 'X, not Y', complaint: null };
+    }
+    // "cold, no goodbye or anything": after a complaint, "no X" says what is missing, not what to do.
+    if (first > 0 && clauses[first].instruction === 'no X' && clauses.slice(0, first).some((c) => c.complaint !== null || c.polarity <= NEGATIVE_AT)) {
+      clauses[first] = { ...clauses[first], instruction: null, complaint: 'missing X' };
+      first = clauses.findIndex((c) => c.instruction !== null);
+    }
+    if (first >= 0) {
+      hints.push(stripLeadingJoiners(sentence.slice(clauseOffset(sentence, clauses, first))));
+      cues.push(`instruction:"${clauses[first].instruction}"`);
+    }
+    for (const [i, c] of clauses.entries()) {
+      if (first >= 0 && i >= first) continue;
+      if (c.complaint !== null) {
+        negative = true;
+        cues.push(`complaint:"${c.complaint}"`);
+      } else if (c.polarity <= NEGATIVE_AT && !c.question) {
+        negative = true;
+        cues.push(`negative:${c.polarity.toFixed(2)}`);
+      } else if (c.polarity >= POSITIVE_AT && !c.question) {
+        positive = true;
+        cues.push(`positive:${c.polarity.toFixed(2)}`);
+      } else if (c.newTask) cues.push('new task');
+      else if (c.question) cues.push('question');
+    }
+  }
+  const hint = hints.length > 0 ? hints.join(' ') : null;
+  let score: 1 | 0 | -1 = 0;
+  if (negative) score = -1;
+  else if (hint !== null) score = positive ? 0 : -1;
+  else if (positive) score = 1;
+  return { score, hint, cues };
+}
+
+function readClause(text: string): ClauseReading {
+  return hasCjk(text) ? readChineseClause(text) : readEnglishClause(text);
+}
+
+/** Splits on sentence ends (Latin and CJK) and line breaks; keeps the end mark with its sentence. */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(s));
+}
+
+/** Splits a sentence into clauses at commas, colons, dashes and contrast words ("but", "though"). */
+function splitClauses(sentence: string): string[] {
+  return sentence
+    .split(/(?<=[,，:：、])\s*|\s+(?=(?:but|though|although|however)\b)|(?=(?:不过|但是|可是))|\s+[-–—]\s+/i)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Where clause `k` starts in its sentence (clauses are consecutive substrings). */
+function clauseOffset(sentence: string, clauses: ClauseReading[], k: number): number {
+  let at = 0;
+  for (let i = 0; i <= k; i++) {
+    const found = sentence.indexOf(clauses[i].text, at);
+    if (found < 0) return at;
+    if (i === k) return found;
+    at = found + clauses[i].text.length;
+  }
+  return at;
+}
+
+/** Drops a leading "but"/"though"/"no,"/不过 that belongs to the clause before, not to the hint. */
+function stripLeadingJoiners(hint: string): string {
+  return hint.replace(/^(?:(?:but|though|although|however|and|so)\b[,\s]*|(?:no|nope|ok|okay)\s*,\s*|不过|但是|可是|就是)+/i, '').trim();
+}
+
+/**
+ * The judge's own cue vocabulary: its domain word lists, set phrases and the alternatives of its
+ * Chinese cue patterns. Simulated users must not speak in exactly these words (personas.test.ts),
+ * so that the learning benchmark does not depend on phrases written for the judge.
+ */
+export function judgeCueWords(): string[] {
+  const alternatives = (re: RegExp) => re.source.split('|').map((a) => a.replace(/\\b|[()^$?:!<=\\[\]{}.*+]/g, '').trim()).filter((a) => a !== '');
+  return [
+    ...DOMAIN_POSITIVE,
+    ...DOMAIN_NEGATIVE,
+    ...alternatives(DOMAIN_PHRASES_POSITIVE),
+    ...alternatives(DOMAIN_PHRASES_NEGATIVE),
+    ...alternatives(POSITIVE_ZH),
+    ...alternatives(NEGATIVE_ZH),
+    ...alternatives(INSTRUCTION_ZH),
+  ];
+}

@@ -1,0 +1,17 @@
+// What the offline judge's readers say about one clause of a user's reply.
+
+/** One clause (a part of a sentence between commas, "but", …) as read by english.ts or chinese.ts. */
+export interface ClauseReading {
+  /** The clause text, trimmed. */
+  text: string;
+  /** How the user feels, roughly in [−1, 1]; 0 for instructions (their words say what is wanted). */
+  polarity: number;
+  /** A complaint read from structure rather than sentiment words, or null. */
+  complaint: string | null;
+  /** Why the clause is an instruction about the answer (a hint), or null. */
+  instruction: string | null;
+  /** An imperative or request that starts a new task (neutral, no hint). */
+  newTask: boolean;
+  /** A plain follow-up question (neutral unless it complains). */
+  question: boolean;
+}

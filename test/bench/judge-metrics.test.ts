@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hintMatches, parseJudgeSet, scoreJudgeSet } from '../../bench/judge-metrics.ts';
+
+test('judge set files: comments skipped, \\n unescaped, empty hint is none; malformed lines name file and line', () => {
+  const items = parseJudgeSet('# header\nuser\t-1\tMake it shorter.\tMake it shorter.\ntool\t1\ta\\nb\t\n', 'x');
+  assert.deepEqual(items, [
+    { set: 'x', line: 2, role: 'user', text: 'Make it shorter.', score: -1, hint: 'Make it shorter.' },
+    { set: 'x', line: 3, role: 'tool', text: 'a\nb', score: 1, hint: null },
+  ]);
+  assert.throws(() => parseJudgeSet('user\t2\tok\n', 'x'), /x\.tsv line 1: score must be 1, 0 or -1, got "2"/);
+  assert.throws(() => parseJudgeSet('bot\t1\tok\n', 'x'), /x\.tsv line 1: role must be user or tool/);
+  assert.throws(() => parseJudgeSet('user 1 ok\n', 'x'), /x\.tsv line 1: expected 3 or 4 tab-separated columns, got 1/);
+});
+
+test('hint matching: most expected words covered, mostly expected words given (CJK by character)', () => {
+  assert.equal(hintMatches('Make it shorter.', 'make it shorter'), true);
+  assert.equal(hintMatches('Fix the date.', 'This is wrong, the deadline is Friday not Thursday. Fix the date.'), false, 'too much extra text');
+  assert.equal(hintMatches('Keep it under 50 words.', 'Keep it short.'), false, 'the limit is missing');
+  assert.equal(hintMatches('以后回答短一点', '以后回答短一点'), true);
+  assert.equal(hintMatches('以后回答短一点', '谢谢'), false);
+});
+
+test('metrics: accuracy, per-class recall, hint recall/precision and false hints on non-negative replies', () => {
+  const item = (score: 1 | 0 | -1, hint: string | null) => ({ set: 's', line: 1, role: 'user' as const, text: 't', score, hint });
+  const m = scoreJudgeSet([
+    { item: item(-1, 'use tabs'), got: { score: -1, hint: 'use tabs' } },
+    { item: item(-1, 'no emojis'), got: { score: 0, hint: null } },
+    { item: item(1, null), got: { score: 1, hint: 'thanks a lot' } },
+    { item: item(0, null), got: { score: 0, hint: null } },
+  ]);
+  assert.equal(m.accuracy, 0.75);
+  assert.deepEqual(m.recall, { [-1]: 0.5, 0: 1, 1: 1 });
+  assert.equal(m.hintRecall, 0.5);
+  assert.equal(m.hintPrecision, 0.5);
+  assert.deepEqual([m.falseHints, m.noHintNonNegative, m.falseHintRate], [1, 2, 0.5]);
+});
+
+test('npm run bench:judge prints the metrics of both sets and meets the issue-17 targets', () => {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts')], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(res.status, 0, res.stderr);
+  for (const set of ['dev', 'heldout', 'all']) {
+    const line = res.stdout.split('\n').find((l) => l.startsWith(set));
+    assert.ok(line !== undefined, res.stdout);
+    const num = (re: RegExp) => Number(re.exec(line)![1]);
+    assert.ok(num(/accuracy ([\d.]+)/) >= 0.85, line);
+    assert.ok(num(/recall −1 ([\d.]+)/) >= 0.85, line);
+    assert.ok(num(/hint recall ([\d.]+)/) >= 0.8, line);
+    assert.ok(num(/false hints ([\d.]+)%/) <= 5, line);
+  }
+  assert.match(res.stdout, /CPU time per reply: [\d.]+ ms/);
+});
+
+test('bench:judge --judge-config refuses a config whose judge is not a model, naming the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-judge-'));
+  const cfg = join(dir, 'c.yaml');
+  writeFileSync(cfg, 'judge:\n  provider: rules\n');
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], { encoding: 'utf8', timeout: 60_000 });
+  assert.notEqual(res.status, 0);
+  assert.match(res.stderr, /c\.yaml: judge\.provider is rules; --judge-config needs an openai_compatible judge/);
+});
+
+test('bench:judge --judge-config scores a judge model over HTTP on the same set', async () => {
+  const { createServer } = await import('node:http');
+  let calls = 0;
+  // A judge model that always answers −1: every reply is judged negative, no hint is ever given.
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      calls++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'j', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Looks bad. \\boxed{-1}' } }] }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-judge-'));
+  const cfg = join(dir, 'judge.yaml');
+  writeFileSync(cfg, `judge:\n  provider: openai_compatible\n  base_url: http://127.0.0.1:${port}/v1\n  model_id: j\n`);
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  server.close();
+  assert.equal(code, 0, err);
+  assert.match(out, new RegExp(`judge: model from ${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  const all = out.split('\n').find((l) => l.startsWith('all'))!;
+  const items = ['dev', 'heldout'].flatMap((s) => parseJudgeSet(readFileSync(join(import.meta.dirname, `../../bench/judge-set/${s}.tsv`), 'utf8'), s));
+  const negatives = items.filter((i) => i.score === -1).length;
+  assert.match(all, new RegExp(`accuracy ${(negatives / items.length).toFixed(2)} `));
+  assert.match(all, /recall −1 1\.00 \/ 0 0\.00 \/ \+1 0\.00 {2}hint recall 0\.00/);
+  assert.match(all, /false hints 0\.0%/);
+  assert.equal(calls, 2 * items.length, 'one PRM and one hint-judge call per reply');
+});
