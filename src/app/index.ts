@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { redact, type Config } from '../config/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
-import { SessionTracker, RecordWriter, compileIgnorePatterns, lastTurnIds, readRecords, type Turn } from '../sessions/index.ts';
+import { SessionTracker, RecordWriter, compileIgnorePatterns, type Turn } from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
@@ -15,6 +15,7 @@ import { Trainer, STEP_KEYS, type StepMetrics } from '../trainer/index.ts';
 import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
 import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
+import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
 
@@ -96,11 +97,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const policy = await createPolicy(config, { channel: opts.channel, train: opts.train });
   const { channel } = policy;
   const recordsPath = join(config.output_dir, 'records', 'turns.jsonl');
-  const previousTurns = lastTurnIds(readRecords(recordsPath).turns);
-  const records = new RecordWriter(recordsPath);
+  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), { synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL' });
+  // The journal is the source of truth: what the store missed before a crash is found here.
+  const replay = replayFromCheckpoint(recordsPath, store, log);
+  const records = new RecordWriter(recordsPath, { segmentBytes: Math.round(config.storage.records_segment_mb * 1024 * 1024), sync: config.storage.synchronous === 'full' });
+  const checkpoints = new JournalCheckpoints(store, records, log);
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
-  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), { synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL' });
   const pipeline = await createScoringStage(config, { store, views, log, policy, parts: opts.scoring });
   const tracker = new SessionTracker(
     {
@@ -109,10 +112,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       idleTimeoutMs: config.server.session_idle_timeout_s * 1000,
       maxSessions: config.server.max_sessions,
       ignorePatterns: compileIgnorePatterns(config.server.ignore_message_patterns),
+      lastTurnIdOf: (id) => store.lastTurnId(id),
     },
     {
       onTurnCompleted(turn) {
-        records.turnCompleted(turn);
+        checkpoints.written(turn, records.turnCompleted(turn));
         views.turnCompleted(turn);
         hooks.onTurnCompleted?.(turn);
       },
@@ -130,8 +134,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       },
     },
   );
-  // Turn ids continue across restarts, so a resumed session never reuses one.
-  tracker.resumeNumbering(previousTurns);
+  // Turn ids continue across restarts (the replayed part here, the store for the rest), so a resumed
+  // session never reuses one; sessions waiting for a next state are restored.
+  tracker.resumeNumbering(replay.lastTurnIds);
+  for (const { turn, at } of replay.open) {
+    tracker.restore(turn);
+    views.turnCompleted(turn);
+    checkpoints.written(turn, at);
+  }
   let trainer: Trainer | undefined;
   const metrics = new ServerMetrics();
   const tokens = new TokenResolver(policy.retokenizer);
@@ -211,7 +221,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const port = typeof addr === 'object' && addr ? addr.port : config.server.port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   log.info({ url, model: config.rollout.model_id, mode: config.mode, training: trainer !== undefined }, 'openclaw-rl listening');
+  // Re-judges the turns left pending, those replay found missing in the store among them.
   pipeline.start();
+  checkpoints.start();
   trainer?.start();
   return {
     app, url, tracker, records, views, channel, engine: policy.engine, metrics, store, pipeline, trainer, dashboardSteps: dashboard.steps, log,
@@ -219,10 +231,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       // One grace period for everything in flight: answers (drained by app.close) and judge calls.
       const deadline = Date.now() + config.server.shutdown_grace_s * 1000;
       clearInterval(sweep);
+      checkpoints.stop();
       await trainer?.stop();
       await app.close();
       tracker.closeAll();
       await pipeline.close(Math.max(0, deadline - Date.now()));
+      checkpoints.advance();
       store.close();
       records.close();
       await policy.close();

@@ -173,6 +173,12 @@ export const StorageSchema = z
      * survives power loss / OS crashes, at one fsync per stored turn.
      */
     synchronous: z.enum(['normal', 'full']).default('normal'),
+    /**
+     * Size of one turn-journal segment (records/turns*.jsonl) in MB; the journal rotates to a new
+     * segment beyond it. Start-up reads from the segment of the store's checkpoint on, so this
+     * bounds what a restart reads before that point (64 MB: well under a second to parse here).
+     */
+    records_segment_mb: z.number().positive().max(4096).default(64),
   })
   .strict();
 

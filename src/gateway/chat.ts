@@ -190,9 +190,10 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
   if (!req.stream) {
     const c = await fetchCompletion(deps, p, abort);
     reply.header('x-session-id', sessionIdHeader(c.handle.sessionId));
-    await reply.send(c.body);
-    // Recording happens after the answer left: it is not part of the client's latency.
+    // The turn line is written before the answer goes out: what the client received is on disk
+    // (docs/reliability.md, "acknowledged").
     recordTurn(deps, req, c.handle, c.acc, c.version);
+    await reply.send(c.body);
     return;
   }
   const version = deps.channel.version();
@@ -251,7 +252,17 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
     batch = '';
     return;
   }
+  // The turn line is written before the last batch and [DONE] leave: a client that saw [DONE] has
+  // an acknowledged turn (docs/reliability.md). A journal that cannot be written (a full disk)
+  // ends the stream with an error instead.
+  try {
+    recordTurn(deps, req, handle, acc, version);
+  } catch (err) {
+    const { body } = toOpenAIError(err instanceof OpenClawError ? err : new OpenClawError('data', `the turn could not be recorded: ${(err as Error).message}`));
+    if (!res.destroyed) res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
+    batch = '';
+    return;
+  }
   res.end(`${batch}data: [DONE]\n\n`);
   batch = '';
-  recordTurn(deps, req, handle, acc, version);
 }

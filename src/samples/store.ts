@@ -466,6 +466,40 @@ export class SampleStore {
     return null;
   }
 
+  /** True when the store holds the turn (pending, as samples or as a drop); inside a write group, once it commits. */
+  hasTurn(sessionId: string, turnId: number): boolean {
+    return this.placeOf(sessionId, turnId) !== undefined;
+  }
+
+  /** The highest turn number the store holds for a session (0 for none): turn numbers continue after a restart. */
+  lastTurnId(sessionId: string): number {
+    const row = this.stmt(
+      `SELECT max(n) AS n FROM (SELECT max(turn_id) AS n FROM samples WHERE session_id = @id
+         UNION ALL SELECT max(turn_id) FROM turn_drops WHERE session_id = @id
+         UNION ALL SELECT max(turn_id) FROM pending_turns WHERE session_id = @id)`,
+    ).get({ id: sessionId }) as { n: number | null };
+    let n = row.n ?? 0;
+    for (const t of this.staged.values()) if (t.sessionId === sessionId) n = Math.max(n, t.turnId);
+    return n;
+  }
+
+  /**
+   * The journal position before which every turn line is in this store (see sessions/replay.ts),
+   * or null when none was saved (a new run, or a journal from before checkpoints).
+   */
+  journalCheckpoint(): { segment: number; offset: number } | null {
+    const row = this.stmt(`SELECT value FROM meta WHERE key = 'journal_checkpoint'`).get() as { value: string } | undefined;
+    if (row === undefined) return null;
+    const v = JSON.parse(row.value) as { segment?: unknown; offset?: unknown };
+    return Number.isInteger(v.segment) && Number.isInteger(v.offset) ? { segment: v.segment as number, offset: v.offset as number } : null;
+  }
+
+  /** Saves the journal checkpoint (inside an open write group: committed with it, so it never runs ahead of the turns). */
+  setJournalCheckpoint(at: { segment: number; offset: number }): void {
+    this.stmt(`INSERT INTO meta (key, value) VALUES ('journal_checkpoint', @value) ON CONFLICT (key) DO UPDATE SET value = @value`)
+      .run({ value: JSON.stringify({ segment: at.segment, offset: at.offset }) });
+  }
+
   /** Where the store holds a turn: as an outcome (samples or a drop), as pending, or nowhere. */
   private placeOf(sessionId: string, turnId: number): 'outcome' | 'pending' | undefined {
     if (this.staged.has(turnKey({ sessionId, turnId }))) return 'pending';

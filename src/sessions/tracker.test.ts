@@ -321,3 +321,20 @@ test('an explicit side turn without a session id is not counted as a request wit
   tracker.begin(req([user('who am I?')], {}));
   assert.equal(tracker.counters.requests_without_session_id, 1, 'a request that may be a main turn is counted');
 });
+
+test('restore after a restart: an inferred session (no id, no hints) finds its waiting turn by prefix; numbering continues from lastTurnIdOf', () => {
+  const before = setup();
+  const first = turn(before.tracker, req([sys(), user('Plan my trip'), ctx()]), assistant('Sure.'));
+  // A new process: the waiting turn comes back from the journal (replay.ts gives it its prefix hashes).
+  const { tracker, finalized, completed } = setup({ lastTurnIdOf: () => 0 });
+  const restored: Turn = { ...first.t, prefix: prefixHashes(first.t.messages), finalized: false };
+  tracker.restore(restored);
+  const next = turn(tracker, req([sys(), user('Plan my trip'), assistant('Sure.'), user('to Rome'), ctx()]), assistant('Done.'));
+  assert.equal(next.h.source, 'prefix');
+  assert.equal(next.h.sessionId, first.t.sessionId);
+  assert.deepEqual(finalized.map((t) => [t.turnId, t.nextState?.content]), [[1, 'to Rome']]);
+  assert.equal(completed.at(-1)!.turnId, 2, 'numbering continues after the restored turn');
+  // An id the store knows but that was not restored continues after the store's number.
+  const other = setup({ lastTurnIdOf: (id) => (id === 'old' ? 7 : 0) });
+  assert.equal(turn(other.tracker, req([user('hi')], { explicitSessionId: 'old' }), assistant('yo')).t.turnId, 8);
+});

@@ -52,7 +52,8 @@
 //    prefix matching (the trace id may still tie one user turn's requests together);
 //  - a request that arrives while the session's previous turn is still in flight cannot contain
 //    that turn's answer, so that turn ends with no next state (`overlapped`);
-//  - after a server restart, numbering continues only if the app seeds it (`resumeNumbering`).
+//  - after a server restart, numbering continues only as the app seeds it (`resumeNumbering`,
+//    `lastTurnIdOf`), and a session waits for its next state only if the app restores it (`restore`).
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../engines/types.ts';
 import { extendHash, EMPTY_PREFIX_HASH } from './canonical.ts';
@@ -63,7 +64,7 @@ import { nextStateFrom, type NextState } from './nextState.ts';
 export type SessionSource = 'explicit' | 'runtime_hint' | 'prompt_cache_key' | 'prefix' | 'trace' | 'new' | 'anonymous';
 
 /** Why a turn ended without a next state. */
-export type NoNextStateReason = 'session_done' | 'expired' | 'evicted' | 'no_new_message' | 'shutdown' | 'overlapped';
+export type NoNextStateReason = 'session_done' | 'expired' | 'evicted' | 'no_new_message' | 'shutdown' | 'overlapped' | 'restart';
 
 /** What the gateway knows about a request before calling the policy. */
 export interface TurnRequest {
@@ -138,6 +139,8 @@ export interface TrackerOptions {
   maxSessions: number;
   ignorePatterns: RegExp[];
   now?: () => number;
+  /** The last turn number a session id had before this process (e.g. from the sample store); numbering continues after it. */
+  lastTurnIdOf?: (sessionId: string) => number;
 }
 
 /** Counters exposed at /healthz and /metrics. */
@@ -330,6 +333,21 @@ export class SessionTracker {
     }
   }
 
+  /**
+   * Restores a session whose last turn (completed, recorded, not yet finalised) was replayed from the
+   * journal after a restart: the session's next request finds it (by id or by prefix) and gives it
+   * its next state, as if the server had never stopped. No listener is called.
+   */
+  restore(turn: Turn): void {
+    const state = this.getOrCreate(turn.sessionId, false);
+    state.counter.n = Math.max(state.counter.n, turn.turnId ?? 0);
+    if (state.last !== undefined && (state.last.turnId ?? 0) > (turn.turnId ?? 0)) return;
+    state.last = turn;
+    this.owner.set(turn, state);
+    this.indexHistory(state, turn);
+    this.touch(state);
+  }
+
   /** Live session ids, least recently used first (for tests and the dashboard). */
   sessionIds(): string[] {
     return [...this.sessions.keys()];
@@ -387,7 +405,7 @@ export class SessionTracker {
   private getOrCreate(id: string, inferred: boolean): SessionState {
     let state = this.sessions.get(id);
     if (state) return state;
-    const counter = this.closedCounters.get(id) ?? { n: 0 };
+    const counter = this.closedCounters.get(id) ?? { n: this.opts.lastTurnIdOf?.(id) ?? 0 };
     this.closedCounters.delete(id);
     state = { id, counter, keys: [], traceIds: [], lastActive: this.now() };
     this.sessions.set(id, state);

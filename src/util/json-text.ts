@@ -138,3 +138,8 @@ function valueEnd(text: string, i: number): number {
   }
   return text.length;
 }
+
+/** Lets go of the text kept for `value` (its last serialisation is done). */
+export function releaseText(value: object): void {
+  texts.delete(value);
+}

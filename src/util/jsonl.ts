@@ -2,7 +2,7 @@
 // a file opened for appending: the kernel keeps each line across a process crash, so a crash
 // loses at most a partially written last line — which is terminated on the next open so the
 // following line stays valid, and skipped by readers.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** Appends JSON lines to one file. */
@@ -11,16 +11,21 @@ export class JsonlAppender {
   private fd: number | null;
   /** Lines written by this appender. */
   lines = 0;
+  /** The file's size: where the next line starts. */
+  bytes: number;
+  private readonly sync: boolean;
 
-  constructor(path: string) {
+  /** With `sync`, each line is also flushed to the disk (fdatasync) before `append` returns: it survives power loss. */
+  constructor(path: string, opts: { sync?: boolean } = {}) {
     this.path = path;
+    this.sync = opts.sync ?? false;
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, 'a+');
-    const size = fstatSync(this.fd).size;
-    if (size > 0) {
+    this.bytes = fstatSync(this.fd).size;
+    if (this.bytes > 0) {
       const last = Buffer.alloc(1);
-      readSync(this.fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(this.fd, '\n'); // a crash tore the last line: end it
+      readSync(this.fd, last, 0, 1, this.bytes - 1);
+      if (last[0] !== 0x0a) this.bytes += writeSync(this.fd, '\n'); // a crash tore the last line: end it
     }
   }
 
@@ -34,7 +39,15 @@ export class JsonlAppender {
     if (this.fd === null) return;
     const buf = Buffer.from(json + '\n', 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      if (this.sync) fdatasyncSync(this.fd);
+    } catch (err) {
+      // A full disk can leave part of the line written: the size stays true for the next line.
+      this.bytes = fstatSync(this.fd).size;
+      throw err;
+    }
+    this.bytes += buf.length;
     this.lines++;
   }
 

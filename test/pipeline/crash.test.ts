@@ -4,43 +4,16 @@
 // before the crash still applies, and the session rules (at-least-one) hold across the restart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { judgeFallback } from '../support/scripted-judge.ts';
 import { postJson } from '../support/harness.ts';
+import { exited, launch, waitFor } from '../support/child-server.ts';
 import { readRecords } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
-
-const LAUNCHER = fileURLToPath(new URL('./launch-server.ts', import.meta.url));
-
-function launch(spec: unknown): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code, signal) => reject(new Error(`server exited before it was ready (code ${code}, signal ${signal})`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function health(url: string): Promise<any> {
   return (await fetch(`${url}/healthz`)).json();
@@ -95,6 +68,8 @@ for (const thread of [false, true]) {
       judge.fallback = judgeFallback((v) => (v.nextState.startsWith('Thanks') ? 'Happy user. \\boxed{1}' : 'Neutral. \\boxed{0}'));
       const second = await launch(spec);
       child = second.child;
+      // The session goes on after the restart: its waiting turn 4 gets this request as next state.
+      await chat(second.url, 'crash-A', [...hist, a('Sure, here you go.'), u('and breakfast?')]);
       await waitFor('no pending turns after restart', async () => (await health(second.url)).scoring.samples.pending === 0);
       child.kill('SIGTERM');
       await exited(child);
@@ -108,7 +83,8 @@ for (const thread of [false, true]) {
     try {
       const { turns } = readRecords(join(outDir, 'records', 'turns.jsonl'));
       const acknowledged = turns.filter((t) => t.next_state !== undefined);
-      assert.deepEqual(acknowledged.map((t) => `${t.session_id}:${t.turn_id}`).sort(), ['crash-A:1', 'crash-A:2', 'crash-A:3', 'crash-B:1', 'crash-B:2']);
+      assert.deepEqual(acknowledged.map((t) => `${t.session_id}:${t.turn_id}`).sort(), ['crash-A:1', 'crash-A:2', 'crash-A:3', 'crash-A:4', 'crash-A:5', 'crash-B:1', 'crash-B:2']);
+      assert.deepEqual(turns.find((t) => t.session_id === 'crash-A' && t.turn_id === 4)!.next_state, { role: 'user', content: 'and breakfast?' }, 'the turn waiting at the crash finds its next state after the restart');
       for (const t of acknowledged) {
         const o = store.getTurnOutcome(t.session_id, t.turn_id);
         assert.ok(o !== null && o.status !== 'pending', `${t.session_id}:${t.turn_id} is resolved`);
@@ -122,7 +98,7 @@ for (const thread of [false, true]) {
       assert.deepEqual([sample('crash-A', 1).lossMask, sample('crash-A', 3).lossMask], [0, 0], 'no promotion: the session has a trainable turn');
       assert.deepEqual([sample('crash-B', 1).reward, sample('crash-B', 1).lossMask], [1, 1]);
       assert.deepEqual([sample('crash-B', 2).reward, sample('crash-B', 2).lossMask], [0, 0]);
-      assert.equal(store.getTurnOutcome('crash-A', 4), null, 'turn 4 never got a next state, so it was never acknowledged');
+      assert.deepEqual([sample('crash-A', 4).reward, sample('crash-A', 4).lossMask], [0, 0], 'judged on its next state from after the restart');
       const records = readFileSync(join(outDir, 'records', 'judge.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       assert.equal(records.filter((r) => r.rejudged === true).length, 4);
     } finally {
