@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
 import { PlainOutputParser, type OutputDelta, type OutputParser, type ParsedToolCall } from './chat_output.ts';
+import { jsonObjectValue, type JsonObject } from '../util/json-text.ts';
 import type { ChatChannel, ChatMessage, ChatStreamEvent, GenerateResult, PolicyEngine } from './types.ts';
 
 /** Chat template and detokenizer of the engine's model. */
@@ -130,7 +131,8 @@ export class TokenChatChannel implements ChatChannel {
     return this.engine.version();
   }
 
-  private prepare(body: Body): { promptIds: number[]; maxTokens: number; temperature: number; topP?: number; seed?: number } {
+  private prepare(request: JsonObject): { promptIds: number[]; maxTokens: number; temperature: number; topP?: number; seed?: number } {
+    const body = jsonObjectValue(request);
     if (typeof body.n === 'number' && body.n > 1) throw invalidRequest(`n > 1 is not supported by the ${this.engine.kind} engine; send one request per answer.`, 'n');
     const messages = body.messages as ChatMessage[];
     const promptIds = this.tok.encodeChat(messages, body.tools as unknown[] | undefined);
@@ -147,7 +149,7 @@ export class TokenChatChannel implements ChatChannel {
     return { promptIds, maxTokens: Math.min(maxTokens, this.opts.contextLength - promptIds.length), temperature, topP, seed };
   }
 
-  async complete(body: Body, signal?: AbortSignal): Promise<Body> {
+  async complete(body: JsonObject, signal?: AbortSignal): Promise<Body> {
     const p = this.prepare(body);
     const r = await this.engine.generate({ ...p, stopTokenIds: this.tok.stopTokenIds, signal });
     const ids = r.tokenIds.filter((id) => !this.tok.stopTokenIds.includes(id));
@@ -176,8 +178,9 @@ export class TokenChatChannel implements ChatChannel {
     };
   }
 
-  async stream(body: Body, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
-    const p = this.prepare(body);
+  async stream(request: JsonObject, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const p = this.prepare(request);
+    const body = jsonObjectValue(request);
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
