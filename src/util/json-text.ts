@@ -5,11 +5,14 @@
 // of formatting the values again, and the turn's record line reuses the tools' text. The types say
 // where such text flows: a plain object never carries a hidden one.
 
+/** A type whose members, all the way down, cannot be assigned through it. */
+export type DeepReadonly<T> = T extends ReadonlyArray<infer E> ? ReadonlyArray<DeepReadonly<E>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
 /** A JSON value and the one-line text that spells it (the text it was parsed from, or its JSON.stringify). */
 export class RawJson<T = unknown> {
   private constructor(
-    /** The value; never changed while this pair exists (the text would no longer spell it). */
-    readonly value: T,
+    /** The value, read-only: changed, it would no longer be what the text spells. */
+    readonly value: DeepReadonly<T>,
     /** Valid JSON without line breaks (so it fits in a JSONL record), meaning `value`. */
     readonly text: string,
   ) {}
@@ -17,7 +20,7 @@ export class RawJson<T = unknown> {
   /** `value` serialised now; undefined for what JSON has no text for (undefined, functions). */
   static of<T>(value: T): RawJson<T> | undefined {
     const text = JSON.stringify(value) as string | undefined;
-    return text === undefined ? undefined : new RawJson(value, text);
+    return text === undefined ? undefined : new RawJson(value as DeepReadonly<T>, text);
   }
 
   /**
@@ -25,7 +28,7 @@ export class RawJson<T = unknown> {
    * when the text has line breaks (a pretty-printed body): it would split a record line.
    */
   static parsed<T>(value: T, text: string): RawJson<T> | undefined {
-    return text.includes('\n') || text.includes('\r') ? undefined : new RawJson(value, text);
+    return text.includes('\n') || text.includes('\r') ? undefined : new RawJson(value as DeepReadonly<T>, text);
   }
 }
 
