@@ -131,8 +131,7 @@ export class TokenChatChannel implements ChatChannel {
     return this.engine.version();
   }
 
-  private prepare(request: JsonObject): { promptIds: number[]; maxTokens: number; temperature: number; topP?: number; seed?: number } {
-    const body = jsonObjectValue(request);
+  private prepare(body: Body): { promptIds: number[]; maxTokens: number; temperature: number; topP?: number; seed?: number } {
     if (typeof body.n === 'number' && body.n > 1) throw invalidRequest(`n > 1 is not supported by the ${this.engine.kind} engine; send one request per answer.`, 'n');
     const messages = body.messages as ChatMessage[];
     const promptIds = this.tok.encodeChat(messages, body.tools as unknown[] | undefined);
@@ -149,8 +148,8 @@ export class TokenChatChannel implements ChatChannel {
     return { promptIds, maxTokens: Math.min(maxTokens, this.opts.contextLength - promptIds.length), temperature, topP, seed };
   }
 
-  async complete(body: JsonObject, signal?: AbortSignal): Promise<Body> {
-    const p = this.prepare(body);
+  async complete(request: JsonObject, signal?: AbortSignal): Promise<Body> {
+    const p = this.prepare(jsonObjectValue(request));
     const r = await this.engine.generate({ ...p, stopTokenIds: this.tok.stopTokenIds, signal });
     const ids = r.tokenIds.filter((id) => !this.tok.stopTokenIds.includes(id));
     const parser = this.parserFor(p.promptIds);
@@ -179,8 +178,8 @@ export class TokenChatChannel implements ChatChannel {
   }
 
   async stream(request: JsonObject, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
-    const p = this.prepare(request);
     const body = jsonObjectValue(request);
+    const p = this.prepare(body);
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
