@@ -172,6 +172,10 @@ export class RecordWriter {
     const at = this.position;
     this.out.appendJson(json);
     this.bases.set(turn.sessionId, next);
+    // This line was the tools' text's last reader. The text is a slice of the whole request's: kept
+    // with the turn until the session's next request, all of it would be copied by every
+    // young-generation GC in between.
+    turn.toolsJson = undefined;
     return at;
   }
 
