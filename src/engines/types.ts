@@ -138,7 +138,10 @@ export interface ChatStreamEvent {
  */
 export interface ChatChannel {
   readonly kind: string;
-  /** Non-streaming completion; resolves to the upstream's JSON body (must contain `choices`). */
+  /**
+   * Non-streaming completion; resolves to the upstream's JSON body (must contain `choices`). A long
+   * `prompt_token_ids` there (and in stream chunks) may be a `LazyInts`: its text, parsed on use.
+   */
   complete(body: JsonObject, signal?: AbortSignal): Promise<Record<string, unknown>>;
   /**
    * Streaming completion. Resolves only after the first upstream event arrived, so a failure
