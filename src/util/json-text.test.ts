@@ -4,14 +4,11 @@ import { JsonObjectParts, RawJson, jsonObjectText, jsonObjectValue, rawMembers, 
 
 const RAW = new Set(['messages', 'tools']);
 
-test('RawJson.of serialises once; RawJson.parsed keeps the text as written, refusing line breaks', () => {
-  const messages = [{ role: 'user', content: 'hi "there"\n' }];
-  const of = RawJson.of(messages)!;
-  assert.equal(of.text, JSON.stringify(messages));
-  assert.equal(of.value, messages);
-  assert.equal(RawJson.of(undefined), undefined, 'undefined has no JSON text');
+test('RawJson.parsed keeps the text as written, refusing line breaks', () => {
   const spaced = '[ {"role" : "user", "content":"caf\\u00e9"} ]';
-  assert.equal(RawJson.parsed(JSON.parse(spaced), spaced)!.text, spaced);
+  const value = JSON.parse(spaced);
+  assert.equal(RawJson.parsed(value, spaced)!.text, spaced);
+  assert.equal(RawJson.parsed(value, spaced)!.value, value);
   // Pretty-printed text would split a JSONL record line: not kept.
   assert.equal(RawJson.parsed([1], '[\n1\n]'), undefined);
   assert.equal(RawJson.parsed([1], '[\r1]'), undefined);
@@ -30,7 +27,7 @@ test('JsonObjectParts writes the plain members then the raw ones as their text, 
   assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(jsonObjectValue(body))));
   assert.deepEqual(jsonObjectValue(body), { model: 'm', stream: true, skipped: undefined, n: null, messages: JSON.parse(messagesText), tools: JSON.parse(toolsText) });
   // Only raw members, or none.
-  assert.equal(new JsonObjectParts({}, new Map([['messages', RawJson.of([1, 2])!]])).text(), '{"messages":[1,2]}');
+  assert.equal(new JsonObjectParts({}, new Map([['messages', RawJson.parsed([1, 2], '[1, 2]')!]])).text(), '{"messages":[1, 2]}');
   assert.equal(new JsonObjectParts({ a: 1 }).text(), '{"a":1}');
   // withMembers copies: the original is left as it was; a member of a raw member's name replaces it.
   const streamed = withMembers(body, { stream: false, tools: [] });

@@ -6,9 +6,9 @@
 // where such text flows: a plain object never carries a hidden one.
 
 /** A type whose members, all the way down, cannot be assigned through it. */
-export type DeepReadonly<T> = T extends ReadonlyArray<infer E> ? ReadonlyArray<DeepReadonly<E>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends ReadonlyArray<infer E> ? ReadonlyArray<DeepReadonly<E>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
-/** A JSON value and the one-line text that spells it (the text it was parsed from, or its JSON.stringify). */
+/** A JSON value and the one-line text it was parsed from. */
 export class RawJson<T = unknown> {
   private constructor(
     /** The value, read-only: changed, it would no longer be what the text spells. */
@@ -16,12 +16,6 @@ export class RawJson<T = unknown> {
     /** Valid JSON without line breaks (so it fits in a JSONL record), meaning `value`. */
     readonly text: string,
   ) {}
-
-  /** `value` serialised now; undefined for what JSON has no text for (undefined, functions). */
-  static of<T>(value: T): RawJson<T> | undefined {
-    const text = JSON.stringify(value) as string | undefined;
-    return text === undefined ? undefined : new RawJson(value as DeepReadonly<T>, text);
-  }
 
   /**
    * `value` with `text`, the JSON text it was parsed from (the caller vouches for that). Undefined
@@ -34,7 +28,8 @@ export class RawJson<T = unknown> {
 
 /**
  * A JSON object to send: plain members, and members that carry their text (`raw`, spliced in as
- * is). The raw members come last in the text; no JSON reader minds the order.
+ * is; `plain` holds none of their keys). The raw members come last in the text; no JSON reader
+ * minds the order.
  */
 export class JsonObjectParts {
   constructor(
