@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
 import { PlainOutputParser, type OutputDelta, type OutputParser, type ParsedToolCall } from './chat_output.ts';
+import { jsonObjectValue, type JsonObject } from '../util/json-text.ts';
 import type { ChatChannel, ChatMessage, ChatStreamEvent, GenerateResult, PolicyEngine } from './types.ts';
 
 /** Chat template and detokenizer of the engine's model. */
@@ -147,8 +148,8 @@ export class TokenChatChannel implements ChatChannel {
     return { promptIds, maxTokens: Math.min(maxTokens, this.opts.contextLength - promptIds.length), temperature, topP, seed };
   }
 
-  async complete(body: Body, signal?: AbortSignal): Promise<Body> {
-    const p = this.prepare(body);
+  async complete(request: JsonObject, signal?: AbortSignal): Promise<Body> {
+    const p = this.prepare(jsonObjectValue(request));
     const r = await this.engine.generate({ ...p, stopTokenIds: this.tok.stopTokenIds, signal });
     const ids = r.tokenIds.filter((id) => !this.tok.stopTokenIds.includes(id));
     const parser = this.parserFor(p.promptIds);
@@ -176,7 +177,8 @@ export class TokenChatChannel implements ChatChannel {
     };
   }
 
-  async stream(body: Body, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+  async stream(request: JsonObject, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+    const body = jsonObjectValue(request);
     const p = this.prepare(body);
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);

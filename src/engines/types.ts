@@ -6,6 +6,8 @@
 //    response tokens under a prompt, train on a batch, publish weights, save/load.
 // Remote engines implement generate/score over HTTP; their training happens elsewhere.
 
+import type { JsonObject } from '../util/json-text.ts';
+
 /** One OpenAI chat message as it arrives; unknown fields are kept. */
 export interface ChatMessage {
   role: string;
@@ -130,16 +132,22 @@ export interface ChatStreamEvent {
   chunk: Record<string, unknown>;
 }
 
-/** What the gateway needs from a policy: OpenAI chat completions, streamed or whole. */
+/**
+ * What the gateway needs from a policy: OpenAI chat completions, streamed or whole. A request body
+ * is a plain object, or one in parts whose large members carry their text (util/json-text.ts).
+ */
 export interface ChatChannel {
   readonly kind: string;
-  /** Non-streaming completion; resolves to the upstream's JSON body (must contain `choices`). */
-  complete(body: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * Non-streaming completion; resolves to the upstream's JSON body (must contain `choices`). A long
+   * `prompt_token_ids` there (and in stream chunks) may be a `LazyInts`: its text, parsed on use.
+   */
+  complete(body: JsonObject, signal?: AbortSignal): Promise<Record<string, unknown>>;
   /**
    * Streaming completion. Resolves only after the first upstream event arrived, so a failure
    * before the first byte rejects with its real status; later failures throw from the iterator.
    */
-  stream(body: Record<string, unknown>, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
+  stream(body: JsonObject, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>>;
   /** Reachability for /healthz: never throws. */
   health(): Promise<{ ok: boolean; detail: string }>;
   /** Policy version serving now (0 for remote engines that do not report one). */

@@ -63,13 +63,13 @@ export interface PreparedTurn {
  * Validates the request and decides its turn type (main turns ask the upstream for token data).
  * Session bookkeeping is left to `trackTurn`, so it can run while the upstream works.
  */
-export function prepareTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}): PreparedTurn {
-  const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit });
+export function prepareTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}, text?: string): PreparedTurn {
+  const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit }, text);
   deps.contextGuard?.(req.messages, req.tools);
   const explicitType = overrides.turnType ?? req.meta.turnType;
   const ruled = sideByRule(req.messages, deps.sidePatterns);
   const turnType = deps.tracker.turnTypeOf({ turnType: explicitType, sideByRule: ruled });
-  if (turnType === 'main') requestTokenData(req.upstreamBody, deps.returnTokenIds);
+  if (turnType === 'main') requestTokenData(req.upstreamBody.plain, deps.returnTokenIds);
   return { req, body: body as Record<string, unknown>, turnType, sessionId: overrides.sessionId ?? req.meta.sessionId, explicitType, sideByRule: ruled };
 }
 
@@ -88,7 +88,10 @@ export function trackTurn(deps: ChatDeps, p: PreparedTurn): TurnHandle {
     hints,
     sideByRule: p.sideByRule,
   });
-  if (handle.turn) handle.turn.tools = req.tools;
+  if (handle.turn) {
+    handle.turn.tools = req.tools;
+    handle.turn.toolsJson = req.toolsJson;
+  }
   if (handle.turnType === 'main') deps.tracker.noteTrace(handle.sessionId, hints.traceId);
   if (c.requests_without_session_id > withoutSession) deps.onWarning?.('no_session_id', c.requests_without_session_id);
   if (c.requests_without_turn_type > withoutType) deps.onWarning?.('no_turn_type', c.requests_without_turn_type);
@@ -172,7 +175,7 @@ export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<TurnOutc
 
 /** POST /v1/chat/completions. */
 export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const p = prepareTurn(deps, request.body, request.headers as Record<string, unknown>);
+  const p = prepareTurn(deps, request.body, request.headers as Record<string, unknown>, {}, request.bodyText);
   const abort = new AbortController();
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
   const leave = deps.gate?.enter(abort);

@@ -1,16 +1,20 @@
 // Parsing a chat-completions request once at the edge: validate what we rely on (OpenAI-shaped
 // 400s naming the field), pull out session metadata (headers or body), and build the upstream body:
 // unknown fields pass through untouched, our metadata fields are removed, `max_tokens` is clamped.
+// Given the text the body was parsed from, `messages` and `tools` keep it (RawJson): the upstream
+// request sends that text as is and the turn's record line reuses the tools' text.
 import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
-import { SHARED_CHAT_MEMBERS, shareParsedMembers } from '../util/json-text.ts';
+import { JsonObjectParts, rawMembers, type RawJson } from '../util/json-text.ts';
 import { withoutKeys } from '../util/objects.ts';
 import { checkSessionId } from '../sessions/session-id.ts';
 
 /** Our session metadata fields: read here, never forwarded. */
 const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);
+/** The members sent upstream as the text they came in: OpenClaw's are tens of KB. */
+const RAW_MEMBERS: ReadonlySet<string> = new Set(['messages', 'tools']);
 
 export const MessageSchema = z
   .object({
@@ -62,8 +66,11 @@ export interface ParsedChatRequest {
   includeUsage: boolean;
   clientWantsLogprobs: boolean;
   meta: RequestMeta;
-  upstreamBody: Record<string, unknown>;
+  /** What goes upstream: plain members (ours to change), plus messages and tools as their text. */
+  upstreamBody: JsonObjectParts;
   tools?: unknown[];
+  /** `tools` with the text they came in, when the request's text was given and they passed unchanged. */
+  toolsJson?: RawJson<unknown[]>;
 }
 
 function zodToInvalid(err: z.ZodError, prefix: string) {
@@ -88,13 +95,15 @@ export interface UpstreamShaping {
   maxTokensLimit: number;
 }
 
-/** Validates a chat request body and splits it into metadata and the upstream body. */
-export function parseChatRequest(body: unknown, headers: Record<string, unknown>, shaping: UpstreamShaping): ParsedChatRequest {
+/**
+ * Validates a chat request body and splits it into metadata and the upstream body. `text` is the
+ * JSON text `body` was parsed from, unchanged since (the server's parser keeps it).
+ */
+export function parseChatRequest(body: unknown, headers: Record<string, unknown>, shaping: UpstreamShaping, text?: string): ParsedChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalidRequest('Request body must be a JSON object (sent with Content-Type: application/json).', null, 'invalid_body');
   }
   if (!('messages' in body)) throw invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
-  shareParsedMembers(body as Record<string, unknown>, SHARED_CHAT_MEMBERS);
   // The schemas decide (and word the 400) whenever the fast checks cannot vouch for the body.
   let b = body as z.infer<typeof ChatBodySchema>;
   if (!acceptsChatBody(body as Record<string, unknown>)) {
@@ -102,8 +111,7 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     if (!parsed.success) throw zodToInvalid(parsed.error, '');
     b = parsed.data;
   }
-  // The request's own array when every message passes as it is: the upstream body and the records
-  // then share one array, and so its JSON text (util/json-text.ts).
+  // The request's own array when every message passes as it is: nothing is copied.
   let messages = b.messages as ChatMessage[];
   for (let i = 0; i < b.messages.length; i++) {
     if (acceptsMessage(b.messages[i])) continue;
@@ -120,7 +128,8 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     sessionDone: truthy(header(headers, 'x-session-done')) || truthy(b.session_done),
     traceparent: header(headers, 'traceparent'),
   };
-  const upstream = withoutKeys(body as Record<string, unknown>, SESSION_FIELDS);
+  const raw = text === undefined ? new Map<string, RawJson>() : rawMembers(body as Record<string, unknown>, text, RAW_MEMBERS);
+  const upstream = withoutKeys(body as Record<string, unknown>, raw.size === 0 ? SESSION_FIELDS : new Set([...SESSION_FIELDS, ...raw.keys()]));
   upstream.model = shaping.modelId;
   for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
     const v = b[key];
@@ -133,8 +142,10 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
     includeUsage: b.stream_options?.include_usage === true,
     clientWantsLogprobs,
     meta,
-    upstreamBody: upstream,
+    upstreamBody: new JsonObjectParts(upstream, raw),
     tools: b.tools,
+    // The schema's copy (b !== body) is a value of its own: its text would be formatted afresh.
+    toolsJson: raw.get('tools')?.value === b.tools ? (raw.get('tools') as RawJson<unknown[]>) : undefined,
   };
 }
 

@@ -4,7 +4,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
-import { keepParsedText } from '../util/json-text.ts';
 import type { ChatChannel } from '../engines/types.ts';
 import type { SessionTracker } from '../sessions/index.ts';
 import { handleChat, prepareTurn, runTurn, type ChatDeps } from './chat.ts';
@@ -14,6 +13,13 @@ import type { SessionViews } from './views.ts';
 import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/session-id.ts';
 import { ShutdownGate, shuttingDownError, type DrainResult } from './shutdown.ts';
 import { answerUnknownExpectation, clientErrorHandler, frameworkErrors, jsonNestingExceeds, mapRequestError, MAX_BODY_DEPTH, tooDeepError } from './edge-errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The text a JSON body was parsed from; read with the body before anything changes it (gateway/request.ts). */
+    bodyText?: string;
+  }
+}
 
 /**
  * Connection timeouts, chosen (docs/reliability-http.md): a client gets 10 s for its headers and
@@ -104,13 +110,14 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     onWarning: opts.onWarning,
   };
   // Fastify's own JSON parser (same errors, same prototype-poisoning checks), keeping the text a
-  // body came from: the upstream request reuses the messages' text (util/json-text.ts).
+  // body came from (request.bodyText): a chat request's messages go upstream as that text.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  app.decorateRequest('bodyText', undefined);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
     parseJson(request, text as string, (err, body) => {
       if (err === null && jsonNestingExceeds(body, MAX_BODY_DEPTH)) return done(tooDeepError(), undefined);
-      if (err === null && typeof body === 'object' && body !== null) keepParsedText(body, text as string);
+      if (err === null) request.bodyText = text as string;
       done(err, body);
     });
   });

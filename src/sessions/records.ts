@@ -11,7 +11,6 @@
 // each segment can be read on its own.
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonText, releaseText } from '../util/json-text.ts';
 import { JsonlAppender } from '../util/jsonl.ts';
 import { readLines } from '../util/lines.ts';
 import { commonPrefix, commonPrefix2, commonTextPrefix, digest, rebuildTurn, type DeltaBase } from './delta.ts';
@@ -138,10 +137,8 @@ export class RecordWriter {
       responseIds: r.responseIds,
       promptText: r.promptText,
     };
-    // The tools as already serialised for the upstream request (util/json-text.ts).
-    const toolsText = turn.tools !== undefined && turn.tools !== null && typeof turn.tools === 'object' ? jsonText(turn.tools) : JSON.stringify(turn.tools);
-    if (typeof turn.tools === 'object' && turn.tools !== null) releaseText(turn.tools);
-    releaseText(turn.messages);
+    // The tools as the request spelled them, when they are still those tools (util/json-text.ts).
+    const toolsText = turn.toolsJson !== undefined && turn.toolsJson.value === turn.tools ? turn.toolsJson.text : (JSON.stringify(turn.tools) as string | undefined);
     if (toolsText !== undefined) next.tools = digest(toolsText);
     const prev = this.bases.get(turn.sessionId);
     const members: string[] = [];
@@ -175,6 +172,10 @@ export class RecordWriter {
     const at = this.position;
     this.out.appendJson(json);
     this.bases.set(turn.sessionId, next);
+    // This line was the tools' text's last reader. The text is a slice of the whole request's: kept
+    // with the turn until the session's next request, all of it would be copied by every
+    // young-generation GC in between.
+    turn.toolsJson = undefined;
     return at;
   }
 

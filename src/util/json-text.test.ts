@@ -1,40 +1,55 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jsonText, stringifyWithShared, topLevelMembers } from './json-text.ts';
+import { JsonObjectParts, RawJson, jsonObjectText, jsonObjectValue, rawMembers, topLevelMembers, withMembers } from './json-text.ts';
 
-test('stringifyWithShared gives the same value as JSON.stringify, shared keys last', () => {
-  const messages = [{ role: 'system', content: 'x'.repeat(100) }, { role: 'user', content: 'hi "there"\n' }];
-  const tools = [{ type: 'function', function: { name: 'f' } }];
-  const body = { model: 'm', messages, stream: true, tools, skipped: undefined, n: null };
-  const text = stringifyWithShared(body, new Set(['messages', 'tools']));
-  assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(body)));
-  assert.deepEqual(Object.keys(JSON.parse(text)), ['model', 'stream', 'n', 'messages', 'tools']);
-  // No shared value present: plain JSON.stringify, key order kept.
-  assert.equal(stringifyWithShared({ a: 1, messages: 'text' }, new Set(['messages'])), '{"a":1,"messages":"text"}');
-  // A shared key without an object value keeps JSON.stringify's meaning (undefined: left out).
-  assert.deepEqual(JSON.parse(stringifyWithShared({ messages: [1], tools: 'x', n: 1 }, new Set(['messages', 'tools']))), { n: 1, messages: [1], tools: 'x' });
-  assert.equal(stringifyWithShared({ messages: [1], tools: undefined }, new Set(['messages', 'tools'])), '{"messages":[1]}');
-  // Only shared keys.
-  assert.equal(stringifyWithShared({ messages: [1, 2] }, new Set(['messages'])), '{"messages":[1,2]}');
+const RAW = new Set(['messages', 'tools']);
+
+test('RawJson.parsed keeps the text as written, refusing line breaks', () => {
+  const spaced = '[ {"role" : "user", "content":"caf\\u00e9"} ]';
+  const value = JSON.parse(spaced);
+  assert.equal(RawJson.parsed(value, spaced)!.text, spaced);
+  assert.equal(RawJson.parsed(value, spaced)!.value, value);
+  // Pretty-printed text would split a JSONL record line: not kept.
+  assert.equal(RawJson.parsed([1], '[\n1\n]'), undefined);
+  assert.equal(RawJson.parsed([1], '[\r1]'), undefined);
 });
 
-test('jsonText serialises a value once and hands the same text to later callers', () => {
-  const messages = [{ role: 'user', content: 'hello' }];
-  const first = jsonText(messages);
-  assert.equal(first, JSON.stringify(messages));
-  // Kept by identity, not recomputed: a later serialisation (the record line) splices that text
-  // (which is why only values never changed afterwards may be shared).
-  messages.push({ role: 'assistant', content: 'changed later' });
-  assert.equal(jsonText(messages), first);
-  assert.equal(stringifyWithShared({ messages }, new Set(['messages'])), `{"messages":${first}}`);
+test('JsonObjectParts writes the plain members then the raw ones as their text, and reads back as one object', () => {
+  const messagesText = '[{"role":"system","content":"x"}, {"role":"user","content":"caf\\u00e9"}]';
+  const toolsText = '[{"type":"function","function":{"name":"f"}}]';
+  const body = new JsonObjectParts(
+    { model: 'm', stream: true, skipped: undefined, n: null },
+    new Map([['messages', RawJson.parsed(JSON.parse(messagesText), messagesText)!], ['tools', RawJson.parsed(JSON.parse(toolsText), toolsText)!]]),
+  );
+  const text = body.text();
+  // The raw text is spliced in as written (the escape stays), not formatted again.
+  assert.equal(text, `{"model":"m","stream":true,"n":null,"messages":${messagesText},"tools":${toolsText}}`);
+  assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(jsonObjectValue(body))));
+  assert.deepEqual(jsonObjectValue(body), { model: 'm', stream: true, skipped: undefined, n: null, messages: JSON.parse(messagesText), tools: JSON.parse(toolsText) });
+  // Only raw members, or none.
+  assert.equal(new JsonObjectParts({}, new Map([['messages', RawJson.parsed([1, 2], '[1, 2]')!]])).text(), '{"messages":[1, 2]}');
+  assert.equal(new JsonObjectParts({ a: 1 }).text(), '{"a":1}');
+  // withMembers copies: the original is left as it was; a member of a raw member's name replaces it.
+  const streamed = withMembers(body, { stream: false, tools: [] });
+  assert.deepEqual(JSON.parse(streamed.text()), { ...JSON.parse(text), stream: false, tools: [] });
+  assert.equal(body.text(), text);
+  // Plain objects go through the same helpers unchanged.
+  assert.equal(jsonObjectText(withMembers({ a: 1 }, { b: 2 })), '{"a":1,"b":2}');
 });
 
-test('release lets the kept text go: the next serialisation computes it afresh', () => {
-  const messages = [{ role: 'user', content: 'hello' }];
-  const first = jsonText(messages);
-  assert.equal(stringifyWithShared({ messages }, new Set(['messages']), true), `{"messages":${first}}`);
-  messages.push({ role: 'assistant', content: 'next' });
-  assert.equal(jsonText(messages), JSON.stringify(messages));
+test('rawMembers pairs the members of a parsed object with the text each was parsed from', () => {
+  const text = '{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[ {"type":"function"} ],"n":1}';
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const raw = rawMembers(body, text, new Set([...RAW, 'n', 'model']));
+  assert.deepEqual([...raw.keys()], ['messages', 'tools'], 'only objects and arrays: a number or a string costs nothing to format');
+  assert.equal(raw.get('messages')!.value, body.messages);
+  assert.equal(raw.get('messages')!.text, '[{"role":"user","content":"hi"}]');
+  assert.equal(raw.get('tools')!.text, '[ {"type":"function"} ]');
+  // A pretty-printed body keeps nothing: its members' text has line breaks.
+  const pretty = JSON.stringify(body, null, 2);
+  assert.equal(rawMembers(JSON.parse(pretty), pretty, RAW).size, 0);
+  // Text the scanner cannot be sure of: nothing.
+  assert.equal(rawMembers({ messages: [1] }, '{"m\\u0065ssages":[1]}', RAW).size, 0);
 });
 
 /** A random JSON value whose strings hold what trips a scanner: quotes, backslashes, brackets. */

@@ -1,72 +1,96 @@
-// A turn's messages are serialised into the upstream request and again into the `turn` record
-// line. OpenClaw sends a 40k-character system prompt with every request, and each JSON.stringify
-// of it costs ~100 µs here. This keeps the JSON text of such a value once it is computed (keyed by the
-// object itself), so the later serialisation splices it in and then lets it go: a text kept until
-// the session's next request would be copied by every young-generation GC in between.
-// Only for values that are never changed after their text is taken (parsed request messages and
-// tools): a kept text would not follow a change. A request's own text serves as well: its members
-// are found in it (`topLevelMembers`) and kept for the values JSON.parse made of them.
+// JSON values that carry their own text. OpenClaw sends a 40k-character system prompt and a dozen
+// tool schemas with every request, and each JSON.stringify of them costs ~100 µs here. A request's
+// `messages` and `tools` are therefore kept as `RawJson`: the parsed value together with the exact
+// text it was parsed from. The upstream request (a `JsonObjectParts`) splices that text in instead
+// of formatting the values again, and the turn's record line reuses the tools' text. The types say
+// where such text flows: a plain object never carries a hidden one.
 
-import { withoutKeys } from './objects.ts';
+/** A type whose members, all the way down, cannot be assigned through it. */
+type DeepReadonly<T> = T extends ReadonlyArray<infer E> ? ReadonlyArray<DeepReadonly<E>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
-const texts = new WeakMap<object, string>();
+/** A JSON value and the one-line text it was parsed from. */
+export class RawJson<T = unknown> {
+  private constructor(
+    /** The value, read-only: changed, it would no longer be what the text spells. */
+    readonly value: DeepReadonly<T>,
+    /** Valid JSON without line breaks (so it fits in a JSONL record), meaning `value`. */
+    readonly text: string,
+  ) {}
 
-/** Values whose text may be kept: objects and arrays (a WeakMap key). */
-const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
-
-/** The JSON text of `value`: computed on first use and kept for later calls. */
-export function jsonText(value: object): string {
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    texts.set(value, text);
+  /**
+   * `value` with `text`, the JSON text it was parsed from (the caller vouches for that). Undefined
+   * when the text has line breaks (a pretty-printed body): it would split a record line.
+   */
+  static parsed<T>(value: T, text: string): RawJson<T> | undefined {
+    return text.includes('\n') || text.includes('\r') ? undefined : new RawJson(value as DeepReadonly<T>, text);
   }
-  return text;
-}
-
-/** The members of a chat request whose text is shared: the upstream request and the `turn` record. */
-export const SHARED_CHAT_MEMBERS: ReadonlySet<string> = new Set(['messages', 'tools']);
-
-/**
- * JSON.stringify(obj), with the values under `keys` that are objects serialised once (jsonText)
- * and spliced in. Those keys come last in the text; no JSON reader minds the order. With
- * `release`, their kept texts are let go (the last serialisation that needs them).
- */
-export function stringifyWithShared(obj: Record<string, unknown>, keys: ReadonlySet<string>, release = false): string {
-  if (![...keys].some((key) => isObject(obj[key]))) return JSON.stringify(obj);
-  let tail = '';
-  for (const key of keys) {
-    const v = obj[key];
-    const text = isObject(v) ? jsonText(v) : JSON.stringify(v);
-    if (text !== undefined) tail += `,${JSON.stringify(key)}:${text}`;
-    if (release && isObject(v)) texts.delete(v);
-  }
-  const head = JSON.stringify(withoutKeys(obj, keys));
-  return head === '{}' ? `{${tail.slice(1)}}` : `${head.slice(0, -1)}${tail}}`;
-}
-
-/** Request bodies and the text each was parsed from (kept by the server's JSON parser). */
-const parsedFrom = new WeakMap<object, string>();
-
-/** Keeps the text a request body was parsed from, for `shareParsedMembers`. */
-export function keepParsedText(body: object, text: string): void {
-  parsedFrom.set(body, text);
 }
 
 /**
- * For the members `keys` of a body as the server parsed it (before anything changed it), keeps the
- * text each was parsed from as its JSON text: their serialisation into the upstream request then
- * copies that text instead of formatting them again.
+ * A JSON object to send: plain members, and members that carry their text (`raw`, spliced in as
+ * is; `plain` holds none of their keys). The raw members come last in the text; no JSON reader
+ * minds the order.
  */
-export function shareParsedMembers(body: Record<string, unknown>, keys: ReadonlySet<string>): void {
-  const text = parsedFrom.get(body);
-  if (text === undefined) return;
-  parsedFrom.delete(body);
+export class JsonObjectParts {
+  constructor(
+    readonly plain: Record<string, unknown>,
+    readonly raw: ReadonlyMap<string, RawJson> = new Map(),
+  ) {}
+
+  /** The object's JSON text. */
+  text(): string {
+    const head = JSON.stringify(this.plain);
+    if (this.raw.size === 0) return head;
+    let tail = '';
+    for (const [key, member] of this.raw) tail += `,${JSON.stringify(key)}:${member.text}`;
+    return head === '{}' ? `{${tail.slice(1)}}` : `${head.slice(0, -1)}${tail}}`;
+  }
+
+  /** The object as plain values (for a reader in this process). */
+  value(): Record<string, unknown> {
+    const out = { ...this.plain };
+    for (const [key, member] of this.raw) out[key] = member.value;
+    return out;
+  }
+
+  /** A copy with `members` set (a raw member of the same name is replaced). */
+  with(members: Record<string, unknown>): JsonObjectParts {
+    const raw = new Map([...this.raw].filter(([key]) => !Object.hasOwn(members, key)));
+    return new JsonObjectParts({ ...this.plain, ...members }, raw);
+  }
+}
+
+/** A JSON object, plain or in parts (what a chat channel is given to send). */
+export type JsonObject = Record<string, unknown> | JsonObjectParts;
+
+/** The JSON text of a plain or parted object. */
+export function jsonObjectText(obj: JsonObject): string {
+  return obj instanceof JsonObjectParts ? obj.text() : JSON.stringify(obj);
+}
+
+/** A plain or parted object as plain values. */
+export function jsonObjectValue(obj: JsonObject): Record<string, unknown> {
+  return obj instanceof JsonObjectParts ? obj.value() : obj;
+}
+
+/** A copy of a plain or parted object with `members` set. */
+export function withMembers<T extends JsonObject>(obj: T, members: Record<string, unknown>): T {
+  return (obj instanceof JsonObjectParts ? obj.with(members) : { ...obj, ...members }) as T;
+}
+
+/**
+ * The members `keys` of `obj` that are objects or arrays, each with the text `text` (what `obj`
+ * was parsed from, before anything changed it) spells it with. Empty when the text cannot be read
+ * with certainty or a member is pretty-printed.
+ */
+export function rawMembers(obj: Record<string, unknown>, text: string, keys: ReadonlySet<string>): Map<string, RawJson> {
+  const out = new Map<string, RawJson>();
   for (const [key, member] of topLevelMembers(text, keys) ?? []) {
-    const v = body[key];
-    // A pretty-printed body has line breaks between tokens: its text would split a JSONL record.
-    if (isObject(v) && !member.includes('\n') && !member.includes('\r')) texts.set(v, member);
+    const v = obj[key];
+    const raw = typeof v === 'object' && v !== null ? RawJson.parsed(v, member) : undefined;
+    if (raw !== undefined) out.set(key, raw);
   }
+  return out;
 }
 
 /**
@@ -137,9 +161,4 @@ function valueEnd(text: string, i: number): number {
     j++;
   }
   return text.length;
-}
-
-/** Lets go of the text kept for `value` (its last serialisation is done). */
-export function releaseText(value: object): void {
-  texts.delete(value);
 }

@@ -71,6 +71,8 @@ test('the messages and tools go upstream and into the record as the client wrote
   assert.deepEqual(turn.messages, sent.messages);
   assert.deepEqual(turn.tools, sent.tools);
   assert.equal(turn.messages[1] && (turn.messages[1] as { content: string }).content, 'café / "quoted"');
+  const line = readFileSync(join(h.outDir, 'records', 'turns.jsonl'), 'utf8').split('\n').find((l) => l.includes('"type":"turn"') && l.includes('"session_id":"as-written"'));
+  assert.ok(line?.includes('"tools":[{"type":"function","function":{"name":"look","description":"caf\\u00e9"'), 'tools recorded as the request wrote them');
 });
 
 test('a pretty-printed request still gives one record per line', async () => {

@@ -5,7 +5,7 @@ import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
-import { SHARED_CHAT_MEMBERS, stringifyWithShared } from '../../util/json-text.ts';
+import { jsonObjectText, withMembers, type JsonObject } from '../../util/json-text.ts';
 import { parseWithLazyInts } from '../../util/lazy-ints.ts';
 import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
 import { retryDelay } from './retry.ts';
@@ -135,15 +135,15 @@ export class OpenAICompatibleChannel implements ChatChannel {
    * POSTs JSON with retries before any byte of the answer was used; resolves with a 2xx response
    * whose body is still unread (and still bound to the deadline). Total deadline: `timeoutMs`.
    */
-  async post(path: string, body: Body, opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline; firstByteBy?: number } = {}): Promise<Dispatcher.ResponseData> {
+  async post(path: string, body: JsonObject, opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline; firstByteBy?: number } = {}): Promise<Dispatcher.ResponseData> {
     const deadline = opts.deadline ?? this.startDeadline();
     // A retry must be able to start before the first-byte deadline too: otherwise the wait itself
     // would turn the upstream's real answer (a 429 with a long retry-after) into a timeout.
     const retryBy = Math.min(deadline.at, opts.firstByteBy ?? Infinity);
     deadline.follow(opts.signal);
     const signal = deadline.signal;
-    // The messages' and tools' text is kept for the turn's record (util/json-text.ts).
-    const payload = stringifyWithShared(body, SHARED_CHAT_MEMBERS);
+    // A gateway request's messages and tools go out as the text they came in (util/json-text.ts).
+    const payload = jsonObjectText(body);
     const url = this.urlOf(path);
     try {
       for (let attempt = 0; ; attempt++) {
@@ -172,7 +172,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
   }
 
   /** POST returning parsed JSON (by `parse`); a non-JSON 200 is explained as a bad body, a broken one as cut. */
-  async postJson(path: string, body: Body, signal?: AbortSignal, parse: (text: string) => Body = JSON.parse): Promise<Body> {
+  async postJson(path: string, body: JsonObject, signal?: AbortSignal, parse: (text: string) => Body = JSON.parse): Promise<Body> {
     const deadline = this.startDeadline();
     let text: string;
     try {
@@ -192,8 +192,8 @@ export class OpenAICompatibleChannel implements ChatChannel {
     }
   }
 
-  async complete(body: Body, signal?: AbortSignal): Promise<Body> {
-    const json = await this.postJson('chat/completions', { ...body, stream: false }, signal, parseAnswer);
+  async complete(body: JsonObject, signal?: AbortSignal): Promise<Body> {
+    const json = await this.postJson('chat/completions', withMembers(body, { stream: false }), signal, parseAnswer);
     // Every choice must be an object: `[null]` would otherwise fail later, as a 500 of our own.
     const choices = json.choices;
     if (!Array.isArray(choices) || choices.length === 0 || !choices.every((c) => typeof c === 'object' && c !== null && !Array.isArray(c))) {
@@ -202,7 +202,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     return json;
   }
 
-  async stream(body: Body, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
+  async stream(body: JsonObject, signal?: AbortSignal): Promise<AsyncIterable<ChatStreamEvent>> {
     const deadline = this.startDeadline();
     let noFirstEvent: OpenClawError | undefined;
     const timer = setTimeout(() => {
@@ -210,7 +210,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
       deadline.abort(noFirstEvent);
     }, this.opts.firstTokenTimeoutMs);
     try {
-      const res = await this.post('chat/completions', { ...body, stream: true }, { stream: true, signal, deadline, firstByteBy: Date.now() + this.opts.firstTokenTimeoutMs });
+      const res = await this.post('chat/completions', withMembers(body, { stream: true }), { stream: true, signal, deadline, firstByteBy: Date.now() + this.opts.firstTokenTimeoutMs });
       const type = String(res.headers['content-type'] ?? '');
       if (/json/i.test(type)) throw explainNotAStream(this.info, type, await res.body.text());
       const events = this.parseEvents(res.body, deadline);
