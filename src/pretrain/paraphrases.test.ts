@@ -6,7 +6,7 @@ import { Rng } from '../engines/embedded/rng.ts';
 import { generateCorpus, heldOutPrompts, withHint } from './corpus.ts';
 import { promptIds } from './encode.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';
-import { MAJORITY_PARAPHRASES, MINORITY_PARAPHRASES, drawParaphrase } from './paraphrases.ts';
+import { MAJORITY_PARAPHRASES, MINORITY_PARAPHRASES, composedWordings, drawParaphrase } from './paraphrases.ts';
 import { STYLE_NAMES, type StyleName } from './styles.ts';
 
 const CJK = /\p{Script=Han}/u;
@@ -58,12 +58,25 @@ test('paraphraseRate 0.6: about 60% of hints use training wordings, never a held
   assert.ok(followed / asked >= 0.9, `followed ${followed}/${asked}`);
 });
 
-test('framing moves the request inside the hint: lead-ins and tails occur, the wording stays whole', () => {
+test('training wordings: fixed ones and composed ones (hundreds per style), sometimes framed, the wording kept whole', () => {
   const rng = new Rng(5);
   const draws = Array.from({ length: 400 }, () => drawParaphrase(rng, 'terse', true));
-  const bare = draws.filter((t) => MINORITY_PARAPHRASES.terse.train.includes(t)).length;
-  assert.ok(bare > 200 && bare < 340, `unframed ${bare}/400`);
-  for (const t of draws) assert.ok(MINORITY_PARAPHRASES.terse.train.some((w) => t.toLowerCase().includes(w.toLowerCase())), t);
+  const fixed = MINORITY_PARAPHRASES.terse.train.map((w) => w.toLowerCase());
+  const composed = composedWordings('terse').map((w) => w.toLowerCase());
+  const bareFixed = draws.filter((t) => fixed.includes(t.toLowerCase())).length;
+  const bareComposed = draws.filter((t) => composed.includes(t.toLowerCase())).length;
+  assert.ok(bareFixed > 100 && bareComposed > 100 && bareFixed + bareComposed < 340, `unframed: ${bareFixed} fixed, ${bareComposed} composed of 400`);
+  for (const t of draws) assert.ok([...fixed, ...composed].some((w) => t.toLowerCase().includes(w)), t);
+  for (const style of STYLE_NAMES) assert.ok(composedWordings(style).length >= 200, `${style}: ${composedWordings(style).length} composed wordings`);
+});
+
+test('held-out wordings stay unseen: no composed wording occurs inside one', () => {
+  for (const style of STYLE_NAMES) {
+    for (const h of MINORITY_PARAPHRASES[style].heldOut) {
+      const found = composedWordings(style).find((w) => h.toLowerCase().includes(w.toLowerCase()));
+      assert.equal(found, undefined, `"${found}" is inside held-out "${h}"`);
+    }
+  }
 });
 
 test('with the committed tokenizer, every hinted held-out prompt (Chinese included) fits the context with room for an answer', () => {
