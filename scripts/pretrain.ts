@@ -4,6 +4,8 @@
 //   npm run pretrain -- --minority-rate lowercase=0.14 --out tmp/base-lc   (one corpus knob changed)
 //   npm run pretrain -- --init checkpoints/base --steps 300 --lr 5e-4 --minority-rate lowercase=0.05 --out tmp/base-cal
 //                                                           (a short second phase from a checkpoint)
+//   npm run pretrain -- --init checkpoints/base --steps 300 --paraphrase-rate 0.6 --out tmp/base-para
+//                                                           (hints worded as paraphrases, 60% of them)
 //   npm run pretrain -- --rates-only                        (re-measure an existing checkpoint)
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ const program = new Command('pretrain')
   .option('--heads <n>', 'attention heads', String(d.model.nHead))
   .option('--ctx <n>', 'context length', String(d.model.ctx))
   .option('--minority-rate <list>', 'corpus minority rates to change, e.g. lowercase=0.14,terse=0.1')
+  .option('--paraphrase-rate <x>', 'share of instructions worded as a training paraphrase (src/pretrain/paraphrases.ts)', '0')
   .option('--rate-samples <n>', 'unhinted answers sampled for the base rates (0 skips)', String(d.rateSamples))
   .option('--hint-samples <n>', 'answers per style instruction', String(d.hintSamples))
   .option('--init <dir>', 'continue from this checkpoint (weights, shape, tokenizer) instead of a fresh model')
@@ -38,6 +41,15 @@ const num = (key: string): number => {
   const value = Number(o[key]);
   if (!Number.isFinite(value)) {
     console.error(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a number, got ${String(o[key])}`);
+    process.exit(2);
+  }
+  return value;
+};
+/** A probability option; out of [0, 1] exits 2 naming it. */
+const rate = (key: string): number => {
+  const value = num(key);
+  if (value < 0 || value > 1) {
+    console.error(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be in [0, 1], got ${value}`);
     process.exit(2);
   }
   return value;
@@ -67,7 +79,7 @@ const opts: PretrainOptions = {
   beta2: num('beta2'),
   vocabSize: num('vocab'),
   model: { dModel: num('dModel'), nLayer: num('layers'), nHead: num('heads'), ctx: num('ctx') },
-  corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined) },
+  corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined), paraphraseRate: rate('paraphraseRate') },
   rateSamples: num('rateSamples'),
   hintSamples: num('hintSamples'),
   init: o.init as string | undefined,

@@ -8,6 +8,7 @@ import type { Tokenizer } from '../engines/embedded/tokenizer.ts';
 import { heldOutPrompts, withHint } from './corpus.ts';
 import { promptIds } from './encode.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';
+import { MINORITY_PARAPHRASES } from './paraphrases.ts';
 import { MINORITY, STYLE_NAMES, detectStyles, hasMinorityStyle, type StyleName } from './styles.ts';
 
 /** Sampling settings of the measurement. */
@@ -42,8 +43,17 @@ export interface BaseRateReport {
   prompts: string;
   unhinted: RateSet;
   /** Per dimension: answers to held-out prompts whose hint line asks for the minority style. */
-  hinted: Record<StyleName, RateSet & { instructions: readonly string[]; askedRate: number }>;
+  hinted: Record<StyleName, HintedRateSet>;
+  /**
+   * The same with the hint worded as one of the held-out paraphrases (never in the corpus):
+   * whether the teacher follows a hint in words it has not seen. Absent in reports written
+   * before the paraphrase phase.
+   */
+  paraphrased?: Record<StyleName, HintedRateSet>;
 }
+
+/** Rates of answers whose hint asks for one dimension's minority style, with the hint texts used. */
+export type HintedRateSet = RateSet & { instructions: readonly string[]; askedRate: number };
 
 interface Answer {
   text: string;
@@ -78,7 +88,7 @@ export async function measureBaseRates(engine: PolicyEngine, tokenizer: Tokenize
   const seed = opts.seed ?? 7;
   const prompts = heldOutPrompts();
   const end = tokenizer.special['<|im_end|>'];
-  const total = samples + hintSamples * STYLE_NAMES.length;
+  const total = samples + 2 * hintSamples * STYLE_NAMES.length;
   let done = 0;
   const answer = async (userText: string, i: number): Promise<Answer> => {
     const ids = promptIds(tokenizer, [{ role: 'user', content: userText }]);
@@ -89,19 +99,26 @@ export async function measureBaseRates(engine: PolicyEngine, tokenizer: Tokenize
   };
   const plain: Answer[] = [];
   for (let i = 0; i < samples; i++) plain.push(await answer(prompts[i % prompts.length].text, i));
-  const hinted = {} as BaseRateReport['hinted'];
-  for (const [k, name] of STYLE_NAMES.entries()) {
-    const instructions = STYLE_INSTRUCTIONS[name].minority;
-    const answers: Answer[] = [];
-    for (let i = 0; i < hintSamples; i++) {
-      // Offset prompts per dimension so each instruction meets a spread of topics.
-      const prompt = prompts[(i * 7 + k * 13) % prompts.length].text;
-      answers.push(await answer(withHint(prompt, instructions[i % instructions.length]), samples + k * hintSamples + i));
+  // Each dimension answers hintSamples prompts per instruction set; `block` keeps the sampling
+  // seeds of the canonical set where they were before the paraphrased set was added.
+  const askedRates = async (block: number, texts: (name: StyleName) => readonly string[]): Promise<Record<StyleName, HintedRateSet>> => {
+    const out = {} as Record<StyleName, HintedRateSet>;
+    for (const [k, name] of STYLE_NAMES.entries()) {
+      const instructions = texts(name);
+      const answers: Answer[] = [];
+      for (let i = 0; i < hintSamples; i++) {
+        // Offset prompts per dimension so each instruction meets a spread of topics.
+        const prompt = prompts[(i * 7 + k * 13) % prompts.length].text;
+        answers.push(await answer(withHint(prompt, instructions[i % instructions.length]), samples + (block * STYLE_NAMES.length + k) * hintSamples + i));
+      }
+      const set = rates(answers);
+      out[name] = { ...set, instructions, askedRate: set.minority[name] };
     }
-    const set = rates(answers);
-    hinted[name] = { ...set, instructions, askedRate: set.minority[name] };
-  }
-  return { temperature, maxTokens, prompts: 'held-out phrasings of corpus topics (topics × HELD_OUT_TEMPLATES)', unhinted: rates(plain), hinted };
+    return out;
+  };
+  const hinted = await askedRates(0, (name) => STYLE_INSTRUCTIONS[name].minority);
+  const paraphrased = await askedRates(1, (name) => MINORITY_PARAPHRASES[name].heldOut);
+  return { temperature, maxTokens, prompts: 'held-out phrasings of corpus topics (topics × HELD_OUT_TEMPLATES)', unhinted: rates(plain), hinted, paraphrased };
 }
 
 function pct(x: number): string {
@@ -113,10 +130,23 @@ export function formatBaseRates(r: BaseRateReport): string {
   const label = (name: StyleName) => (name === 'markdown' ? 'plain (no markdown)' : name);
   const lines = [
     `temperature ${r.temperature}, ${r.unhinted.samples} unhinted answers, ${r.hinted.markdown.samples} per hint`,
-    `${'style (minority value)'.padEnd(24)}${'no hint'.padStart(9)}${'hint asks it'.padStart(14)}`,
+    `${'style (minority value)'.padEnd(24)}${'no hint'.padStart(9)}${'hint asks it'.padStart(14)}${'held-out words'.padStart(16)}`,
   ];
-  for (const name of STYLE_NAMES) lines.push(`${label(name).padEnd(24)}${pct(r.unhinted.minority[name]).padStart(9)}${pct(r.hinted[name].askedRate).padStart(14)}`);
+  const paraphrased = (name: StyleName) => (r.paraphrased === undefined ? '      –' : pct(r.paraphrased[name].askedRate));
+  for (const name of STYLE_NAMES) lines.push(`${label(name).padEnd(24)}${pct(r.unhinted.minority[name]).padStart(9)}${pct(r.hinted[name].askedRate).padStart(14)}${paraphrased(name).padStart(16)}`);
+  if (r.paraphrased !== undefined) lines.push(`held-out wordings vs the canonical sentence: ${pct(paraphraseRatio(r) ?? 0).trim()} of its rate (mean over styles)`);
   lines.push(`${'well-formed (<|im_end|>)'.padEnd(24)}${pct(r.unhinted.wellFormed).padStart(9)}${pct(Math.min(...STYLE_NAMES.map((n) => r.hinted[n].wellFormed))).padStart(14)}`);
   lines.push(`mean answer length: ${r.unhinted.meanTokens.toFixed(1)} tokens; minority value of markdown is ${String(MINORITY.markdown)} (plain prose)`);
   return lines.join('\n');
+}
+
+/**
+ * Hint-following in held-out words relative to the canonical sentence: the mean asked rate over
+ * the five dimensions with held-out paraphrases divided by the mean with the canonical sentence
+ * (null when the report has no paraphrased set).
+ */
+export function paraphraseRatio(r: BaseRateReport): number | null {
+  if (r.paraphrased === undefined) return null;
+  const mean = (set: Record<StyleName, HintedRateSet>) => STYLE_NAMES.reduce((s, n) => s + set[n].askedRate, 0) / STYLE_NAMES.length;
+  return mean(r.paraphrased) / Math.max(1e-9, mean(r.hinted));
 }

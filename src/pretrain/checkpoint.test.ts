@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { EmbeddedEngine } from '../engines/embedded/engine.ts';
-import type { BaseRateReport } from './baseRates.ts';
+import { paraphraseRatio, type BaseRateReport, type HintedRateSet } from './baseRates.ts';
 import { heldOutPrompts } from './corpus.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';
+import { MINORITY_PARAPHRASES } from './paraphrases.ts';
 import { STYLE_NAMES, type StyleName } from './styles.ts';
 import { promptIds } from './encode.ts';
 
@@ -57,4 +58,27 @@ test('base_rates.json: measured with the current instruction sentences, minority
     assert.ok(hinted.askedRate > rate + 0.1, `${name}: the hint must raise the rate clearly above the unhinted ${rate}, got ${hinted.askedRate}`);
     assert.ok(hinted.wellFormed >= 0.95, `${name} hinted well-formed ${hinted.wellFormed}`);
   }
+});
+
+// Hints in words the model never saw (MINORITY_PARAPHRASES[style].heldOut, 40 answers per style,
+// same prompts and temperature as above). Target: the mean over styles ≥ 80% of the canonical
+// sentence's rate. NOT MET by the committed checkpoint, which learned one sentence per style: 37%
+// (plain 32.5%, terse 17.5%, casual 20%, lowercase 37.5%, sign-off 60%; terse is no better than
+// unhinted). The bounds are what it meets, less sampling slack, so a checkpoint that follows
+// paraphrases worse shows up; raise them (and assert the target) with a checkpoint that meets it.
+const PARAPHRASED_MIN: Record<StyleName, number> = { markdown: 0.2, terse: 0.08, casual: 0.1, lowercase: 0.25, signoff: 0.45 };
+const PARAPHRASE_RATIO_MIN = 0.3;
+
+test('base_rates.json: hint-following with held-out paraphrases is measured and does not regress', () => {
+  const report = JSON.parse(readFileSync(`${dir}base_rates.json`, 'utf8')) as BaseRateReport;
+  const paraphrased = report.paraphrased;
+  assert.ok(paraphrased !== undefined, 'no paraphrased rates: re-measure with npm run pretrain -- --rates-only');
+  for (const name of STYLE_NAMES) {
+    const set: HintedRateSet = paraphrased[name];
+    assert.deepEqual(set.instructions, MINORITY_PARAPHRASES[name].heldOut, `${name}: measured with other wordings; re-measure`);
+    assert.ok(set.samples >= 40 && set.wellFormed >= 0.9, `${name}: ${set.samples} answers, well-formed ${set.wellFormed}`);
+    assert.ok(set.askedRate >= PARAPHRASED_MIN[name], `${name} asked in held-out words: ${set.askedRate}`);
+  }
+  const ratio = paraphraseRatio(report) ?? 0;
+  assert.ok(ratio >= PARAPHRASE_RATIO_MIN, `held-out wordings reach ${(100 * ratio).toFixed(1)}% of the canonical sentence's rate`);
 });

@@ -8,6 +8,7 @@ import { HINT_MARKER } from '../scoring/hint-inject.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { Rng } from '../engines/embedded/rng.ts';
 import { COMPLAINTS, STYLE_INSTRUCTIONS, SYSTEM_PROMPTS, THANKS } from './instructions.ts';
+import { drawParaphrase } from './paraphrases.ts';
 import { pick, renderAnswer, renderThanksReply } from './render.ts';
 import { MINORITY, STYLE_NAMES, type StyleName, type Styles } from './styles.ts';
 import { HELD_OUT_TEMPLATES, QUESTION_TEMPLATES, TOPICS, question, type Topic } from './topics.ts';
@@ -28,6 +29,12 @@ export interface CorpusOptions {
   multiTurnRate?: number;
   /** Share of dialogues with a system prompt (default 0.3). */
   systemRate?: number;
+  /**
+   * Share of instructions (hint lines and redo requests) worded as a training paraphrase
+   * (paraphrases.ts) instead of the canonical sentence (default 0). At 0 the generator draws
+   * exactly as before, so the corpus of the earlier phases stays the same.
+   */
+  paraphraseRate?: number;
 }
 
 /** Defaults of CorpusOptions. */
@@ -37,6 +44,7 @@ export const DEFAULT_CORPUS: Required<Omit<CorpusOptions, 'minorityRate'>> & { m
   followRate: 0.95,
   multiTurnRate: 0.06,
   systemRate: 0.3,
+  paraphraseRate: 0,
 };
 
 /** How a dialogue was made. */
@@ -77,14 +85,20 @@ function drawStyles(rng: Rng, rates: Record<StyleName, number>): Styles {
   return s;
 }
 
+/** The words of one instruction: a training paraphrase with probability paraphraseRate, else the canonical sentence. */
+function instructionText(rng: Rng, style: StyleName, minority: boolean, paraphraseRate: number): string {
+  // No draw at rate 0: the corpus of a run without paraphrases is the one it always was.
+  if (paraphraseRate > 0 && rng.uniform() < paraphraseRate) return drawParaphrase(rng, style, minority);
+  return pick(rng, STYLE_INSTRUCTIONS[style][minority ? 'minority' : 'majority']);
+}
+
 /** One or (20%) two instructions on different dimensions; 80% ask for the minority style. */
-function drawAsks(rng: Rng): Ask[] {
+function drawAsks(rng: Rng, paraphraseRate: number): Ask[] {
   const first = pick(rng, STYLE_NAMES);
   const styles = rng.uniform() < 0.2 ? [first, pick(rng, STYLE_NAMES.filter((s) => s !== first))] : [first];
   return styles.map((style) => {
     const minority = rng.uniform() < 0.8;
-    const texts = STYLE_INSTRUCTIONS[style][minority ? 'minority' : 'majority'];
-    return { style, value: minority ? MINORITY[style] : !MINORITY[style], text: pick(rng, texts) };
+    return { style, value: minority ? MINORITY[style] : !MINORITY[style], text: instructionText(rng, style, minority, paraphraseRate) };
   });
 }
 
@@ -105,7 +119,7 @@ function opening(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic, templates: 
 function singleTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogue {
   const messages = opening(rng, cfg, topic, QUESTION_TEMPLATES);
   const hinted = rng.uniform() < cfg.hintRate;
-  const asks = hinted ? drawAsks(rng) : [];
+  const asks = hinted ? drawAsks(rng, cfg.paraphraseRate) : [];
   const styles = follow(rng, drawStyles(rng, cfg.minorityRate), asks, cfg.followRate);
   if (hinted) {
     const last = messages[messages.length - 1];
@@ -126,7 +140,7 @@ function twoTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogue {
     return { messages, kind: 'thanks', topicId: topic.id, styles: null, asked: {} };
   }
   const style = pick(rng, unwanted);
-  messages.push({ role: 'user', content: `${pick(rng, COMPLAINTS[style])} ${pick(rng, STYLE_INSTRUCTIONS[style].minority)}` });
+  messages.push({ role: 'user', content: `${pick(rng, COMPLAINTS[style])} ${instructionText(rng, style, true, cfg.paraphraseRate)}` });
   const redo = follow(rng, first, [{ style, value: MINORITY[style], text: '' }], cfg.followRate);
   messages.push({ role: 'assistant', content: renderAnswer(rng, topic, redo) });
   return { messages, kind: 'redo', topicId: topic.id, styles: redo, asked: { [style]: MINORITY[style] } };
