@@ -15,7 +15,7 @@ export const MAX_SESSION_ID_CHARS = 256;
 export const MAX_SESSION_ID_PARAM = MAX_SESSION_ID_CHARS * 12;
 
 // C0 controls and DEL: CR/LF/NUL in an id are never meant, and would break log lines and headers.
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this regex's job
 const CONTROL = /[\u0000-\u001f\u007f]/;
 // A high surrogate without its low half, or a low one without its high half (JSON allows "\ud800").
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

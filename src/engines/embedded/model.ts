@@ -114,7 +114,7 @@ interface CustomResult {
 type WithoutLast<P extends unknown[]> = P extends [...infer Head, unknown] ? Head : never;
 
 /** tf.customGrad with the typing spelled out once: the last argument of `f` is tfjs's save hook. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: `any[]` is the only parameter list every op's own tuple is assignable to
 function customOp<F extends (...args: any[]) => CustomResult>(f: F): (...args: WithoutLast<Parameters<F>>) => tf.Tensor2D {
   return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (...args: WithoutLast<Parameters<F>>) => tf.Tensor2D;
 }

@@ -8,6 +8,7 @@ import type { TeacherBackend } from '../../scoring/teacher.ts';
 import { teacherMismatch } from '../../scoring/teacher-dialects.ts';
 import type { TinkerClient } from './client.ts';
 import { responseLogprobs } from './logprobs.ts';
+import type { SampleResult } from './wire.ts';
 
 /** A teacher backend scoring on `model` (base model id or tinker:// sampler path). */
 export function tinkerTeacherBackend(client: TinkerClient, model: string, opts: { ownsClient?: boolean } = {}): TeacherBackend {
@@ -16,7 +17,7 @@ export function tinkerTeacherBackend(client: TinkerClient, model: string, opts: 
     dialect: 'tinker',
     logprobTemperature: 1,
     async score(promptIds, responseIds, topK) {
-      let r;
+      let r: SampleResult;
       try {
         r = await client.sample({ promptIds: [...promptIds, ...responseIds], maxTokens: 1, temperature: 1, promptLogprobs: true, topkPromptLogprobs: topK ?? 0, ...target });
       } catch (err) {
