@@ -101,7 +101,7 @@ async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise
     close: () => channel.close(),
   };
   if (config.teacher.provider === 'embedded') {
-    // The teacher is the same base model scoring with the hint in view (DESIGN.md §1.4), at the
+    // The teacher is the same base model scoring with the hint in view (docs/design.md §1.4), at the
     // rollout temperature so teacher and rollout log-probs share one convention.
     const backend: TeacherBackend = {
       dialect: 'embedded',

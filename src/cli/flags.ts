@@ -1,4 +1,4 @@
-// CLI flags shared by `train` and `api-server` (DESIGN.md §4), and their mapping onto config key
+// CLI flags shared by `train` and `api-server` (docs/design.md §4), and their mapping onto config key
 // paths. Flags win over the config file; every flag shows up in the logged (redacted) config.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { MODES, type ConfigOverrides } from '../config/index.ts';

@@ -1,4 +1,4 @@
-// Configuration: YAML file with rollout / judge / teacher (DESIGN.md §4) plus server, scoring and
+// Configuration: YAML file with rollout / judge / teacher (docs/design.md §4) plus server, scoring and
 // training sections. In: a file path, the environment, CLI overrides. Out: one validated,
 // fully-defaulted `Config`, and `redact` for printing it without secrets.
 export { ConfigSchema, MODES, type Config, type Mode } from './schema.ts';

@@ -1,4 +1,4 @@
-// The one typed configuration object (DESIGN.md §4). Every field has a doc line and a default;
+// The one typed configuration object (docs/design.md §4). Every field has a doc line and a default;
 // unknown keys are errors (strict objects) so a typo never silently falls back to a default.
 import { z } from 'zod';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, RL_MODES } from '../rl/index.ts';
@@ -129,7 +129,7 @@ export const ScoringSchema = z
   })
   .strict();
 
-/** PPO training (DESIGN.md §2). */
+/** PPO training (docs/design.md §2). */
 export const TrainingSchema = z
   .object({
     batch_size: positiveInt.default(16),

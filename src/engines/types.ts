@@ -1,4 +1,4 @@
-// The engine seam (DESIGN.md §3). Two views of a policy:
+// The engine seam (docs/design.md §3). Two views of a policy:
 //  - ChatChannel: OpenAI chat completions in and out. The gateway only ever talks to this, so
 //    an HTTP upstream (SGLang/vLLM/any OpenAI server) and the in-process embedded model look
 //    the same to it.
@@ -64,7 +64,7 @@ export interface ScoreResult {
   version: number;
 }
 
-/** Loss settings of one training step (DESIGN.md §2). */
+/** Loss settings of one training step (docs/design.md §2). */
 export interface LossConfig {
   clipRatio: number; // ε, default 0.2
   clipRatioHigh: number; // ε_high, default 0.28
@@ -98,7 +98,7 @@ export interface TrainOptions {
   temperature: number;
 }
 
-/** Numbers from one training step; names are the metric keys of DESIGN.md §4. */
+/** Numbers from one training step; names are the metric keys of docs/design.md §4. */
 export interface TrainStepMetrics {
   pg_loss: number;
   pg_clipfrac: number;
@@ -111,7 +111,7 @@ export interface TrainStepMetrics {
   [key: string]: number;
 }
 
-/** Token-level operations on a policy (DESIGN.md §3). */
+/** Token-level operations on a policy (docs/design.md §3). */
 export interface PolicyEngine {
   readonly kind: string;
   /** Currently served policy version (starts at 0, +1 per publish). */

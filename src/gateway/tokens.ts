@@ -1,4 +1,4 @@
-// Token alignment (DESIGN.md §3): samples must hold the exact tokens the policy produced.
+// Token alignment (docs/design.md §3): samples must hold the exact tokens the policy produced.
 // Prefer engine token ids; otherwise re-tokenise with the policy's own tokenizer (an injected
 // `Retokenizer`); otherwise record the turn without ids and say why (it cannot be trained).
 import type { ChatMessage } from '../engines/types.ts';

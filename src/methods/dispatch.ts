@@ -1,4 +1,4 @@
-// The three modes as pure functions (DESIGN.md §2): one finished turn and its judge signals in,
+// The three modes as pure functions (docs/design.md §2): one finished turn and its judge signals in,
 // one decision out. The dispatch tables:
 //
 // openclaw-rl (weights not used: A_t = r)

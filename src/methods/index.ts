@@ -1,4 +1,4 @@
-// methods: the three training modes (DESIGN.md §2) as pure functions.
+// methods: the three training modes (docs/design.md §2) as pure functions.
 // Input: a finished main turn (token ids, rollout log-probs, policy version, whether it got a
 // next state) with its judge signals (PRM score and votes, accepted hint, teacher log-probs),
 // the mode and its flags. Output: a Decision — a Sample to store, or a drop with a fixed reason.

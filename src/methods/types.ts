@@ -4,7 +4,7 @@
 import type { TopK } from '../engines/types.ts';
 import type { Sample, Vote } from '../samples/types.ts';
 
-/** The training modes of `--mode` (DESIGN.md §2). */
+/** The training modes of `--mode` (docs/design.md §2). */
 export type Mode = 'openclaw-rl' | 'openclaw-opd' | 'openclaw-combine';
 
 /** The mode flags of the CLI and config (`training.*`). */

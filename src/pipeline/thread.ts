@@ -1,5 +1,5 @@
 // ScoringThread: the scoring stage in a worker thread, so that storing, judging and resolving
-// turns never take the gateway's event loop (DESIGN.md §1: the four loops never block each other).
+// turns never take the gateway's event loop (docs/design.md §1: the four loops never block each other).
 // The main thread keeps the intake queue and hands each drained batch over in one message; the
 // worker owns the pipeline and its own connection to the sample store (WAL: the trainer and the
 // dashboard keep reading and leasing through the main thread's connection). Judgements come back

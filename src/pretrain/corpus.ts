@@ -68,7 +68,7 @@ interface Ask {
   text: string;
 }
 
-/** Appends an instruction to a user message exactly as hint injection does (DESIGN.md §2). */
+/** Appends an instruction to a user message exactly as hint injection does (docs/design.md §2). */
 export function withHint(userText: string, instruction: string): string {
   return `${userText}\n\n${HINT_MARKER}\n${instruction}`;
 }

@@ -1,4 +1,4 @@
-// Per-token advantages of one response for the three modes (DESIGN.md §2):
+// Per-token advantages of one response for the three modes (docs/design.md §2):
 //   openclaw-rl       A_t = r                                  (GRPO-style broadcast)
 //   openclaw-opd      A_t = clip(teacher_t − old_t, ±c)        (on-policy distillation)
 //   openclaw-combine  A_t = w_opd·clip(teacher_t − old_t, ±c) + w_rl·r

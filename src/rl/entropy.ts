@@ -3,7 +3,7 @@
 
 /**
  * log_softmax of a row, computed stably (max subtracted first); with `temperature` T the row is
- * divided by T first, the same convention as rollout and training log-probs (DESIGN.md §2).
+ * divided by T first, the same convention as rollout and training log-probs (docs/design.md §2).
  */
 export function logSoftmax(row: ArrayLike<number>, temperature = 1): Float64Array {
   const out = new Float64Array(row.length);

@@ -1,4 +1,4 @@
-// rl: the RL math of DESIGN.md §2 as pure functions, with no I/O — the one definition of the
+// rl: the RL math of docs/design.md §2 as pure functions, with no I/O — the one definition of the
 // training signal. Inputs are per-response-token arrays (number[] or typed arrays: log-probs,
 // rewards, masks); outputs are Float64Arrays of per-token terms or plain numbers under the metric
 // names of §4.

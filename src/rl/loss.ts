@@ -42,7 +42,7 @@ export interface PpoLossConfig {
   entropyCoef?: number;
 }
 
-/** Batch loss and its parts, under the metric names of DESIGN.md §4. */
+/** Batch loss and its parts, under the metric names of docs/design.md §4. */
 export interface PpoBatchLoss {
   /** The total that is differentiated: pg_loss + kl_coef·kl_loss − entropy_coef·entropy. */
   loss: number;

@@ -1,4 +1,4 @@
-// PPO clipped surrogate with an asymmetric clip (DESIGN.md §2), per response token:
+// PPO clipped surrogate with an asymmetric clip (docs/design.md §2), per response token:
 //   ρ_t = exp(logπ_θ − logπ_old)
 //   L_t = −min(ρ_t·A_t, clip(ρ_t, 1−ε, 1+ε_high)·A_t)
 // A token is "clipped" when the clipped branch is the strictly smaller of the two products, i.e.

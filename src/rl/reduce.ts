@@ -70,7 +70,7 @@ export function sampleMeanWeights(masks: readonly ArrayLike<number>[]): Float64A
 /**
  * Mean over the masked tokens of each sample, then over the samples that have at least one
  * masked token (every sample weighs the same, whatever its length); 0 when there are none.
- * The loss and every metric of the PPO step use this reduction (DESIGN.md §2).
+ * The loss and every metric of the PPO step use this reduction (docs/design.md §2).
  */
 export function sampleMean(perSampleValues: readonly ArrayLike<number>[], masks: readonly ArrayLike<number>[]): number {
   if (perSampleValues.length !== masks.length) {

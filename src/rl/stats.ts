@@ -1,4 +1,4 @@
-// What the trainer logs about a batch before it trains on it (DESIGN.md §4 metric names). The
+// What the trainer logs about a batch before it trains on it (docs/design.md §4 metric names). The
 // staleness bound itself (samples more than max_staleness versions old are not trained on) is
 // applied where batches are taken, in the sample store's query (samples/store.ts leaseBatch).
 
@@ -21,7 +21,7 @@ export interface StatsSample {
   trainLogprobs?: ArrayLike<number>;
 }
 
-/** Per-step batch statistics under the metric names of DESIGN.md §4. */
+/** Per-step batch statistics under the metric names of docs/design.md §4. */
 export interface BatchStats {
   /** Mean advantage over masked tokens. */
   advantage_mean: number;

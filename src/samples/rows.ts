@@ -1,5 +1,5 @@
 // Conversions between store rows and objects, with the invariants checked where data enters the
-// store (DESIGN.md §8): one rollout log-prob and at most one teacher log-prob per response token.
+// store (docs/design.md §8): one rollout log-prob and at most one teacher log-prob per response token.
 import { OpenClawError } from '../errors/index.ts';
 import type { Sample, SampleType, Vote } from './types.ts';
 import type { PendingTurn, SampleState, StoredSample } from './store-types.ts';

@@ -1,4 +1,4 @@
-// The training sample: what a judged turn becomes (DESIGN.md §2) and what the trainer consumes.
+// The training sample: what a judged turn becomes (docs/design.md §2) and what the trainer consumes.
 
 /** How a sample was made: binary RL, on-policy distillation, or both. */
 export type SampleType = 'rl' | 'opd' | 'opd+rl';

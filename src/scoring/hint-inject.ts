@@ -1,4 +1,4 @@
-// Hint injection (DESIGN.md §2): the teacher sees the student's prompt with the hint appended to
+// Hint injection (docs/design.md §2): the teacher sees the student's prompt with the hint appended to
 // the last user message, then scores the unchanged student response after it.
 
 import type { ChatMessage } from '../engines/types.ts';

@@ -1,4 +1,4 @@
-// The two judge prompts, in our own words (DESIGN.md §6): the PRM judge grades our response
+// The two judge prompts, in our own words (docs/design.md §6): the PRM judge grades our response
 // from the evidence of the next state; the hint judge extracts hindsight that would have
 // improved it. Both show a short context excerpt, our response (text and tool calls) and the
 // next state with its role, and ask for a final \boxed{…} the parser in parse.ts reads.

@@ -1,4 +1,4 @@
-// Majority vote over m judge votes (DESIGN.md §2).
+// Majority vote over m judge votes (docs/design.md §2).
 //
 // Rule: among the valid votes (those that are not 'fail'), the value with the most votes wins;
 // a tie for the most votes gives 0; no valid vote gives 0. It is a plurality, as in the

@@ -1,4 +1,4 @@
-// Token alignment for upstreams that return text, not token ids (DESIGN.md §3 "Token alignment").
+// Token alignment for upstreams that return text, not token ids (docs/design.md §3 "Token alignment").
 // Re-tokenise prompt and prompt+response with the policy's own template, require the prompt ids
 // to be a prefix, and fit the upstream's per-token log-probs onto the response ids. Every pad or
 // trim is counted; padded positions carry mask 0 so they can never be trained on.

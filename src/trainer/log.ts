@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The fixed metric keys of one step (DESIGN.md §4), in log order. */
+/** The fixed metric keys of one step (docs/design.md §4), in log order. */
 export const STEP_KEYS = [
   'step', 'policy_version', 'batch_size', 'advantage_mean', 'advantage_std', 'effective_sample_rate', 'hint_accept_rate',
   'reward_mean', 'pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'kl_loss', 'grad_norm', 'staleness_mean',

@@ -1,4 +1,4 @@
-// The training loop (DESIGN.md §2): lease a batch of ready samples from the store, compute
+// The training loop (docs/design.md §2): lease a batch of ready samples from the store, compute
 // per-token advantages with rl/, drop what is too stale, run one engine train step, publish the
 // new weights (serving never pauses: the engine swaps them atomically), mark the batch trained,
 // log the step, checkpoint every `save_interval` steps. A failed step returns its batch to ready.

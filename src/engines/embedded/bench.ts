@@ -1,6 +1,6 @@
 // Throughput of the embedded engine on this machine: generation tokens/s, training tokens/s and
 // effective training GFLOP/s, next to a plain 2-D matMul measured in the same run (the ratio is
-// what DESIGN.md §5 asks to watch: the model should run within a small factor of raw matMul).
+// what docs/design.md §5 asks to watch: the model should run within a small factor of raw matMul).
 
 import * as tf from '@tensorflow/tfjs';
 import type { TrainOptions, TrainSample } from '../types.ts';

@@ -1,4 +1,4 @@
-// EmbeddedEngine: the PolicyEngine of DESIGN.md §3 running in-process on the tiny GPT.
+// EmbeddedEngine: the PolicyEngine of docs/design.md §3 running in-process on the tiny GPT.
 // Three copies of the weights: the POLICY (trained, with AdamW state), the SERVED snapshot that
 // generate/score use (replaced by publish(), so serving never sees half-trained weights and each
 // result names the version that produced it), and a frozen REFERENCE for the KL term.

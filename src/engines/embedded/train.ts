@@ -1,4 +1,4 @@
-// One PPO training step on a Gpt (DESIGN.md §2), per response token t of sample i:
+// One PPO training step on a Gpt (docs/design.md §2), per response token t of sample i:
 //   ρ_t  = exp(logπ_θ(a_t) − logπ_old(a_t))              log-probs = log_softmax(logits / T)
 //   pg_t = −min(ρ_t·A_t, clip(ρ_t, 1−ε, 1+ε_high)·A_t)
 //   kl_t = low_var_kl(logπ_θ, logπ_ref)                   (klCoef > 0, frozen reference copy)
@@ -156,7 +156,7 @@ export interface LossTerms {
   metrics: Record<'pg_loss' | 'pg_clipfrac' | 'ppo_kl' | 'entropy' | 'kl_loss' | 'distill_loss', tf.Scalar>;
 }
 
-/** Builds the loss of DESIGN.md §2 for a packed batch (see the file header). */
+/** Builds the loss of docs/design.md §2 for a packed batch (see the file header). */
 export function lossTerms(model: Gpt, batch: PackedBatch, opts: TrainOptions, refLogprobs: Float32Array | null): LossTerms {
   const { chosen, all } = trainLogprobs(model, batch, opts.temperature);
   return { ...lossFromLogprobs(chosen, all, batch, opts.loss, refLogprobs), chosen };

@@ -1,4 +1,4 @@
-// When to retry an upstream call, as one pure function (DESIGN.md §7): 408/409/429/5xx and
+// When to retry an upstream call, as one pure function (docs/design.md §7): 408/409/429/5xx and
 // connection errors retry with exponential back-off, honouring `retry-after-ms` / `retry-after`.
 // The caller enforces one total deadline and never retries once a stream has started.
 

@@ -1,4 +1,4 @@
-// The Tinker API as a PolicyEngine (DESIGN.md §3): generate = asample on the current sampler
+// The Tinker API as a PolicyEngine (docs/design.md §3): generate = asample on the current sampler
 // path; score = prompt log-probs; trainStep = forward_backward (loss `ppo`, reduction folded into
 // the advantages) + optim_step per minibatch; publish = save_weights_for_sampler (the new path is
 // the new version, swapped in atomically — serving never pauses); save = save_weights, recorded
