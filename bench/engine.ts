@@ -10,7 +10,7 @@
 // BENCH_TRAINING_NICE (default 10, the engine's default; 0 runs training at serving's priority).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BENCH_CONFIG, EmbeddedChatTokenizer, WorkerEngine, benchEngine, formatBench, trainBpe } from '../src/engines/embedded/index.ts';
-import { TokenChatChannel } from '../src/engines/token_chat.ts';
+import { TokenChatChannel } from '../src/engines/token-chat.ts';
 import type { TrainOptions, TrainSample } from '../src/engines/types.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/index.ts';
-import { channelFromSettings } from '../src/engines/openai_compatible/index.ts';
+import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import { channelJudgeCall } from '../src/pipeline/index.ts';
 import { classifyNextState, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
 import { hintMatches, parseJudgeSet, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';

@@ -124,7 +124,7 @@ export function buildProgram(): Command {
       await run(async () => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
-        const { serveEngine } = await import('../engine_server/index.ts');
+        const { serveEngine } = await import('../engine-server/index.ts');
         const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string } : undefined;
         const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId, tinker });
         const tinkerNote = tinker !== undefined ? `, Tinker API at ${server.url}/api/v1 (base_model '${opts.modelId}', weights under ${tinker.stateDir})` : '';

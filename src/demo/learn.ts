@@ -11,7 +11,7 @@ import pino, { type Logger } from 'pino';
 import { parseConfig, type Config, type Mode } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { BASE_CHECKPOINT, startServer, type RunningServer } from '../app/index.ts';
-import { serveEngine, type RunningEngineServer } from '../engine_server/index.ts';
+import { serveEngine, type RunningEngineServer } from '../engine-server/index.ts';
 import { createPersona, evaluatePersona, HELD_OUT_TASKS, pickTask, Rng, runEpisode, type Persona } from '../sim/index.ts';
 import type { StepMetrics } from '../trainer/index.ts';
 

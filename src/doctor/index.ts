@@ -4,7 +4,7 @@
 // In: a Config. Out: one row per channel (channel, base URL, model, result, fix).
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { channelFromSettings } from '../engines/openai_compatible/index.ts';
+import { channelFromSettings } from '../engines/openai-compatible/index.ts';
 import { checkTinker, usesTinker } from './tinker.ts';
 
 /** One line of the doctor's table. */

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
+import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/openai-compatible/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { SampleStore } from '../samples/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';

@@ -11,7 +11,7 @@ import { parseConfig } from '../config/index.ts';
 import { SessionViews } from '../gateway/index.ts';
 import { SampleStore } from '../samples/index.ts';
 import { ScoringThread } from './thread.ts';
-import { packTurn, SCORING_NICE, unpackTurn } from './thread_protocol.ts';
+import { packTurn, SCORING_NICE, unpackTurn } from './thread-protocol.ts';
 import { finalizedTurn } from './turn-fixture.ts';
 
 test('a turn crosses the thread boundary with its token arrays as typed arrays, moved with it', () => {

@@ -19,9 +19,9 @@ import type { FeedbackRequest } from './feedback.ts';
 import type { FeedbackResult } from './feedback-service.ts';
 import { IntakeQueue, type QueuedItem } from './intake.ts';
 import type { ScoringStage } from './stage.ts';
-import { packTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread_protocol.ts';
+import { packTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread-protocol.ts';
 
-const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './thread_worker.ts' : './thread_worker.js', import.meta.url);
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './thread-worker.ts' : './thread-worker.js', import.meta.url);
 
 /** What a ScoringThread is started with. */
 export interface ScoringThreadOptions {

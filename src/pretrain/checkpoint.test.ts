@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { EmbeddedEngine } from '../engines/embedded/engine.ts';
-import { paraphraseRatio, type BaseRateReport, type HintedRateSet } from './baseRates.ts';
+import { paraphraseRatio, type BaseRateReport, type HintedRateSet } from './base-rates.ts';
 import { heldOutPrompts } from './corpus.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';
 import { MINORITY_PARAPHRASES } from './paraphrases.ts';

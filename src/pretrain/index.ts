@@ -12,6 +12,6 @@ export { TOPICS, QUESTION_TEMPLATES, HELD_OUT_TEMPLATES, question, type Topic, t
 export { renderAnswer, casualize, SIGNOFFS } from './render.ts';
 export { generateCorpus, generateDialogue, heldOutPrompts, withHint, DEFAULT_CORPUS, type CorpusOptions, type Dialogue, type DialogueKind, type HeldOutPrompt } from './corpus.ts';
 export { dialogueExample, promptIds, tokenizerTexts } from './encode.ts';
-export { measureBaseRates, formatBaseRates, paraphraseRatio, type BaseRateOptions, type BaseRateReport, type HintedRateSet, type RateSet } from './baseRates.ts';
+export { measureBaseRates, formatBaseRates, paraphraseRatio, type BaseRateOptions, type BaseRateReport, type HintedRateSet, type RateSet } from './base-rates.ts';
 export { MINORITY_PARAPHRASES, MAJORITY_PARAPHRASES, drawParaphrase, type ParaphrasePool } from './paraphrases.ts';
 export { runPretrain, lengthBuckets, DEFAULT_PRETRAIN, type PretrainOptions, type PretrainResult } from './run.ts';

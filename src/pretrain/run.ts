@@ -15,7 +15,7 @@ import { AdamW, DEFAULT_ADAMW } from '../engines/embedded/optimizer.ts';
 import { cosineLr, supervisedLoss, supervisedStep, type SupervisedExample } from '../engines/embedded/pretrain.ts';
 import { Rng } from '../engines/embedded/rng.ts';
 import { Tokenizer, trainBpe } from '../engines/embedded/tokenizer.ts';
-import { formatBaseRates, measureBaseRates, type BaseRateReport } from './baseRates.ts';
+import { formatBaseRates, measureBaseRates, type BaseRateReport } from './base-rates.ts';
 import { generateCorpus, resolveCorpusOptions, type CorpusOptions } from './corpus.ts';
 import { dialogueExample, tokenizerTexts } from './encode.ts';
 

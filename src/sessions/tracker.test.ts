@@ -4,7 +4,7 @@ import type { ChatMessage } from '../engines/types.ts';
 import { SessionTracker, type TrackerOptions, type Turn, type TurnRequest, type TurnHandle } from './tracker.ts';
 import { prefixHashes } from './canonical.ts';
 import { sessionHints } from './hints.ts';
-import { compileIgnorePatterns } from './nextState.ts';
+import { compileIgnorePatterns } from './next-state.ts';
 
 const CTX = '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nActive exec sessions: none\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>';
 const sys = (content = 'You are a helpful agent.'): ChatMessage => ({ role: 'system', content });

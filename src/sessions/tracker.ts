@@ -59,7 +59,7 @@ import type { ChatMessage } from '../engines/types.ts';
 import type { RawJson } from '../util/json-text.ts';
 import { extendHash, EMPTY_PREFIX_HASH } from './canonical.ts';
 import type { SessionHints } from './hints.ts';
-import { nextStateFrom, type NextState } from './nextState.ts';
+import { nextStateFrom, type NextState } from './next-state.ts';
 
 /** How the session of a request was determined. */
 export type SessionSource = 'explicit' | 'runtime_hint' | 'prompt_cache_key' | 'prefix' | 'trace' | 'new' | 'anonymous';

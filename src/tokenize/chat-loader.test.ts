@@ -7,7 +7,7 @@ import { loadChatTokenizer } from './chat-loader.ts';
 import { qwen3TokenizerDir } from './qwen3-fixture.ts';
 import { BASE_CHECKPOINT } from '../app/policy.ts';
 import { HfChatTokenizer } from './chat.ts';
-import { EmbeddedChatTokenizer } from '../engines/embedded/chat_tokenizer.ts';
+import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
 
 const chat = [{ role: 'user' as const, content: 'hello there' }];
 

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
-import type { ChatTokenizer } from '../engines/token_chat.ts';
-import { EmbeddedChatTokenizer } from '../engines/embedded/chat_tokenizer.ts';
+import type { ChatTokenizer } from '../engines/token-chat.ts';
+import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
 import { Tokenizer, type TokenizerJson } from '../engines/embedded/tokenizer.ts';
 import { HfChatTokenizer, type HfChatTokenizerOptions } from './chat.ts';
 import { loadHfTokenizer } from './hf-tokenizer.ts';

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../../src/gateway/index.ts';
-import { OpenAICompatibleChannel } from '../../src/engines/openai_compatible/index.ts';
+import { OpenAICompatibleChannel } from '../../src/engines/openai-compatible/index.ts';
 import { SessionTracker, createContextGuard, compileIgnorePatterns } from '../../src/sessions/index.ts';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { postJson } from '../support/harness.ts';

@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedChatTokenizer, WorkerEngine } from '../../src/engines/embedded/index.ts';
-import { startEngineServer, type RunningEngineServer } from '../../src/engine_server/index.ts';
-import { TinkerService, type TinkerServerOptions } from '../../src/engine_server/tinker/index.ts';
+import { startEngineServer, type RunningEngineServer } from '../../src/engine-server/index.ts';
+import { TinkerService, type TinkerServerOptions } from '../../src/engine-server/tinker/index.ts';
 import { tinyCheckpoint } from './tiny-checkpoint.ts';
 
 /** A running embedded Tinker server. */

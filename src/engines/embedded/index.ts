@@ -1,5 +1,5 @@
 // The embedded policy engine: a small GPT in TypeScript on tfjs + the wasm backend, so the whole
-// RL loop runs on any CPU with no download. In: token ids (chat rendered by chatTemplate.ts with
+// RL loop runs on any CPU with no download. In: token ids (chat rendered by chat-template.ts with
 // the byte-level BPE of tokenizer.ts), TrainSamples with per-token advantages from src/rl.
 // Out: sampled tokens with log_softmax(logits/T) log-probs, scores (+ top-K), PPO training steps
 // with metrics, versioned weight publishing, safetensors checkpoints that resume exactly.
@@ -9,7 +9,7 @@
 
 export { initBackend } from './backend.ts';
 export { Tokenizer, trainBpe, SPECIAL_TOKENS, type SpecialToken, type TokenizerJson } from './tokenizer.ts';
-export { applyChatTemplate, contentText, messageBody, type ChatTemplateOptions } from './chatTemplate.ts';
+export { applyChatTemplate, contentText, messageBody, type ChatTemplateOptions } from './chat-template.ts';
 export { Gpt, initParams, paramCount, paramSpecs, forwardFlops, validateConfig, type GptConfig, type Params, type KvCache } from './model.ts';
 export { generateTokens, scoreTokens, logprobTemperature, type SampleRequest, type SampleResult } from './sampling.ts';
 export { trainStep, lossTerms, packBatch, trainLogprobs, validateSample, type PackedBatch, type TrainContext } from './train.ts';
@@ -17,7 +17,7 @@ export { AdamW, DEFAULT_ADAMW, type AdamWConfig } from './optimizer.ts';
 export { encodeSafetensors, decodeSafetensors, type HostTensor } from './safetensors.ts';
 export { readCheckpoint, writeCheckpoint, type CheckpointConfig, type CheckpointData } from './checkpoint.ts';
 export { EmbeddedEngine, type EmbeddedEngineOptions } from './engine.ts';
-export { WorkerEngine, type WorkerEngineOptions } from './worker_engine.ts';
-export { EmbeddedChatTokenizer, toolsText, type EmbeddedChatTokenizerOptions } from './chat_tokenizer.ts';
+export { WorkerEngine, type WorkerEngineOptions } from './worker-engine.ts';
+export { EmbeddedChatTokenizer, toolsText, type EmbeddedChatTokenizerOptions } from './chat-tokenizer.ts';
 export { benchEngine, formatBench, matmulGflops, BENCH_CONFIG, type EngineBenchOptions, type EngineBenchResult } from './bench.ts';
 export { Rng } from './rng.ts';

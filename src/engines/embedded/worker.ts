@@ -3,9 +3,9 @@
 // answered exactly once; an in-flight request can be cancelled by id.
 
 import { lowerThreadPriority, serveThread, threadArgs } from '../../util/thread/host.ts';
-import type { WorkerRole } from './worker_protocol.ts';
-import { ServingHandler } from './worker_serving.ts';
-import { TrainingHandler } from './worker_training.ts';
+import type { WorkerRole } from './worker-protocol.ts';
+import { ServingHandler } from './worker-serving.ts';
+import { TrainingHandler } from './worker-training.ts';
 
 const { role, nice } = threadArgs<{ role: WorkerRole; nice?: number }>();
 

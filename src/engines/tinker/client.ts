@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { OpenClawError } from '../../errors/index.ts';
-import { retryDelay } from '../openai_compatible/retry.ts';
+import { retryDelay } from '../openai-compatible/retry.ts';
 import { SeqStore } from './seq.ts';
 import {
   CapabilitiesSchema,

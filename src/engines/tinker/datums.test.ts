@@ -15,7 +15,7 @@ test('forward_backward body: alignment shift, zeroed prompt and unmasked positio
   assert.equal(plan.chunks.length, 1);
   assert.equal(plan.tokens, 4);
   const body = forwardBackwardBody('model-1', 3, plan.lossFnConfig, plan.chunks[0].datums);
-  assert.deepEqual(JSON.parse(body), fixture('forward_backward.json'));
+  assert.deepEqual(JSON.parse(body), fixture('forward-backward.json'));
   assert.deepEqual(plan.chunks[0].layouts.map((l) => [l.sample, l.start, l.responseLength, l.masked]), [[0, 2, 2, [0, 1]], [1, 0, 3, [0, 2]]]);
 });
 

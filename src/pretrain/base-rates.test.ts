@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EmbeddedEngine } from '../engines/embedded/engine.ts';
 import { tinyCheckpoint } from '../../test/support/tiny-checkpoint.ts';
-import { formatBaseRates, measureBaseRates, paraphraseRatio, type BaseRateReport } from './baseRates.ts';
+import { formatBaseRates, measureBaseRates, paraphraseRatio, type BaseRateReport } from './base-rates.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';
 import { MINORITY_PARAPHRASES } from './paraphrases.ts';
 import { STYLE_NAMES } from './styles.ts';

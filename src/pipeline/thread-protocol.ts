@@ -1,4 +1,4 @@
-// What ScoringThread (main thread) and its worker (thread_worker.ts) exchange.
+// What ScoringThread (main thread) and its worker (thread-worker.ts) exchange.
 import type { TurnJudgement } from '../gateway/index.ts';
 import type { Turn, TurnResponse } from '../sessions/index.ts';
 

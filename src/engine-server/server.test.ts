@@ -2,9 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { createTeacherClient } from '../scoring/teacher.ts';
-import { OpenAICompatibleChannel } from '../engines/openai_compatible/index.ts';
-import { WorkerEngine } from '../engines/embedded/worker_engine.ts';
-import { EmbeddedChatTokenizer } from '../engines/embedded/chat_tokenizer.ts';
+import { OpenAICompatibleChannel } from '../engines/openai-compatible/index.ts';
+import { WorkerEngine } from '../engines/embedded/worker-engine.ts';
+import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
 import { trainBpe } from '../engines/embedded/tokenizer.ts';
 import { startEngineServer, type RunningEngineServer } from './index.ts';
 

@@ -1,7 +1,7 @@
 // The main-thread end of one WorkerEngine thread: a util/thread ThreadClient that starts
 // worker.ts in the given role and names the engine in its errors.
 import { ThreadClient } from '../../util/thread/client.ts';
-import type { WorkerRole } from './worker_protocol.ts';
+import type { WorkerRole } from './worker-protocol.ts';
 
 // Run the TypeScript entry from a clone, the compiled one from a build.
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);

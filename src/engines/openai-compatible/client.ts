@@ -7,7 +7,7 @@ import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import { jsonObjectText, withMembers, type JsonObject } from '../../util/json-text.ts';
 import { parseWithLazyInts } from '../../util/lazy-ints.ts';
-import { normalizeBaseUrl, type NormalizedBaseUrl } from './baseUrl.ts';
+import { normalizeBaseUrl, type NormalizedBaseUrl } from './base-url.ts';
 import { retryDelay } from './retry.ts';
 import { SseParser } from './sse.ts';
 import { explainBadBody, explainCutStream, explainHttpFailure, explainNetworkFailure, explainNotAStream, type ChannelInfo } from './explain.ts';

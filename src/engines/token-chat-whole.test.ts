@@ -3,7 +3,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GenerateRequest, GenerateResult, PolicyEngine } from './types.ts';
-import { TokenChatChannel, WHOLE_SEQUENCE_CHUNK_TOKENS } from './token_chat.ts';
+import { TokenChatChannel, WHOLE_SEQUENCE_CHUNK_TOKENS } from './token-chat.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
 import { HfChatTokenizer } from '../tokenize/chat.ts';
 import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';

@@ -11,7 +11,7 @@ import { initBackend } from './backend.ts';
 import { fromHost, readCheckpoint } from './checkpoint.ts';
 import { Gpt } from './model.ts';
 import { generateTokens, scoreTokens } from './sampling.ts';
-import type { HostWeights, WorkerInit, WorkerReady } from './worker_protocol.ts';
+import type { HostWeights, WorkerInit, WorkerReady } from './worker-protocol.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 
 /** Generate and score on the served snapshot; swap in published weights. */

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GenerateRequest, GenerateResult, PolicyEngine } from './types.ts';
-import { TokenChatChannel } from './token_chat.ts';
-import { EmbeddedChatTokenizer } from './embedded/chat_tokenizer.ts';
-import { applyChatTemplate } from './embedded/chatTemplate.ts';
+import { TokenChatChannel } from './token-chat.ts';
+import { EmbeddedChatTokenizer } from './embedded/chat-tokenizer.ts';
+import { applyChatTemplate } from './embedded/chat-template.ts';
 import { trainBpe } from './embedded/tokenizer.ts';
 
 const tokenizer = trainBpe(['Hi there, how can I help?', 'hello there friend'], 280);

@@ -13,8 +13,8 @@ import type { GenerateRequest, GenerateResult, PolicyEngine, ScoreRequest, Score
 import type { EmbeddedEngineOptions } from './engine.ts';
 import type { GptConfig } from './model.ts';
 import { Tokenizer } from './tokenizer.ts';
-import { WorkerClient } from './worker_client.ts';
-import { weightBuffers, type HostWeights, type WorkerInit, type WorkerReady } from './worker_protocol.ts';
+import { WorkerClient } from './worker-client.ts';
+import { weightBuffers, type HostWeights, type WorkerInit, type WorkerReady } from './worker-protocol.ts';
 
 /** Options of WorkerEngine.create / load. */
 export interface WorkerEngineOptions extends EmbeddedEngineOptions {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
 import { loadHfTokenizer } from '../tokenize/index.ts';
 import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
-import { createContextGuard, promptTokenCounter } from './contextLimit.ts';
+import { createContextGuard, promptTokenCounter } from './context-limit.ts';
 
 const words = (messages: Array<{ content?: unknown }>) => messages.map((m) => String(m.content ?? '').split(/\s+/).filter(Boolean).length).reduce((a, b) => a + b, 0);
 

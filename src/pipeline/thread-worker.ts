@@ -11,7 +11,7 @@ import type { FeedbackRequest } from './feedback.ts';
 import { createScoringPipeline } from './from-config.ts';
 import type { ScoringPipeline } from './pipeline.ts';
 import type { JudgementViews } from './types.ts';
-import { SCORING_NICE, unpackTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread_protocol.ts';
+import { SCORING_NICE, unpackTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread-protocol.ts';
 
 const args = threadArgs<ScoringThreadArgs>();
 // Scoring is background work: where cores are scarce, serving (the main thread) goes first.

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bearerMatches, keyDigest } from '../gateway/server.ts';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
-import { TokenChatChannel } from '../engines/token_chat.ts';
+import { TokenChatChannel } from '../engines/token-chat.ts';
 import type { PolicyEngine } from '../engines/types.ts';
 import { handleChatCompletion } from './chat.ts';
 import { handleGenerate } from './generate.ts';

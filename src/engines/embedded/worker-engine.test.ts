@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { OpenClawError } from '../../errors/index.ts';
 import type { TrainOptions, TrainSample } from '../types.ts';
 import { EmbeddedEngine } from './engine.ts';
-import { WorkerEngine } from './worker_engine.ts';
+import { WorkerEngine } from './worker-engine.ts';
 
 const cfg = { vocabSize: 48, dModel: 24, nLayer: 2, nHead: 2, ctx: 256 };
 const prompt = [1, 2, 3, 4, 5];

@@ -6,7 +6,7 @@ import { OpenClawError } from '../../errors/index.ts';
 import type { TrainOptions, TrainSample } from '../types.ts';
 import { EmbeddedEngine } from './engine.ts';
 import { Tokenizer } from './tokenizer.ts';
-import { weightBuffers, type WorkerInit, type WorkerReady } from './worker_protocol.ts';
+import { weightBuffers, type WorkerInit, type WorkerReady } from './worker-protocol.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 
 /** Train, publish (export weights), save. */
