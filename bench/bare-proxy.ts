@@ -11,7 +11,12 @@ const pool = new Pool(upstream.origin, { connections: 256, keepAliveTimeout: 30_
 const app = Fastify({ logger: false });
 app.post('/v1/chat/completions', async (request, reply) => {
   const body = request.body as Record<string, unknown>;
-  const res = await pool.request({ path: `${upstream.pathname.replace(/\/$/, '')}/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await pool.request({
+    path: `${upstream.pathname.replace(/\/$/, '')}/chat/completions`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (body.stream !== true) return res.body.json();
   reply.hijack();
   reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });

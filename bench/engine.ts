@@ -24,7 +24,28 @@ function percentile(xs: number[], p: number): number {
 
 /** A deterministic pseudo-word corpus, enough to learn a 1024-token BPE. */
 function corpus(): string[] {
-  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'be', 'da', 'fi', 'go', 'hu', 'je', 'pa', 'qu', 'we', 'xi', 'yo', 'zu'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ne',
+    'ru',
+    'sa',
+    'ti',
+    'vo',
+    'be',
+    'da',
+    'fi',
+    'go',
+    'hu',
+    'je',
+    'pa',
+    'qu',
+    'we',
+    'xi',
+    'yo',
+    'zu',
+  ];
   let state = 1;
   const rnd = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const word = () => Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => syllables[Math.floor(rnd() * syllables.length)]).join('');
@@ -36,7 +57,12 @@ async function chatLatencies(channel: TokenChatChannel, n: number, seed0: number
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    await channel.complete({ messages: [{ role: 'user', content: 'kalo mine rusa tivo, bedafi go?' }], max_tokens: MAX_TOKENS, temperature: 1, seed: seed0 + i });
+    await channel.complete({
+      messages: [{ role: 'user', content: 'kalo mine rusa tivo, bedafi go?' }],
+      max_tokens: MAX_TOKENS,
+      temperature: 1,
+      seed: seed0 + i,
+    });
     out.push(performance.now() - t0);
   }
   return out;
@@ -46,13 +72,24 @@ function trainingBatch(vocab: number): TrainSample[] {
   // The same 8 × 128-token batch shape as the in-process measurement.
   return Array.from({ length: 8 }, (_, b) => {
     const responseIds = Array.from({ length: 128 }, (_, t) => (b * 131 + t * 7) % vocab);
-    return { promptIds: [b % vocab], responseIds, rolloutLogprobs: responseIds.map(() => -Math.log(vocab)), advantages: responseIds.map((_, t) => (t % 2 === 0 ? 1 : -1)), lossMask: responseIds.map(() => 1) };
+    return {
+      promptIds: [b % vocab],
+      responseIds,
+      rolloutLogprobs: responseIds.map(() => -Math.log(vocab)),
+      advantages: responseIds.map((_, t) => (t % 2 === 0 ? 1 : -1)),
+      lossMask: responseIds.map(() => 1),
+    };
   });
 }
 
 const TRAIN_OPTS: TrainOptions = {
   loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 },
-  lr: 1e-5, epochs: 1, minibatches: 1, maxGradNorm: 1, weightDecay: 0, temperature: 1,
+  lr: 1e-5,
+  epochs: 1,
+  minibatches: 1,
+  maxGradNorm: 1,
+  weightDecay: 0,
+  temperature: 1,
 };
 
 const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms`;
@@ -60,7 +97,12 @@ const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${pe
 async function servingWhileTraining(): Promise<void> {
   const tokenizer = trainBpe(corpus(), BENCH_CONFIG.vocabSize);
   const engine = await WorkerEngine.create(BENCH_CONFIG, { seed: 1, tokenizer, keepReference: false, trainingNice: TRAINING_NICE });
-  const channel = new TokenChatChannel(engine, new EmbeddedChatTokenizer(tokenizer), { modelId: 'bench', defaultTemperature: 1, defaultMaxTokens: MAX_TOKENS, contextLength: BENCH_CONFIG.ctx });
+  const channel = new TokenChatChannel(engine, new EmbeddedChatTokenizer(tokenizer), {
+    modelId: 'bench',
+    defaultTemperature: 1,
+    defaultMaxTokens: MAX_TOKENS,
+    contextLength: BENCH_CONFIG.ctx,
+  });
   try {
     const batch = trainingBatch(BENCH_CONFIG.vocabSize);
     await chatLatencies(channel, 10, 0); // warm-up of the serving worker (JIT, kernel set-up)
@@ -100,11 +142,17 @@ async function servingWhileTraining(): Promise<void> {
     const version = await engine.publish();
     const publishMs = performance.now() - t0;
 
-    console.log(`\nchat while training (${REQUESTS} sequential requests, ${MAX_TOKENS} tokens each, WorkerEngine + TokenChatChannel, training thread nice +${TRAINING_NICE}):`);
+    console.log(
+      `\nchat while training (${REQUESTS} sequential requests, ${MAX_TOKENS} tokens each, WorkerEngine + TokenChatChannel, training thread nice +${TRAINING_NICE}):`,
+    );
     console.log(`  idle:            ${fmt(idle)}; main event-loop delay p99 ${idleLagP99.toFixed(1)} ms`);
     console.log(`  during training: ${fmt(busy)}; main event-loop delay p99 ${busyLagP99.toFixed(1)} ms`);
-    console.log(`  training meanwhile: ${stepsDuring} steps finished in the ${(windowMs / 1000).toFixed(1)} s window, ${(stepMs / Math.max(1, steps)).toFixed(0)} ms/step (${aloneStepMs.toFixed(0)} ms/step with serving idle)`);
-    console.log(`  ratio to idle:   p50 ${(percentile(busy, 50) / percentile(idle, 50)).toFixed(2)}×, p99 ${(percentile(busy, 99) / percentile(idle, 99)).toFixed(2)}× (target p99 ≤ 2×)`);
+    console.log(
+      `  training meanwhile: ${stepsDuring} steps finished in the ${(windowMs / 1000).toFixed(1)} s window, ${(stepMs / Math.max(1, steps)).toFixed(0)} ms/step (${aloneStepMs.toFixed(0)} ms/step with serving idle)`,
+    );
+    console.log(
+      `  ratio to idle:   p50 ${(percentile(busy, 50) / percentile(idle, 50)).toFixed(2)}×, p99 ${(percentile(busy, 99) / percentile(idle, 99)).toFixed(2)}× (target p99 ≤ 2×)`,
+    );
     console.log(`  publish (worker → worker weight transfer and swap): ${publishMs.toFixed(1)} ms → version ${version}`);
   } finally {
     await engine.close();

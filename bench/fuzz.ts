@@ -25,20 +25,52 @@ function rand(): number {
 const int = (n: number) => Math.floor(rand() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
 
-const WEIRD_STRINGS = ['', ' ', '会话', '😀', 'a\r\nb', 'nul\u0000x', '\ud800', '%', '%ZZ', '../..', '__proto__', 'constructor', '<script>', 'x'.repeat(300), '\u202e', '\t'];
+const WEIRD_STRINGS = [
+  '',
+  ' ',
+  '会话',
+  '😀',
+  'a\r\nb',
+  'nul\u0000x',
+  '\ud800',
+  '%',
+  '%ZZ',
+  '../..',
+  '__proto__',
+  'constructor',
+  '<script>',
+  'x'.repeat(300),
+  '\u202e',
+  '\t',
+];
 /** A value of a random JSON type (sometimes nested, sometimes huge). */
 function randomValue(depth = 0): unknown {
   switch (int(depth > 2 ? 7 : 10)) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, 99999999999]);
-    case 3: return pick(WEIRD_STRINGS);
-    case 4: return 'y'.repeat(int(5000));
-    case 5: return [];
-    case 6: return {};
-    case 7: return Array.from({ length: int(4) }, () => randomValue(depth + 1));
-    case 8: return Object.fromEntries(Array.from({ length: int(4) }, () => [pick(['role', 'content', 'type', 'x', '__proto__', 'constructor', 'toString']), randomValue(depth + 1)]));
-    default: return { toString: 1, valueOf: 2 };
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, 99999999999]);
+    case 3:
+      return pick(WEIRD_STRINGS);
+    case 4:
+      return 'y'.repeat(int(5000));
+    case 5:
+      return [];
+    case 6:
+      return {};
+    case 7:
+      return Array.from({ length: int(4) }, () => randomValue(depth + 1));
+    case 8:
+      return Object.fromEntries(
+        Array.from({ length: int(4) }, () => [
+          pick(['role', 'content', 'type', 'x', '__proto__', 'constructor', 'toString']),
+          randomValue(depth + 1),
+        ]),
+      );
+    default:
+      return { toString: 1, valueOf: 2 };
   }
 }
 
@@ -53,10 +85,28 @@ function baseBody(path: string): Record<string, unknown> {
 /** Sets `value` at a random place in the body (a top-level key, a message field, or a new key). */
 function mutate(body: Record<string, unknown>): void {
   const r = int(4);
-  const keys = ['messages', 'session_id', 'turn_id', 'score', 'stream', 'max_tokens', 'temperature', 'tools', 'stream_options', 'logprobs', 'turn_type', 'session_done', 'prompt_cache_key', 'hint', 'n', 'top_p'];
+  const keys = [
+    'messages',
+    'session_id',
+    'turn_id',
+    'score',
+    'stream',
+    'max_tokens',
+    'temperature',
+    'tools',
+    'stream_options',
+    'logprobs',
+    'turn_type',
+    'session_done',
+    'prompt_cache_key',
+    'hint',
+    'n',
+    'top_p',
+  ];
   if (r === 0) body[pick(keys)] = randomValue();
   else if (r === 1 && Array.isArray(body.messages)) (body.messages as unknown[])[int(2)] = randomValue();
-  else if (r === 2 && Array.isArray(body.messages) && typeof body.messages[0] === 'object' && body.messages[0] !== null) (body.messages[0] as Record<string, unknown>)[pick(['role', 'content', 'tool_calls', 'tool_call_id', 'name'])] = randomValue();
+  else if (r === 2 && Array.isArray(body.messages) && typeof body.messages[0] === 'object' && body.messages[0] !== null)
+    (body.messages[0] as Record<string, unknown>)[pick(['role', 'content', 'tool_calls', 'tool_call_id', 'name'])] = randomValue();
   else body[`unknown_${int(1000)}`] = randomValue();
 }
 
@@ -64,7 +114,8 @@ function mutate(body: Record<string, unknown>): void {
 function request(method: string, path: string, headers: Record<string, string>, body: Buffer | string = ''): Buffer {
   const b = typeof body === 'string' ? Buffer.from(body) : body;
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  if (method === 'POST' && headers['Content-Length'] === undefined && headers['Transfer-Encoding'] === undefined) lines.push(`Content-Length: ${b.length}`);
+  if (method === 'POST' && headers['Content-Length'] === undefined && headers['Transfer-Encoding'] === undefined)
+    lines.push(`Content-Length: ${b.length}`);
   return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), b]);
 }
 
@@ -96,7 +147,15 @@ function malformed(endpoint: Endpoint): { kind: string; bytes: Buffer } {
       const text = JSON.stringify(body);
       const at = 1 + int(text.length - 2);
       const junk = Buffer.from(pick([[0xff], [0xc3], [0xed, 0xa0, 0x80], [0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x00]]));
-      return { kind, bytes: request(endpoint.method, path, JSON_HEADERS, Buffer.concat([Buffer.from(text.slice(0, at)), junk, Buffer.from(text.slice(at))])) };
+      return {
+        kind,
+        bytes: request(
+          endpoint.method,
+          path,
+          JSON_HEADERS,
+          Buffer.concat([Buffer.from(text.slice(0, at)), junk, Buffer.from(text.slice(at))]),
+        ),
+      };
     }
     case 'unknown_fields': {
       for (let i = 0; i < 1 + int(20); i++) body[pick(['__proto__', 'constructor', `f${int(1e6)}`, '', ' ', '😀'])] = randomValue();
@@ -111,10 +170,34 @@ function malformed(endpoint: Endpoint): { kind: string; bytes: Buffer } {
     }
     case 'bad_json': {
       const text = JSON.stringify(body);
-      return { kind, bytes: request(endpoint.method, path, JSON_HEADERS, pick([text.slice(0, int(text.length)), `${text}}`, text.replace(/"/g, "'"), 'null', '[]', '"str"', '1e999', 'NaN', ''])) };
+      return {
+        kind,
+        bytes: request(
+          endpoint.method,
+          path,
+          JSON_HEADERS,
+          pick([text.slice(0, int(text.length)), `${text}}`, text.replace(/"/g, "'"), 'null', '[]', '"str"', '1e999', 'NaN', '']),
+        ),
+      };
     }
     case 'bad_content_type':
-      return { kind, bytes: request(endpoint.method, path, { 'Content-Type': pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin9', '']) }, JSON.stringify(body)) };
+      return {
+        kind,
+        bytes: request(
+          endpoint.method,
+          path,
+          {
+            'Content-Type': pick([
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'multipart/form-data; boundary=x',
+              'application/json; charset=latin9',
+              '',
+            ]),
+          },
+          JSON.stringify(body),
+        ),
+      };
     default:
       return { kind, bytes: malformedHttp(endpoint.method, path, JSON.stringify(body)) };
   }
@@ -133,16 +216,49 @@ function malformedHttp(method: string, path: string, body: string): Buffer {
     () => Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n`, 'latin1'),
     () => Buffer.from(`${method} ${path} HTTP/9.9\r\nHost: x\r\n\r\n`, 'latin1'),
     () => Buffer.from(`${pick(['G ET', 'FOO', '', 'POST\u0000'])} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, 'latin1'),
-    () => Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${pick(['abc', '-1', '1, 2', '99999999999999999999'])}\r\n\r\n${body}`, 'latin1'),
-    () => Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${body}\r\n0\r\n\r\n`, 'latin1'),
-    () => Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body}`, 'latin1'),
-    () => request(method, path, { ...JSON_HEADERS, Authorization: pick(['Bearer', 'Bearer \u00ff\u00fe', 'x'.repeat(5000)]), 'X-Turn-Type': pick(['', 'main\u00e9', 'side']) }, b),
+    () =>
+      Buffer.from(
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${pick(['abc', '-1', '1, 2', '99999999999999999999'])}\r\n\r\n${body}`,
+        'latin1',
+      ),
+    () =>
+      Buffer.from(
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${body}\r\n0\r\n\r\n`,
+        'latin1',
+      ),
+    () =>
+      Buffer.from(
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
+        'latin1',
+      ),
+    () =>
+      request(
+        method,
+        path,
+        {
+          ...JSON_HEADERS,
+          Authorization: pick(['Bearer', 'Bearer \u00ff\u00fe', 'x'.repeat(5000)]),
+          'X-Turn-Type': pick(['', 'main\u00e9', 'side']),
+        },
+        b,
+      ),
     () => request(method, `${path}?${'q=%'.repeat(1 + int(50))}`, JSON_HEADERS, b),
   ];
   return pick(cases)();
 }
 
-const BODY_KINDS = ['wrong_types', 'deep_nesting', 'huge_string', 'bad_utf8', 'unknown_fields', 'bad_session_id', 'bad_json', 'bad_content_type', 'malformed_http', 'malformed_http'] as const;
+const BODY_KINDS = [
+  'wrong_types',
+  'deep_nesting',
+  'huge_string',
+  'bad_utf8',
+  'unknown_fields',
+  'bad_session_id',
+  'bad_json',
+  'bad_content_type',
+  'malformed_http',
+  'malformed_http',
+] as const;
 const GET_KINDS = ['malformed_http'] as const;
 
 /** A session id as a path segment: encoded, or with a raw '%', or an encoded lone surrogate (bad UTF-8). */
@@ -176,7 +292,11 @@ function isOpenAIError(body: string): boolean {
     const b = JSON.parse(body) as { error?: Record<string, unknown> };
     const keys = Object.keys(b);
     if (keys.length !== 1 || keys[0] !== 'error' || typeof b.error !== 'object' || b.error === null) return false;
-    return Object.keys(b.error).sort().join() === 'code,message,param,type' && typeof b.error.message === 'string' && typeof b.error.type === 'string';
+    return (
+      Object.keys(b.error).sort().join() === 'code,message,param,type' &&
+      typeof b.error.message === 'string' &&
+      typeof b.error.type === 'string'
+    );
   } catch {
     return false;
   }
@@ -196,7 +316,10 @@ function classify(t: Tally, kind: string, bytes: Buffer, res: RawResponse): void
   t.requests++;
   t.byStatus.set(res.status, (t.byStatus.get(res.status) ?? 0) + 1);
   const note = (what: string) => {
-    if (t.examples.length < 5) t.examples.push(`${what} [${kind}] ${res.status} ${res.body.slice(0, 120)} ← ${bytes.subarray(0, 100).toString('latin1').replace(/\r\n/g, '⏎')}`);
+    if (t.examples.length < 5)
+      t.examples.push(
+        `${what} [${kind}] ${res.status} ${res.body.slice(0, 120)} ← ${bytes.subarray(0, 100).toString('latin1').replace(/\r\n/g, '⏎')}`,
+      );
   };
   if (res.hung) {
     t.hung++;
@@ -222,13 +345,15 @@ async function main(): Promise<void> {
     for (const endpoint of ENDPOINTS) {
       const t: Tally = { requests: 0, byStatus: new Map(), fiveXX: 0, nonOpenAI: 0, hung: 0, noAnswer: 0, examples: [] };
       let next = 0;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (next < N) {
-          next++;
-          const { kind, bytes } = malformed(endpoint);
-          classify(t, kind, bytes, await rawRequest(h.url, bytes, HANG_MS));
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < N) {
+            next++;
+            const { kind, bytes } = malformed(endpoint);
+            classify(t, kind, bytes, await rawRequest(h.url, bytes, HANG_MS));
+          }
+        }),
+      );
       results.push([`${endpoint.method} ${endpoint.route}`, t]);
     }
   } finally {
@@ -239,8 +364,13 @@ async function main(): Promise<void> {
   console.log('endpoint                     requests   5xx  non-OpenAI  hung  closed-without-answer  statuses');
   let bad = 0;
   for (const [name, t] of results) {
-    const statuses = [...t.byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ');
-    console.log(`${name.padEnd(28)} ${String(t.requests).padStart(8)} ${String(t.fiveXX).padStart(5)} ${String(t.nonOpenAI).padStart(11)} ${String(t.hung).padStart(5)} ${String(t.noAnswer).padStart(22)}  ${statuses}`);
+    const statuses = [...t.byStatus.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}:${n}`)
+      .join(' ');
+    console.log(
+      `${name.padEnd(28)} ${String(t.requests).padStart(8)} ${String(t.fiveXX).padStart(5)} ${String(t.nonOpenAI).padStart(11)} ${String(t.hung).padStart(5)} ${String(t.noAnswer).padStart(22)}  ${statuses}`,
+    );
     for (const e of t.examples) console.log(`    ${e}`);
     bad += t.fiveXX + t.nonOpenAI + t.hung;
   }

@@ -26,11 +26,17 @@ const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 250);
 // that returns the whole prompt's token ids (one per 2.5 characters, ~16k for that prompt) as an
 // engine does. The default shape is a short chat with X-Session-Id headers.
 const OPENCLAW_SHAPE = process.env.BENCH_SHAPE === 'openclaw';
-if (process.env.BENCH_SHAPE !== undefined && !OPENCLAW_SHAPE) throw new Error(`BENCH_SHAPE must be "openclaw" or unset, not "${process.env.BENCH_SHAPE}"`);
+if (process.env.BENCH_SHAPE !== undefined && !OPENCLAW_SHAPE)
+  throw new Error(`BENCH_SHAPE must be "openclaw" or unset, not "${process.env.BENCH_SHAPE}"`);
 const OPENCLAW_SYSTEM = { role: 'system', content: systemPrompt(40_000, 'main') };
 
 /** One request of a session: its body and headers, for the turn's history (which `content` then extends). */
-function requestOf(session: string, history: Array<Record<string, unknown>>, stream: boolean, extra: Record<string, unknown>): { body: string; headers: Record<string, string> } {
+function requestOf(
+  session: string,
+  history: Array<Record<string, unknown>>,
+  stream: boolean,
+  extra: Record<string, unknown>,
+): { body: string; headers: Record<string, string> } {
   if (!OPENCLAW_SHAPE) {
     return {
       headers: { 'content-type': 'application/json', 'x-session-id': session, 'x-turn-type': 'main' },
@@ -45,7 +51,13 @@ function requestOf(session: string, history: Array<Record<string, unknown>>, str
 function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: child[stream]! });
-    rl.on('line', (line) => { const m = re.exec(line); if (m) { rl.close(); resolve(m); } });
+    rl.on('line', (line) => {
+      const m = re.exec(line);
+      if (m) {
+        rl.close();
+        resolve(m);
+      }
+    });
     child.once('exit', (code) => reject(new Error(`process exited (${code}) before printing ${re}`)));
   });
 }
@@ -55,29 +67,36 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs CONCURRENCY sessions of TURNS turns each; returns per-request latencies (ms) and wall time. */
-async function drive(baseUrl: string, stream: boolean, tag: string, extra: Record<string, unknown> = {}): Promise<{ lat: number[]; wallMs: number }> {
+async function drive(
+  baseUrl: string,
+  stream: boolean,
+  tag: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ lat: number[]; wallMs: number }> {
   const url = new URL(baseUrl);
   const pool = new Pool(url.origin, { connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   const lat: number[] = [];
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, s) => {
-    const session = `${tag}-${s}`;
-    // OpenClaw's system prompt travels in every body (openClawBody); the short chat's is history.
-    const messages: Array<Record<string, unknown>> = OPENCLAW_SHAPE ? [] : [{ role: 'system', content: 'You are a helpful assistant.' }];
-    for (let t = 0; t < TURNS; t++) {
-      await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
-      const question = `session ${session} question ${t}: what should I do next?`;
-      messages.push({ role: 'user', content: OPENCLAW_SHAPE && t === 0 ? question + runtime(session) : question });
-      const { body, headers } = requestOf(session, messages, stream, extra);
-      const start = performance.now();
-      const res = await pool.request({ path: `${url.pathname.replace(/\/$/, '')}/chat/completions`, method: 'POST', headers, body });
-      const text = await res.body.text();
-      lat.push(performance.now() - start);
-      if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-      const content = stream ? 'Sure. Here is a short answer with a few tokens in it.' : JSON.parse(text).choices[0].message.content;
-      messages.push({ role: 'assistant', content });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, s) => {
+      const session = `${tag}-${s}`;
+      // OpenClaw's system prompt travels in every body (openClawBody); the short chat's is history.
+      const messages: Array<Record<string, unknown>> = OPENCLAW_SHAPE ? [] : [{ role: 'system', content: 'You are a helpful assistant.' }];
+      for (let t = 0; t < TURNS; t++) {
+        await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
+        const question = `session ${session} question ${t}: what should I do next?`;
+        messages.push({ role: 'user', content: OPENCLAW_SHAPE && t === 0 ? question + runtime(session) : question });
+        const { body, headers } = requestOf(session, messages, stream, extra);
+        const start = performance.now();
+        const res = await pool.request({ path: `${url.pathname.replace(/\/$/, '')}/chat/completions`, method: 'POST', headers, body });
+        const text = await res.body.text();
+        lat.push(performance.now() - start);
+        if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+        const content = stream ? 'Sure. Here is a short answer with a few tokens in it.' : JSON.parse(text).choices[0].message.content;
+        messages.push({ role: 'assistant', content });
+      }
+    }),
+  );
   const wallMs = performance.now() - t0;
   await pool.close();
   return { lat, wallMs };
@@ -85,7 +104,9 @@ async function drive(baseUrl: string, stream: boolean, tag: string, extra: Recor
 
 /** CPU seconds (user + system) a process (or, with `mainThread`, its main thread) has used so far, from /proc (Linux). */
 function cpuSeconds(pid: number, mainThread = false): number {
-  const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
@@ -114,7 +135,9 @@ async function measure(target: Target, stream: boolean, tag: string): Promise<Me
 }
 
 function merge(a: Measured | undefined, b: Measured): Measured {
-  return a === undefined ? b : { lat: [...a.lat, ...b.lat], wallMs: a.wallMs + b.wallMs, cpuS: a.cpuS + b.cpuS, mainCpuS: a.mainCpuS + b.mainCpuS };
+  return a === undefined
+    ? b
+    : { lat: [...a.lat, ...b.lat], wallMs: a.wallMs + b.wallMs, cpuS: a.cpuS + b.cpuS, mainCpuS: a.mainCpuS + b.mainCpuS };
 }
 
 function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): ChildProcess {
@@ -124,7 +147,9 @@ function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?:
 
 async function main(): Promise<void> {
   const upstreamArgs = OPENCLAW_SHAPE ? ['--prompt-chars-per-token', '2.5'] : [];
-  const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts', ...upstreamArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/upstream-process.ts', ...upstreamArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [, upstreamUrl] = await waitForLine(upstream, 'stdout', /^UPSTREAM (\S+)/);
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-bench-'));
   // The gateway as configured by default (scoring on the main thread), and with scoring in its
@@ -134,18 +159,32 @@ async function main(): Promise<void> {
     mkdirSync(join(dir, name));
     // BENCH_JUDGE=1: a judge model (the scripted upstream again) instead of the rules judge, so
     // each finished turn also costs the judge's HTTP calls, as in a real deployment.
-    const judge = process.env.BENCH_JUDGE ? `judge:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench-judge\n` : '';
-    writeFileSync(path, `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n${judge}scoring:\n  worker_thread: ${workerThread}\n`);
+    const judge = process.env.BENCH_JUDGE
+      ? `judge:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench-judge\n`
+      : '';
+    writeFileSync(
+      path,
+      `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n${judge}scoring:\n  worker_thread: ${workerThread}\n`,
+    );
     return path;
   };
   const bare = spawnServer(['--import', 'tsx', 'bench/bare-proxy.ts', upstreamUrl]);
   const gatewayEnv = { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' };
   const gateway = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway', false), '--port', '0'], gatewayEnv);
-  const gatewayThread = spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-thread', true), '--port', '0'], gatewayEnv);
+  const gatewayThread = spawnServer(
+    ['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-thread', true), '--port', '0'],
+    gatewayEnv,
+  );
   // BENCH_BASELINE_TREE=<another checkout with its node_modules>: that tree's gateway joins the run,
   // so two versions of the code are compared under the same load and the same machine noise.
   const baselineTree = process.env.BENCH_BASELINE_TREE;
-  const baseline = baselineTree ? spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-baseline', false), '--port', '0'], gatewayEnv, baselineTree) : undefined;
+  const baseline = baselineTree
+    ? spawnServer(
+        ['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-baseline', false), '--port', '0'],
+        gatewayEnv,
+        baselineTree,
+      )
+    : undefined;
   const [[, bareUrl], [, gatewayUrl], [, gatewayThreadUrl], baselineMatch] = await Promise.all([
     waitForLine(bare, 'stderr', /at (http:\/\/\S+\/v1)/),
     waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/),
@@ -177,24 +216,35 @@ async function main(): Promise<void> {
         const m = runs.get(name)!;
         const sorted = [...m.lat].sort((a, b) => a - b);
         const perRequest = (seconds: number) => ((seconds * 1e6) / m.lat.length).toFixed(0);
-        return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: m.lat.length / (m.wallMs / 1000), cpu: `${perRequest(m.cpuS)} (${perRequest(m.mainCpuS)})` };
+        return {
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          rps: m.lat.length / (m.wallMs / 1000),
+          cpu: `${perRequest(m.cpuS)} (${perRequest(m.mainCpuS)})`,
+        };
       };
       const direct = stats('direct');
       for (const t of targets) {
         const s = stats(t.name);
-        rows.push([
-          stream ? 'stream' : 'non-stream',
-          t.name,
-          s.rps.toFixed(0),
-          `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`,
-          t === targets[0] ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
-          t === targets[0] ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
-          t.pid === undefined ? '-' : s.cpu,
-        ].join(' | '));
+        rows.push(
+          [
+            stream ? 'stream' : 'non-stream',
+            t.name,
+            s.rps.toFixed(0),
+            `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`,
+            t === targets[0] ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
+            t === targets[0] ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
+            t.pid === undefined ? '-' : s.cpu,
+          ].join(' | '),
+        );
       }
     }
-    const shape = OPENCLAW_SHAPE ? 'OpenClaw-shaped requests (40k-char system prompt, 12 tools, inferred sessions, ~16k prompt token ids)' : 'short chats with session headers';
-    process.stdout.write(`gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, ${shape}, same run\n`);
+    const shape = OPENCLAW_SHAPE
+      ? 'OpenClaw-shaped requests (40k-char system prompt, 12 tools, inferred sessions, ~16k prompt token ids)'
+      : 'short chats with session headers';
+    process.stdout.write(
+      `gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, ${shape}, same run\n`,
+    );
     process.stdout.write('mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req (main thread)\n');
     for (const r of rows) process.stdout.write(`${r}\n`);
   } finally {

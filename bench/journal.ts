@@ -21,7 +21,13 @@ import { journalSegments, readRecords, type RecordedTurn } from '../src/sessions
 import Database from 'better-sqlite3';
 import { SampleStore } from '../src/samples/index.ts';
 
-const { values } = parseArgs({ options: { gb: { type: 'string', default: '1' }, 'full-scan': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    gb: { type: 'string', default: '1' },
+    'full-scan': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const GB = Number(values.gb);
 if (!(GB > 0 && GB <= 50)) throw new Error(`--gb must be a number of gigabytes in (0, 50], not ${JSON.stringify(values.gb)}`);
 const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/openclaw-2026.9.6-requests.sanitized.jsonl', import.meta.url));
@@ -39,7 +45,10 @@ function journalBytes(outDir: string): { turns: number; before: number; after: n
   const path = join(outDir, 'records', 'turns.jsonl');
   const { turns } = readRecords(path);
   const after = journalSegments(path).reduce((n, s) => n + statSync(s.path).size, 0);
-  const nextStateBytes = readFileSync(path, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"next_state"')).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+  const nextStateBytes = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{"type":"next_state"'))
+    .reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
   return { turns: turns.length, before: turns.reduce((n, t) => n + fullLineBytes(t), 0) + nextStateBytes, after };
 }
 
@@ -47,11 +56,22 @@ async function fixtureBytes(): Promise<{ turns: number; before: number; after: n
   if (!existsSync(FIXTURE)) return null;
   const h = await startHarness();
   try {
-    const reqs = readFileSync(FIXTURE, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const reqs = readFileSync(FIXTURE, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const r of reqs) {
       const call = r.reply.tool_calls?.[0];
-      h.upstream.script(call ? { kind: 'tool_call', name: call.function.name, arguments: call.function.arguments, id: call.id } : { kind: 'text', text: r.reply.content ?? '' });
-      const res = await fetch(`${h.url}${r.path}`, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: r.headers.traceparent }, body: JSON.stringify(r.body) });
+      h.upstream.script(
+        call
+          ? { kind: 'tool_call', name: call.function.name, arguments: call.function.arguments, id: call.id }
+          : { kind: 'text', text: r.reply.content ?? '' },
+      );
+      const res = await fetch(`${h.url}${r.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: r.headers.traceparent },
+        body: JSON.stringify(r.body),
+      });
       await readSse(res);
     }
   } finally {
@@ -68,10 +88,20 @@ async function sessionBytes(turns: number): Promise<{ turns: number; before: num
     const system = { role: 'system', content: systemPrompt(40_000, 'main') };
     const history: Array<Record<string, unknown>> = [];
     for (let n = 0; n < turns; n++) {
-      history.push({ role: 'user', content: `Step ${n}: please look at section ${n} of the notes and tell me what changed.${n === 0 ? runtime('bench-session') : ''}` });
-      const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(openClawBody(system, history)) });
+      history.push({
+        role: 'user',
+        content: `Step ${n}: please look at section ${n} of the notes and tell me what changed.${n === 0 ? runtime('bench-session') : ''}`,
+      });
+      const res = await fetch(`${h.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(openClawBody(system, history)),
+      });
       const events = await readSse(res);
-      const text = events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '').join('');
+      const text = events
+        .filter((e) => e !== '[DONE]')
+        .map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '')
+        .join('');
       history.push({ role: 'assistant', content: text });
     }
   } finally {
@@ -82,7 +112,9 @@ async function sessionBytes(turns: number): Promise<{ turns: number; before: num
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 function printBytes(what: string, r: { turns: number; before: number; after: number }): void {
-  console.log(`${what}: turns=${r.turns} bytes_per_turn_before=${kb(r.before / r.turns)} bytes_per_turn_after=${kb(r.after / r.turns)} ratio=${(r.before / r.after).toFixed(1)}x`);
+  console.log(
+    `${what}: turns=${r.turns} bytes_per_turn_before=${kb(r.before / r.turns)} bytes_per_turn_after=${kb(r.after / r.turns)} ratio=${(r.before / r.after).toFixed(1)}x`,
+  );
 }
 
 // ---- 2. start-up with a large journal ----------------------------------------------------------
@@ -99,10 +131,14 @@ function turnLine(session: string, n: number): string {
   if (n === 1) return `${head},"tools":${TOOLS_TEXT},"prompt_ids":${IDS_TEXT},"messages":[${SYSTEM_TEXT},${user}]}\n`;
   return `${head},"base":{"turn_id":${n - 1},"keep":${2 * n - 2},"tools":true,"ids_keep":${16_000 + 20 * (n - 2)}},"prompt_ids":[${Array.from({ length: 20 }, (_, i) => 100 + i).join(',')}],"messages":[${user}]}\n`;
 }
-const nextLine = (session: string, n: number) => `{"type":"next_state","session_id":"${session}","turn_id":${n},"next_state":{"role":"user","content":"Step ${n + 1}"},"at":"2026-12-01T00:00:02.000Z"}\n`;
+const nextLine = (session: string, n: number) =>
+  `{"type":"next_state","session_id":"${session}","turn_id":${n},"next_state":{"role":"user","content":"Step ${n + 1}"},"at":"2026-12-01T00:00:02.000Z"}\n`;
 
 /** Writes ~`bytes` of journal as 64 MB segments; returns the position before the last ~200 turns and those turns. */
-function generateJournal(dir: string, bytes: number): { checkpoint: { segment: number; offset: number }; tail: Array<[string, number]>; turns: number } {
+function generateJournal(
+  dir: string,
+  bytes: number,
+): { checkpoint: { segment: number; offset: number }; tail: Array<[string, number]>; turns: number } {
   mkdirSync(dir, { recursive: true });
   let segment = 1;
   let fd = openSync(join(dir, 'turns.000001.jsonl'), 'w');
@@ -143,7 +179,6 @@ function generateJournal(dir: string, bytes: number): { checkpoint: { segment: n
   return { checkpoint: { segment: cp.segment, offset: cp.offset }, tail: positions.map((p) => p.key), turns };
 }
 
-
 /** Median of 3 starts (the machine is shared): ms from spawn to listening, peak RSS (MB). */
 async function measureStart(outDir: string): Promise<{ ms: number; rssMb: number }> {
   const runs = [];
@@ -154,7 +189,10 @@ async function measureStart(outDir: string): Promise<{ ms: number; rssMb: number
 
 /** Starts the server on `outDir` in a child process: ms from spawn to listening, peak RSS (MB). */
 function startOnce(outDir: string): Promise<{ ms: number; rssMb: number }> {
-  const spec = { tree: { rollout: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:9/v1', model_id: 'p' } }, overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl' } };
+  const spec = {
+    tree: { rollout: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:9/v1', model_id: 'p' } },
+    overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl' },
+  };
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
@@ -167,7 +205,9 @@ function startOnce(outDir: string): Promise<{ ms: number; rssMb: number }> {
       child.kill('SIGKILL');
       resolve({ ms, rssMb: hwm ? Number(hwm[1]) / 1024 : NaN });
     });
-    child.once('exit', (code, signal) => { if (!out.includes('READY ')) reject(new Error(`server exited before listening (${code ?? signal})`)); });
+    child.once('exit', (code, signal) => {
+      if (!out.includes('READY ')) reject(new Error(`server exited before listening (${code ?? signal})`));
+    });
   });
 }
 
@@ -175,13 +215,20 @@ function startOnce(outDir: string): Promise<{ ms: number; rssMb: number }> {
  * The store of a run that served the generated journal: every turn but the last 200 resolved
  * (as light drop rows: start-up only looks turns up), and the checkpoint, if given.
  */
-function storeWithCheckpoint(outDir: string, turns: number, tail: Array<[string, number]>, checkpoint: { segment: number; offset: number } | null): void {
+function storeWithCheckpoint(
+  outDir: string,
+  turns: number,
+  tail: Array<[string, number]>,
+  checkpoint: { segment: number; offset: number } | null,
+): void {
   const store = SampleStore.open(join(outDir, 'samples.sqlite'));
   if (checkpoint !== null) store.setJournalCheckpoint(checkpoint);
   store.close();
   const db = new Database(join(outDir, 'samples.sqlite'));
   const missing = new Set(tail.map(([s, n]) => `${s}:${n}`));
-  const insert = db.prepare(`INSERT OR IGNORE INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, 'bench', NULL, 0)`);
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, 'bench', NULL, 0)`,
+  );
   db.transaction(() => {
     for (let i = 0; i < turns; i++) {
       const s = `gen-${Math.floor(i / TURNS_PER_SESSION)}`;
@@ -204,21 +251,29 @@ async function startup(): Promise<void> {
     const t0 = performance.now();
     const gen = generateJournal(join(big, 'records'), GB * 1024 ** 3);
     const size = journalSegments(join(big, 'records', 'turns.jsonl')).reduce((n, s) => n + statSync(s.path).size, 0);
-    console.log(`generated journal: ${(size / 1024 ** 3).toFixed(2)} GB, ${journalSegments(join(big, 'records', 'turns.jsonl')).length} segments, ${gen.turns} turns (${(size / gen.turns / 1024).toFixed(1)} KB/turn) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated journal: ${(size / 1024 ** 3).toFixed(2)} GB, ${journalSegments(join(big, 'records', 'turns.jsonl')).length} segments, ${gen.turns} turns (${(size / gen.turns / 1024).toFixed(1)} KB/turn) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     storeWithCheckpoint(big, gen.turns, gen.tail, gen.checkpoint);
     const withCp = await measureStart(big);
-    console.log(`start-up, ${(size / 1024 ** 3).toFixed(2)} GB journal, checkpoint before the last 200 turns: ms=${withCp.ms.toFixed(0)} (+${(withCp.ms - base.ms).toFixed(0)} over baseline, ratio ${(withCp.ms / base.ms).toFixed(2)}) peak_rss=${withCp.rssMb.toFixed(0)} MB (+${(withCp.rssMb - base.rssMb).toFixed(0)})`);
+    console.log(
+      `start-up, ${(size / 1024 ** 3).toFixed(2)} GB journal, checkpoint before the last 200 turns: ms=${withCp.ms.toFixed(0)} (+${(withCp.ms - base.ms).toFixed(0)} over baseline, ratio ${(withCp.ms / base.ms).toFixed(2)}) peak_rss=${withCp.rssMb.toFixed(0)} MB (+${(withCp.rssMb - base.rssMb).toFixed(0)})`,
+    );
     const requeued = SampleStore.open(join(big, 'samples.sqlite'));
     const stored = gen.tail.filter(([s, n]) => requeued.hasTurn(s, n)).length;
     requeued.close();
-    console.log(`  the 200 turns after the checkpoint (missing from the store): ${stored} held by the store once the server listened (pending, re-queued from the journal)`);
+    console.log(
+      `  the 200 turns after the checkpoint (missing from the store): ${stored} held by the store once the server listened (pending, re-queued from the journal)`,
+    );
     if (values['full-scan']) {
       const legacy = join(root, 'legacy');
       mkdirSync(legacy);
       renameSync(join(big, 'records'), join(legacy, 'records'));
       storeWithCheckpoint(legacy, gen.turns, gen.tail, null);
       const scan = await measureStart(legacy);
-      console.log(`start-up, same journal without a checkpoint (replays every segment once): ms=${scan.ms.toFixed(0)} peak_rss=${scan.rssMb.toFixed(0)} MB`);
+      console.log(
+        `start-up, same journal without a checkpoint (replays every segment once): ms=${scan.ms.toFixed(0)} peak_rss=${scan.rssMb.toFixed(0)} MB`,
+      );
     }
   } finally {
     if (!values.keep) rmSync(root, { recursive: true, force: true });

@@ -30,12 +30,22 @@ export function parseJudgeSet(text: string, set: string): JudgeSetItem[] {
     const cols = raw.split('\t');
     const [role, score, reply, hint] = cols;
     const where = `${set}.tsv line ${i + 1}`;
-    if (cols.length < 3 || cols.length > 4) throw new OpenClawError('invalid_request', `${where}: expected 3 or 4 tab-separated columns, got ${cols.length}`);
-    if (role !== 'user' && role !== 'tool') throw new OpenClawError('invalid_request', `${where}: role must be user or tool, got "${role}"`);
-    if (score !== '1' && score !== '0' && score !== '-1') throw new OpenClawError('invalid_request', `${where}: score must be 1, 0 or -1, got "${score}"`);
+    if (cols.length < 3 || cols.length > 4)
+      throw new OpenClawError('invalid_request', `${where}: expected 3 or 4 tab-separated columns, got ${cols.length}`);
+    if (role !== 'user' && role !== 'tool')
+      throw new OpenClawError('invalid_request', `${where}: role must be user or tool, got "${role}"`);
+    if (score !== '1' && score !== '0' && score !== '-1')
+      throw new OpenClawError('invalid_request', `${where}: score must be 1, 0 or -1, got "${score}"`);
     if (reply.trim() === '') throw new OpenClawError('invalid_request', `${where}: empty reply`);
     const h = (hint ?? '').trim();
-    items.push({ set, line: i + 1, role, text: reply.replace(/\\n/g, '\n'), score: Number(score) as 1 | 0 | -1, hint: h === '' ? null : h });
+    items.push({
+      set,
+      line: i + 1,
+      role,
+      text: reply.replace(/\\n/g, '\n'),
+      score: Number(score) as 1 | 0 | -1,
+      hint: h === '' ? null : h,
+    });
   });
   return items;
 }
@@ -80,7 +90,8 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
   };
   const withHint = results.filter((r) => r.item.hint !== null);
   const given = results.filter((r) => r.got.hint !== null);
-  const matched = (r: { item: JudgeSetItem; got: Judgement }) => r.item.hint !== null && r.got.hint !== null && hintMatches(r.item.hint, r.got.hint);
+  const matched = (r: { item: JudgeSetItem; got: Judgement }) =>
+    r.item.hint !== null && r.got.hint !== null && hintMatches(r.item.hint, r.got.hint);
   const clean = results.filter((r) => r.item.hint === null && r.item.score >= 0);
   const falseHints = clean.filter((r) => r.got.hint !== null).length;
   return {

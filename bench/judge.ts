@@ -34,7 +34,10 @@ function turn(item: JudgeSetItem): JudgedTurnInput {
 }
 
 async function modelJudge(call: JudgeCall, item: JudgeSetItem): Promise<Judgement> {
-  const [prm, hint] = await Promise.all([runPrmJudge(turn(item), { call, m: 1 }), runHintJudge(turn(item), { call, m: 1, minHintChars: 0 })]);
+  const [prm, hint] = await Promise.all([
+    runPrmJudge(turn(item), { call, m: 1 }),
+    runHintJudge(turn(item), { call, m: 1, minHintChars: 0 }),
+  ]);
   return { score: prm.score, hint: hint.hint };
 }
 
@@ -43,7 +46,8 @@ async function main(): Promise<void> {
   let close = async () => {};
   if (configPath !== undefined) {
     const c = loadConfig(configPath);
-    if (c.judge.provider !== 'openai_compatible') throw new Error(`${configPath}: judge.provider is ${c.judge.provider}; --judge-config needs an openai_compatible judge`);
+    if (c.judge.provider !== 'openai_compatible')
+      throw new Error(`${configPath}: judge.provider is ${c.judge.provider}; --judge-config needs an openai_compatible judge`);
     const channel = channelFromSettings('judge', c.judge, { maxRetries: 1, connections: 4 });
     close = () => channel.close();
     call = channelJudgeCall(channel, c.judge.model_id!);
@@ -84,12 +88,17 @@ async function main(): Promise<void> {
       passes.push((used.user + used.system) / 1000 / all.length);
     }
     passes.sort((a, b) => a - b);
-    console.log(`CPU time per reply: ${passes[2].toFixed(3)} ms (median of 5 passes; first pass incl. model load: ${(offlineMs / all.length).toFixed(3)} ms wall)`);
+    console.log(
+      `CPU time per reply: ${passes[2].toFixed(3)} ms (median of 5 passes; first pass incl. model load: ${(offlineMs / all.length).toFixed(3)} ms wall)`,
+    );
   }
   if (showMisses) {
     for (const { item, got } of all) {
       const hintOk = item.hint === null ? got.hint === null || item.score < 0 : got.hint !== null && hintMatches(item.hint, got.hint);
-      if (got.score !== item.score || !hintOk) console.log(`MISS ${item.set}:${item.line} want ${item.score} ${JSON.stringify(item.hint)} got ${got.score} ${JSON.stringify(got.hint)} :: ${item.text}`);
+      if (got.score !== item.score || !hintOk)
+        console.log(
+          `MISS ${item.set}:${item.line} want ${item.score} ${JSON.stringify(item.hint)} got ${got.score} ${JSON.stringify(got.hint)} :: ${item.text}`,
+        );
     }
   }
   await close();

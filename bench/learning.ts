@@ -9,7 +9,13 @@ import { MODES, type Mode } from '../src/config/index.ts';
 import { learn, type LearnResult } from '../src/demo/index.ts';
 import { PERSONA_NAMES } from '../src/sim/index.ts';
 
-const list = (v: string | undefined, all: readonly string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [...all]);
+const list = (v: string | undefined, all: readonly string[]) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [...all];
 const modes = list(process.env.BENCH_MODES, MODES) as Mode[];
 const personas = list(process.env.BENCH_PERSONAS, PERSONA_NAMES);
 const seeds = list(process.env.BENCH_SEEDS, ['1', '2', '3']).map(Number);
@@ -26,35 +32,57 @@ function stats(xs: number[]): { mean: number; sd: number } {
   const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1));
   return { mean, sd };
 }
-const fmt = (xs: number[]) => { const s = stats(xs); return `${s.mean.toFixed(2)} ± ${s.sd.toFixed(2)}`; };
+const fmt = (xs: number[]) => {
+  const s = stats(xs);
+  return `${s.mean.toFixed(2)} ± ${s.sd.toFixed(2)}`;
+};
 
-interface Row { mode: Mode; persona: string; runs: LearnResult[] }
+interface Row {
+  mode: Mode;
+  persona: string;
+  runs: LearnResult[];
+}
 
 /** Rating after `step` steps; runs that stopped earlier (episode budget) count with their last rating, and the cell says so. */
 export function cell(runs: Pick<LearnResult, 'ratings' | 'stepsDone'>[], step: number, budget = maxEpisodes): string {
   const at = runs.map((x) => x.ratings[step] ?? x.ratings[Math.min(step, x.stepsDone)]);
   const short = runs.filter((x) => x.stepsDone < step);
-  return short.length === 0 ? fmt(at) : `${fmt(at)} (${short.length} of ${runs.length} runs stopped at step ${short.map((x) => x.stepsDone).join(', ')}: ${budget}-episode budget)`;
+  return short.length === 0
+    ? fmt(at)
+    : `${fmt(at)} (${short.length} of ${runs.length} runs stopped at step ${short.map((x) => x.stepsDone).join(', ')}: ${budget}-episode budget)`;
 }
 
 function chart(rows: Row[]): string {
   // One small panel per persona: mean rating at 0 / mid / final steps, one line per mode.
-  const W = 260, H = 180, pad = 30, colors: Record<string, string> = { 'openclaw-rl': '#d62728', 'openclaw-opd': '#1f77b4', 'openclaw-combine': '#2ca02c' };
+  const W = 260,
+    H = 180,
+    pad = 30,
+    colors: Record<string, string> = { 'openclaw-rl': '#d62728', 'openclaw-opd': '#1f77b4', 'openclaw-combine': '#2ca02c' };
   const panels = personas.map((p, i) => {
-    const x0 = (i % 3) * (W + 20), y0 = Math.floor(i / 3) * (H + 40);
-    const lines = rows.filter((r) => r.persona === p).map((r) => {
-      const pts = [0, mid, steps].map((s) => {
-        const ys = r.runs.map((x) => x.ratings[s]).filter((v) => v !== undefined);
-        const y = ys.length ? stats(ys).mean : 0;
-        return `${x0 + pad + (s / steps) * (W - 2 * pad)},${y0 + H - pad - y * (H - 2 * pad)}`;
+    const x0 = (i % 3) * (W + 20),
+      y0 = Math.floor(i / 3) * (H + 40);
+    const lines = rows
+      .filter((r) => r.persona === p)
+      .map((r) => {
+        const pts = [0, mid, steps].map((s) => {
+          const ys = r.runs.map((x) => x.ratings[s]).filter((v) => v !== undefined);
+          const y = ys.length ? stats(ys).mean : 0;
+          return `${x0 + pad + (s / steps) * (W - 2 * pad)},${y0 + H - pad - y * (H - 2 * pad)}`;
+        });
+        return `<polyline fill="none" stroke="${colors[r.mode]}" stroke-width="2" points="${pts.join(' ')}"/>`;
       });
-      return `<polyline fill="none" stroke="${colors[r.mode]}" stroke-width="2" points="${pts.join(' ')}"/>`;
-    });
-    return `<g><rect x="${x0}" y="${y0}" width="${W}" height="${H}" fill="#fff" stroke="#ccc"/><text x="${x0 + 8}" y="${y0 + 16}" font-size="12">${p}</text>`
-      + `<line x1="${x0 + pad}" y1="${y0 + H - pad - 0.7 * (H - 2 * pad)}" x2="${x0 + W - pad}" y2="${y0 + H - pad - 0.7 * (H - 2 * pad)}" stroke="#999" stroke-dasharray="3"/>`
-      + `<text x="${x0 + pad}" y="${y0 + H - 8}" font-size="10">step 0 … ${steps}; dashed: rating 0.7</text>${lines.join('')}</g>`;
+    return (
+      `<g><rect x="${x0}" y="${y0}" width="${W}" height="${H}" fill="#fff" stroke="#ccc"/><text x="${x0 + 8}" y="${y0 + 16}" font-size="12">${p}</text>` +
+      `<line x1="${x0 + pad}" y1="${y0 + H - pad - 0.7 * (H - 2 * pad)}" x2="${x0 + W - pad}" y2="${y0 + H - pad - 0.7 * (H - 2 * pad)}" stroke="#999" stroke-dasharray="3"/>` +
+      `<text x="${x0 + pad}" y="${y0 + H - 8}" font-size="10">step 0 … ${steps}; dashed: rating 0.7</text>${lines.join('')}</g>`
+    );
   });
-  const legend = modes.map((m, i) => `<text x="${10 + i * 150}" y="${Math.ceil(personas.length / 3) * (H + 40) + 10}" font-size="12" fill="${colors[m]}">${m}</text>`).join('');
+  const legend = modes
+    .map(
+      (m, i) =>
+        `<text x="${10 + i * 150}" y="${Math.ceil(personas.length / 3) * (H + 40) + 10}" font-size="12" fill="${colors[m]}">${m}</text>`,
+    )
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${3 * (W + 20)}" height="${Math.ceil(personas.length / 3) * (H + 40) + 20}" font-family="sans-serif">${panels.join('')}${legend}</svg>\n`;
 }
 
@@ -68,10 +96,15 @@ async function main(): Promise<void> {
       for (const seed of seeds) {
         const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed, maxEpisodes });
         row.runs.push(r);
-        process.stderr.write(`${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes)\n`);
+        process.stderr.write(
+          `${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes)\n`,
+        );
         // Partial results survive an interrupted run.
         mkdirSync(outDir, { recursive: true });
-        writeFileSync(join(outDir, 'learning.partial.json'), JSON.stringify(rows.map((x) => ({ mode: x.mode, persona: x.persona, ratings: x.runs.map((y) => y.ratings) }))));
+        writeFileSync(
+          join(outDir, 'learning.partial.json'),
+          JSON.stringify(rows.map((x) => ({ mode: x.mode, persona: x.persona, ratings: x.runs.map((y) => y.ratings) }))),
+        );
       }
     }
   }
@@ -79,8 +112,13 @@ async function main(): Promise<void> {
   const lines = [header, '|---|---|---|---|---|---|'];
   for (const r of rows) {
     const reached = r.runs.map((x) => x.stepsTo07).filter((v): v is number => v !== null);
-    const to07 = reached.length === r.runs.length ? fmt(reached) : `${reached.length}/${r.runs.length} runs${reached.length ? ` (${fmt(reached)})` : ''}`;
-    lines.push(`| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${cell(r.runs, mid)} | ${cell(r.runs, steps)} | ${to07} |`);
+    const to07 =
+      reached.length === r.runs.length
+        ? fmt(reached)
+        : `${reached.length}/${r.runs.length} runs${reached.length ? ` (${fmt(reached)})` : ''}`;
+    lines.push(
+      `| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${cell(r.runs, mid)} | ${cell(r.runs, steps)} | ${to07} |`,
+    );
   }
   // Every run of a persona starts from the same base checkpoint, so its base rating is best
   // estimated from all of them together (modes × seeds × held-out answers).
@@ -90,9 +128,23 @@ async function main(): Promise<void> {
     lines.push(`| ${persona} | ${stats(bases).mean.toFixed(2)} | ${bases.length * evalSamples} |`);
   }
   const table = lines.join('\n');
-  process.stdout.write(`learning benchmark: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`);
+  process.stdout.write(
+    `learning benchmark: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`,
+  );
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'learning.json'), JSON.stringify({ steps, evalSamples, seeds, rows: rows.map((r) => ({ mode: r.mode, persona: r.persona, runs: r.runs.map(({ server: _s, ...x }) => x) })) }, null, 2));
+  writeFileSync(
+    join(outDir, 'learning.json'),
+    JSON.stringify(
+      {
+        steps,
+        evalSamples,
+        seeds,
+        rows: rows.map((r) => ({ mode: r.mode, persona: r.persona, runs: r.runs.map(({ server: _s, ...x }) => x) })),
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(join(outDir, 'learning.svg'), chart(rows));
   writeFileSync(join(outDir, 'learning.md'), `${table}\n`);
   process.stdout.write(`wrote ${join(outDir, 'learning.json')}, learning.svg, learning.md\n`);

@@ -18,13 +18,20 @@ const FIXTURE = process.env.BENCH_FIXTURE ?? '/work/shared/fixtures/openclaw-202
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const EXTRA_TURNS = Number(process.env.BENCH_EXTRA_TURNS ?? 5);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a positive integer, got ${process.env.BENCH_ROUNDS}`);
-if (!Number.isInteger(EXTRA_TURNS) || EXTRA_TURNS < 0) throw new Error(`BENCH_EXTRA_TURNS must be a non-negative integer, got ${process.env.BENCH_EXTRA_TURNS}`);
+if (!Number.isInteger(EXTRA_TURNS) || EXTRA_TURNS < 0)
+  throw new Error(`BENCH_EXTRA_TURNS must be a non-negative integer, got ${process.env.BENCH_EXTRA_TURNS}`);
 
-interface Request { messages: ChatMessage[]; tools: unknown[] }
+interface Request {
+  messages: ChatMessage[];
+  tools: unknown[];
+}
 
 /** The fixture's first session (requests that extend request 1), then synthetic follow-up turns. */
 function session(): Request[] {
-  const all = readFileSync(FIXTURE, 'utf8').trim().split('\n').map((l) => JSON.parse(l).body as Request);
+  const all = readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).body as Request);
   const turns = all.slice(0, 3);
   let last = turns[turns.length - 1];
   for (let i = 0; i < EXTRA_TURNS; i++) {
@@ -33,7 +40,11 @@ function session(): Request[] {
     const id = `call_${i}`;
     const messages: ChatMessage[] = [
       ...history,
-      { role: 'assistant', content: `Step ${i}: checking the workspace.`, tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `notes/${i}.md` }) } }] },
+      {
+        role: 'assistant',
+        content: `Step ${i}: checking the workspace.`,
+        tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `notes/${i}.md` }) } }],
+      },
       { role: 'tool', tool_call_id: id, content: `# Notes ${i}\n${'- an item of the file, with some detail\n'.repeat(20)}` },
       context,
     ];
@@ -55,7 +66,8 @@ export async function benchPromptEncode(log: (line: string) => void = console.lo
   const full: number[][] = turns.map(() => []);
   const incremental: number[][] = turns.map(() => []);
   const tokens: number[] = [];
-  for (let round = -1; round < ROUNDS; round++) { // round -1 warms the JIT up and is not counted
+  for (let round = -1; round < ROUNDS; round++) {
+    // round -1 warms the JIT up and is not counted
     const chat = new HfChatTokenizer(hf);
     for (const [t, req] of turns.entries()) {
       const t0 = performance.now();
@@ -63,22 +75,32 @@ export async function benchPromptEncode(log: (line: string) => void = console.lo
       const t1 = performance.now();
       const ids = chat.encodeChat(req.messages, req.tools);
       const t2 = performance.now();
-      if (ids.length !== reference.length || ids.some((id, i) => id !== reference[i])) throw new Error(`turn ${t + 1}: incremental ids differ from the full encode`);
-      if (round >= 0) { full[t].push(t1 - t0); incremental[t].push(t2 - t1); }
+      if (ids.length !== reference.length || ids.some((id, i) => id !== reference[i]))
+        throw new Error(`turn ${t + 1}: incremental ids differ from the full encode`);
+      if (round >= 0) {
+        full[t].push(t1 - t0);
+        incremental[t].push(t2 - t1);
+      }
       tokens[t] = ids.length;
     }
   }
 
-  log(`prompt encoding, Qwen3 tokenizer, ${turns.length} turns of one OpenClaw session (3 captured + ${EXTRA_TURNS} synthetic), median of ${ROUNDS} rounds`);
+  log(
+    `prompt encoding, Qwen3 tokenizer, ${turns.length} turns of one OpenClaw session (3 captured + ${EXTRA_TURNS} synthetic), median of ${ROUNDS} rounds`,
+  );
   log('turn  tokens   full ms  incremental ms  ratio');
   for (let t = 0; t < turns.length; t++) {
     const f = median(full[t]);
     const inc = median(incremental[t]);
-    log(`${String(t + 1).padStart(4)}  ${String(tokens[t]).padStart(6)}  ${f.toFixed(2).padStart(8)}  ${inc.toFixed(2).padStart(14)}  ${(inc / f).toFixed(3).padStart(5)}`);
+    log(
+      `${String(t + 1).padStart(4)}  ${String(tokens[t]).padStart(6)}  ${f.toFixed(2).padStart(8)}  ${inc.toFixed(2).padStart(14)}  ${(inc / f).toFixed(3).padStart(5)}`,
+    );
   }
   const later = incremental.slice(1).flat();
   const laterFull = full.slice(1).flat();
-  log(`turns ≥ 2: incremental median ${median(later).toFixed(2)} ms (max ${Math.max(...later).toFixed(2)}), full median ${median(laterFull).toFixed(2)} ms, ratio ${(median(later) / median(laterFull)).toFixed(3)}; target ≤ 3 ms: ${median(later) <= 3 ? 'met' : 'NOT met'}`);
+  log(
+    `turns ≥ 2: incremental median ${median(later).toFixed(2)} ms (max ${Math.max(...later).toFixed(2)}), full median ${median(laterFull).toFixed(2)} ms, ratio ${(median(later) / median(laterFull)).toFixed(3)}; target ≤ 3 ms: ${median(later) <= 3 ? 'met' : 'NOT met'}`,
+  );
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await benchPromptEncode();

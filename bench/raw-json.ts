@@ -8,7 +8,11 @@ import { openClawBody, systemPrompt } from '../test/fixtures/openclaw-like.ts';
 import { parseChatRequest } from '../src/gateway/request.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5000);
-const history = [{ role: 'user', content: 'What changed in the build?' }, { role: 'assistant', content: 'Two files.' }, { role: 'user', content: 'Which ones?' }];
+const history = [
+  { role: 'user', content: 'What changed in the build?' },
+  { role: 'assistant', content: 'Two files.' },
+  { role: 'user', content: 'Which ones?' },
+];
 const body = openClawBody({ role: 'system', content: systemPrompt(40_000, 'main') }, history);
 const text = JSON.stringify(body);
 const shaping = { modelId: 'policy', maxTokensLimit: 4096 };

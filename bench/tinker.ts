@@ -64,7 +64,13 @@ const base: number[] = [];
 for (let r = 0; r < RUNS; r++) {
   const t0 = performance.now();
   let n = 0;
-  for (const s of samples) n += JSON.stringify({ a: [...s.promptIds, ...s.responseIds].slice(0, -1), b: [...s.promptIds, ...s.responseIds].slice(1), c: s.rolloutLogprobs, d: s.advantages }).length;
+  for (const s of samples)
+    n += JSON.stringify({
+      a: [...s.promptIds, ...s.responseIds].slice(0, -1),
+      b: [...s.promptIds, ...s.responseIds].slice(1),
+      c: s.rolloutLogprobs,
+      d: s.advantages,
+    }).length;
   base.push(performance.now() - t0);
   if (n === 0) throw new Error('unreachable');
 }

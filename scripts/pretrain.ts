@@ -88,12 +88,18 @@ const opts: PretrainOptions = {
 if (o.ratesOnly === true) {
   const engine = await EmbeddedEngine.load(opts.outDir, { keepReference: false });
   if (engine.tokenizer === null) throw new Error(`${opts.outDir} has no tokenizer.json`);
-  const rates = await measureBaseRates(engine, engine.tokenizer, { samples: opts.rateSamples, hintSamples: opts.hintSamples, seed: opts.seed });
+  const rates = await measureBaseRates(engine, engine.tokenizer, {
+    samples: opts.rateSamples,
+    hintSamples: opts.hintSamples,
+    seed: opts.seed,
+  });
   await engine.close();
   await writeFile(join(opts.outDir, 'base_rates.json'), `${JSON.stringify(rates, null, 2)}\n`);
   console.log(formatBaseRates(rates));
 } else {
   const t0 = performance.now();
   const result = await runPretrain(opts);
-  console.log(`done in ${((performance.now() - t0) / 1000).toFixed(0)} s: eval loss ${result.firstLoss.toFixed(3)} → ${result.finalEvalLoss.toFixed(3)}, ${result.tokensPerSecond.toFixed(0)} train tokens/s`);
+  console.log(
+    `done in ${((performance.now() - t0) / 1000).toFixed(0)} s: eval loss ${result.firstLoss.toFixed(3)} → ${result.finalEvalLoss.toFixed(3)}, ${result.tokensPerSecond.toFixed(0)} train tokens/s`,
+  );
 }

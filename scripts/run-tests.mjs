@@ -19,16 +19,21 @@ function findTests(dir) {
 
 const filters = process.argv.slice(2);
 const files = ['src', 'test']
-  .flatMap((d) => { try { return findTests(d); } catch { return []; } })
+  .flatMap((d) => {
+    try {
+      return findTests(d);
+    } catch {
+      return [];
+    }
+  })
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const res = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, OPENCLAW_RL_TEST: '1' } },
-);
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, OPENCLAW_RL_TEST: '1' },
+});
 process.exit(res.status ?? 1);

@@ -31,8 +31,12 @@ function answer(req: ReceivedRequest): Behaviour {
     for (let i = real.length - 1; i >= 0 && real[i].role === 'tool'; i--) n++;
     return { kind: 'text', text: `Scripted summary of ${n} tool result(s): ${text(last.content).split('\n').length} line(s) seen.` };
   }
-  const said = text(last?.content).replace(/^\[[^\]]*\]\s*/, '').replace(/\n\nRuntime:[\s\S]*$/, '').slice(0, 80);
-  if (last?.role === 'user' && said.includes('LIST_FILES') && tools.includes('ls')) return { kind: 'tool_call', name: 'ls', arguments: '{"path":"."}', id: 'call_smoke_1' };
+  const said = text(last?.content)
+    .replace(/^\[[^\]]*\]\s*/, '')
+    .replace(/\n\nRuntime:[\s\S]*$/, '')
+    .slice(0, 80);
+  if (last?.role === 'user' && said.includes('LIST_FILES') && tools.includes('ls'))
+    return { kind: 'tool_call', name: 'ls', arguments: '{"path":"."}', id: 'call_smoke_1' };
   return { kind: 'text', text: `Scripted reply to: ${said}` };
 }
 

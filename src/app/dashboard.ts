@@ -9,7 +9,10 @@ import type { SessionTracker } from '../sessions/index.ts';
 import { createDashboardSource, readStepsFile, StepBuffer, storeStatusFields, type DashboardSource } from '../dashboard/index.ts';
 
 /** Builds the dashboard source; `steps` receives each new training step. */
-export function dashboardFor(config: Config, parts: { channel: ChatChannel; views: SessionViews; store: SampleStore; tracker: SessionTracker; trainerState?: () => string }): { source: DashboardSource; steps: StepBuffer } {
+export function dashboardFor(
+  config: Config,
+  parts: { channel: ChatChannel; views: SessionViews; store: SampleStore; tracker: SessionTracker; trainerState?: () => string },
+): { source: DashboardSource; steps: StepBuffer } {
   const steps = new StepBuffer();
   for (const p of readStepsFile(join(config.output_dir, 'logs', 'metrics.jsonl'))) steps.push(p);
   const source = createDashboardSource({

@@ -76,18 +76,23 @@ async function createScoringStage(
 ): Promise<ScoringStage> {
   const { store, views, log, policy, parts } = deps;
   // An embedded engine's teacher and prompt renderer live in this process; OPD modes need them.
-  const inProcessParts = parts !== undefined || policy.teacher !== undefined || (policy.engine !== undefined && config.mode !== 'openclaw-rl');
+  const inProcessParts =
+    parts !== undefined || policy.teacher !== undefined || (policy.engine !== undefined && config.mode !== 'openclaw-rl');
   if (config.scoring.worker_thread && !inProcessParts) {
     const stage = await ScoringThread.start({ config, storePath: store.path, views, log });
     log.info('scoring runs in a worker thread');
     return stage;
   }
   if (config.scoring.worker_thread) log.info('scoring runs on the main thread: its teacher or prompt renderer lives in this process');
-  return createScoringPipeline(config, { store, views, log }, {
-    teacher: policy.teacher,
-    renderPrompt: policy.renderPrompt,
-    ...parts,
-  });
+  return createScoringPipeline(
+    config,
+    { store, views, log },
+    {
+      teacher: policy.teacher,
+      renderPrompt: policy.renderPrompt,
+      ...parts,
+    },
+  );
 }
 
 /** Starts the server on config.server.host:port; resolves once listening. */
@@ -97,10 +102,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const policy = await createPolicy(config, { channel: opts.channel, train: opts.train });
   const { channel } = policy;
   const recordsPath = join(config.output_dir, 'records', 'turns.jsonl');
-  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), { synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL' });
+  const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), {
+    synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL',
+  });
   // The journal is the source of truth: what the store missed before a crash is found here.
   const replay = replayFromCheckpoint(recordsPath, store, log);
-  const records = new RecordWriter(recordsPath, { segmentBytes: Math.round(config.storage.records_segment_mb * 1024 * 1024), sync: config.storage.synchronous === 'full' });
+  const records = new RecordWriter(recordsPath, {
+    segmentBytes: Math.round(config.storage.records_segment_mb * 1024 * 1024),
+    sync: config.storage.synchronous === 'full',
+  });
   const checkpoints = new JournalCheckpoints(store, records, log);
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
@@ -155,11 +165,24 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   metrics.addGauges('policy', 'Policy', () => ({ version: channel.version() }));
   if (policy.gauges) metrics.addGauges('policy_chat', 'Policy chat channel counter', policy.gauges);
   // The latest step's numbers, under the train.log key names (all keys exist from the start).
-  metrics.addGauges('train', 'Latest training step', () => ({ ...Object.fromEntries(STEP_KEYS.map((k) => [k, 0])), ...(trainer?.log.latest ?? {}) }));
-  const dashboard = dashboardFor(config, { channel, views, store, tracker, trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running') });
+  metrics.addGauges('train', 'Latest training step', () => ({
+    ...Object.fromEntries(STEP_KEYS.map((k) => [k, 0])),
+    ...(trainer?.log.latest ?? {}),
+  }));
+  const dashboard = dashboardFor(config, {
+    channel,
+    views,
+    store,
+    tracker,
+    trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running'),
+  });
   if (opts.train && policy.engine) {
     trainer = new Trainer({
-      engine: policy.engine, store, config, log, pollMs: opts.trainerPollMs,
+      engine: policy.engine,
+      store,
+      config,
+      log,
+      pollMs: opts.trainerPollMs,
       extraStats: () => ({ hint_accept_rate: pipeline.gauges().hint_accept_rate ?? 0 }),
       onStep: (m) => {
         dashboard.steps.push(m);
@@ -190,7 +213,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     health: () => ({
       mode: config.mode,
       scoring: pipeline.health(),
-      ...(trainer ? { trainer: { step: trainer.step, last_error: trainer.lastError ?? null, samples_ready: store.countReady(), batch_size: config.training.batch_size } } : {}),
+      ...(trainer
+        ? {
+            trainer: {
+              step: trainer.step,
+              last_error: trainer.lastError ?? null,
+              samples_ready: store.countReady(),
+              batch_size: config.training.batch_size,
+            },
+          }
+        : {}),
     }),
     extraRoutes: (server) => {
       registerFeedbackRoute(server, pipeline);
@@ -199,9 +231,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     onWarning(kind, count) {
       // First occurrence, then every 100th: visible without flooding the log.
       if (count === 1 || count % 100 === 0) {
-        log.warn({ kind, count }, kind === 'no_session_id'
-          ? `request without X-Session-Id/session_id (${count} so far): session ${config.server.session_fallback === 'infer' ? 'inferred from the message history' : "defaulted to 'anonymous'"}`
-          : `request without X-Turn-Type/turn_type (${count} so far): treated as '${config.server.default_turn_type}'`);
+        log.warn(
+          { kind, count },
+          kind === 'no_session_id'
+            ? `request without X-Session-Id/session_id (${count} so far): session ${config.server.session_fallback === 'infer' ? 'inferred from the message history' : "defaulted to 'anonymous'"}`
+            : `request without X-Turn-Type/turn_type (${count} so far): treated as '${config.server.default_turn_type}'`,
+        );
       }
     },
   });
@@ -226,7 +261,19 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   checkpoints.start();
   trainer?.start();
   return {
-    app, url, tracker, records, views, channel, engine: policy.engine, metrics, store, pipeline, trainer, dashboardSteps: dashboard.steps, log,
+    app,
+    url,
+    tracker,
+    records,
+    views,
+    channel,
+    engine: policy.engine,
+    metrics,
+    store,
+    pipeline,
+    trainer,
+    dashboardSteps: dashboard.steps,
+    log,
     async close() {
       // One grace period for everything in flight: answers (drained by app.close) and judge calls.
       const deadline = Date.now() + config.server.shutdown_grace_s * 1000;

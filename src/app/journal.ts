@@ -76,12 +76,26 @@ export function replayFromCheckpoint(recordsPath: string, store: SampleStore, lo
     try {
       store.addPendingTurn(toPendingTurn(turn, undefined, Date.now()));
     } catch (err) {
-      log.error({ err, session: turn.sessionId, turn: turn.turnId }, 'could not store a turn found in the journal; the next start tries again');
+      log.error(
+        { err, session: turn.sessionId, turn: turn.turnId },
+        'could not store a turn found in the journal; the next start tries again',
+      );
     }
   });
   const { stats } = result;
   if (stats.turns > 0 || result.requeued > 0) {
-    log.info({ from: from ?? 'start', bytes: stats.bytes, turns: stats.turns, ms: Math.round(stats.ms), requeued: result.requeued, restored_sessions: result.open.length, skipped_lines: stats.skipped }, 'replayed the turn journal');
+    log.info(
+      {
+        from: from ?? 'start',
+        bytes: stats.bytes,
+        turns: stats.turns,
+        ms: Math.round(stats.ms),
+        requeued: result.requeued,
+        restored_sessions: result.open.length,
+        skipped_lines: stats.skipped,
+      },
+      'replayed the turn journal',
+    );
   }
   return result;
 }

@@ -42,7 +42,10 @@ async function remotePolicy(config: Config, channel: ChatChannel): Promise<Polic
   const policy: Policy = { channel, close: () => channel.close() };
   if (config.rollout.tokenizer === undefined) {
     if (config.rollout.context_length !== undefined) {
-      throw new OpenClawError('config', 'rollout.context_length needs rollout.tokenizer (a local Hugging Face model folder) to count prompt tokens');
+      throw new OpenClawError(
+        'config',
+        'rollout.context_length needs rollout.tokenizer (a local Hugging Face model folder) to count prompt tokens',
+      );
     }
     return policy;
   }
@@ -50,18 +53,23 @@ async function remotePolicy(config: Config, channel: ChatChannel): Promise<Polic
   const counters = createAlignmentCounters();
   policy.alignmentCounters = counters;
   policy.renderPrompt = (messages, tools) => tok.encode(tok.renderChat(messages, { tools, addGenerationPrompt: true }));
-  if (config.rollout.context_length !== undefined) policy.contextGuard = createContextGuard(config.rollout.context_length, promptTokenCounter(tok));
+  if (config.rollout.context_length !== undefined)
+    policy.contextGuard = createContextGuard(config.rollout.context_length, promptTokenCounter(tok));
   policy.retokenizer = ({ messages, tools, response, finishReason, upstreamLogprobs }) => {
     try {
-      const a = alignResponse(tok, {
-        messages,
-        tools,
-        responseText: typeof response.content === 'string' ? response.content : null,
-        responseToolCalls: response.tool_calls,
-        responseReasoning: typeof response.reasoning_content === 'string' ? response.reasoning_content : undefined,
-        finishReason,
-        upstreamLogprobs,
-      }, counters);
+      const a = alignResponse(
+        tok,
+        {
+          messages,
+          tools,
+          responseText: typeof response.content === 'string' ? response.content : null,
+          responseToolCalls: response.tool_calls,
+          responseReasoning: typeof response.reasoning_content === 'string' ? response.reasoning_content : undefined,
+          finishReason,
+          upstreamLogprobs,
+        },
+        counters,
+      );
       return {
         promptText: a.promptText,
         promptIds: a.promptIds,
@@ -81,7 +89,10 @@ async function remotePolicy(config: Config, channel: ChatChannel): Promise<Polic
 async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise<Policy> {
   const dir = config.rollout.checkpoint ?? BASE_CHECKPOINT;
   if (!existsSync(join(dir, 'config.json'))) {
-    throw new OpenClawError('config', `rollout.checkpoint: no checkpoint at ${dir} (expected config.json, model.safetensors, tokenizer.json). Run 'npm run pretrain' to build the base checkpoint.`);
+    throw new OpenClawError(
+      'config',
+      `rollout.checkpoint: no checkpoint at ${dir} (expected config.json, model.safetensors, tokenizer.json). Run 'npm run pretrain' to build the base checkpoint.`,
+    );
   }
   const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
   const engine = await WorkerEngine.load(dir, { train: opts.train });
@@ -107,7 +118,12 @@ async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise
       dialect: 'embedded',
       logprobTemperature: config.rollout.temperature,
       async score(promptIds, responseIds, topK) {
-        const r = await engine.score({ promptIds: [...promptIds], responseIds: [...responseIds], temperature: config.rollout.temperature, topK });
+        const r = await engine.score({
+          promptIds: [...promptIds],
+          responseIds: [...responseIds],
+          temperature: config.rollout.temperature,
+          topK,
+        });
         return { logprobs: r.logprobs, topK: r.topK?.map((k) => ({ ids: Array.from(k.ids), logprobs: Array.from(k.logprobs) })) };
       },
       async close() {},
@@ -127,10 +143,18 @@ export const DEFAULT_TOKEN_POLICY_CONTEXT = 32768;
  * Qwen3/Hermes think blocks and tool calls parsed, and the engine's exact ids and log-probs passed
  * on for recording. The teacher renders hinted prompts with the same template.
  */
-export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { onWarning?: (message: string) => void } = {}): Promise<Policy> {
+export async function tokenPolicy(
+  config: Config,
+  engine: PolicyEngine,
+  opts: { onWarning?: (message: string) => void } = {},
+): Promise<Policy> {
   const dir = config.rollout.tokenizer;
   if (dir === undefined) {
-    throw new OpenClawError('config', `rollout.tokenizer is required with rollout.provider ${config.rollout.provider}: the server renders the chat template and encodes prompts itself, so point it at a local Hugging Face folder of the policy's base model (tokenizer.json, tokenizer_config.json with its chat_template) or, for the embedded Tinker server, at its checkpoint folder`, { param: 'rollout.tokenizer' });
+    throw new OpenClawError(
+      'config',
+      `rollout.tokenizer is required with rollout.provider ${config.rollout.provider}: the server renders the chat template and encodes prompts itself, so point it at a local Hugging Face folder of the policy's base model (tokenizer.json, tokenizer_config.json with its chat_template) or, for the embedded Tinker server, at its checkpoint folder`,
+      { param: 'rollout.tokenizer' },
+    );
   }
   const loaded = await loadChatTokenizer(dir);
   const tok = loaded.tokenizer;
@@ -139,7 +163,10 @@ export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { 
     defaultTemperature: config.rollout.temperature,
     defaultMaxTokens: config.rollout.max_tokens,
     topP: config.rollout.top_p,
-    contextLength: Math.min(config.rollout.context_length ?? loaded.contextLength ?? DEFAULT_TOKEN_POLICY_CONTEXT, loaded.contextLength ?? Infinity),
+    contextLength: Math.min(
+      config.rollout.context_length ?? loaded.contextLength ?? DEFAULT_TOKEN_POLICY_CONTEXT,
+      loaded.contextLength ?? Infinity,
+    ),
     onWarning: opts.onWarning,
   });
   const prompts = tok instanceof HfChatTokenizer ? tok.prompts.stats : undefined;
@@ -149,7 +176,14 @@ export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { 
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
     gauges: () => ({
       ...channel.counters,
-      ...(prompts !== undefined ? { prompt_cache_hits: prompts.hits, prompt_cache_misses: prompts.calls - prompts.hits, prompt_chars_reused: prompts.reusedChars, prompt_chars_encoded: prompts.encodedChars } : {}),
+      ...(prompts !== undefined
+        ? {
+            prompt_cache_hits: prompts.hits,
+            prompt_cache_misses: prompts.calls - prompts.hits,
+            prompt_chars_reused: prompts.reusedChars,
+            prompt_chars_encoded: prompts.encodedChars,
+          }
+        : {}),
     }),
     close: () => channel.close(),
   };
@@ -157,7 +191,8 @@ export async function tokenPolicy(config: Config, engine: PolicyEngine, opts: { 
 
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
 export async function createPolicy(config: Config, opts: { channel?: ChatChannel; train?: boolean } = {}): Promise<Policy> {
-  if (opts.channel) return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
+  if (opts.channel)
+    return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
   if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
   if (config.rollout.provider === 'tinker') return (await import('./tinker.ts')).tinkerPolicy(config);
   return embeddedPolicy(config, { train: opts.train ?? false });

@@ -11,7 +11,11 @@ import { tokenPolicy, type Policy } from './policy.ts';
 /** Builds the Tinker policy; a missing tokenizer folder is a config error naming what to set. */
 export async function tinkerPolicy(config: Config): Promise<Policy> {
   if (config.rollout.tokenizer === undefined) {
-    throw new OpenClawError('config', `rollout.tokenizer: with rollout.provider tinker, set a local folder holding ${config.tinker.base_model}'s tokenizer.json and tokenizer_config.json (its chat template renders the prompts Tinker samples from), or the checkpoint folder of the embedded Tinker server's model`, { param: 'rollout.tokenizer' });
+    throw new OpenClawError(
+      'config',
+      `rollout.tokenizer: with rollout.provider tinker, set a local folder holding ${config.tinker.base_model}'s tokenizer.json and tokenizer_config.json (its chat template renders the prompts Tinker samples from), or the checkpoint folder of the embedded Tinker server's model`,
+      { param: 'rollout.tokenizer' },
+    );
   }
   const warn = (m: string) => process.stderr.write(`openclaw-rl: ${m}\n`);
   const engine = tinkerEngineFromConfig(config, { onWarning: warn });

@@ -1,6 +1,6 @@
 // CLI flags shared by `train` and `api-server` (docs/design.md §4), and their mapping onto config key
 // paths. Flags win over the config file; every flag shows up in the logged (redacted) config.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { MODES, type ConfigOverrides } from '../config/index.ts';
 
 function number(flag: string, check: (n: number) => boolean, what: string) {
@@ -20,7 +20,11 @@ export function addServeOptions(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'YAML config file (see configs/model_config.example.yaml)')
     .option('--host <host>', 'address to listen on (server.host)')
-    .option('--port <port>', 'port to listen on, 0 = any free port (server.port)', number('--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port 0-65535'))
+    .option(
+      '--port <port>',
+      'port to listen on, 0 = any free port (server.port)',
+      number('--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port 0-65535'),
+    )
     .option('--api-key <key>', 'bearer key clients must send (server.api_key; or OPENCLAW_RL_API_KEY)')
     .option('--output-dir <dir>', 'run folder for logs/, records/, the sample store and checkpoints (output_dir)');
 }

@@ -19,7 +19,7 @@ async function run(fn: () => Promise<number | void>): Promise<void> {
     const code = await fn();
     if (typeof code === 'number') process.exitCode = code;
   } catch (err) {
-    const msg = err instanceof OpenClawError ? err.message : (err as Error)?.stack ?? String(err);
+    const msg = err instanceof OpenClawError ? err.message : ((err as Error)?.stack ?? String(err));
     process.stderr.write(`openclaw-rl: ${msg}\n`);
     process.exitCode = exitCodeFor(err);
   }
@@ -32,15 +32,25 @@ function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
 async function serveUntilSignal(config: Config, apiKey: string | undefined, train: boolean): Promise<void> {
   const server = await startServer(config, { apiKey, train });
-  process.stderr.write(`openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}${train ? ', training' : ''}); records in ${join(config.output_dir, 'records')}; dashboard at ${server.url}/dashboard\n`);
-  const progress = server.trainer && process.stderr.isTTY ? setInterval(() => {
-    const t = server.trainer!;
-    const ready = server.store.countReady();
-    const batch = config.training.batch_size;
-    const filled = Math.min(20, Math.round((20 * ready) / batch));
-    const last = t.log.latest;
-    process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${ready}/${batch} samples toward step ${t.step + 1}` + (last ? ` | step ${last.step}: ${last.step_time_s.toFixed(1)} s, reward_mean ${last.reward_mean.toFixed(2)}, policy v${last.policy_version}` : ''));
-  }, 1000) : undefined;
+  process.stderr.write(
+    `openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}${train ? ', training' : ''}); records in ${join(config.output_dir, 'records')}; dashboard at ${server.url}/dashboard\n`,
+  );
+  const progress =
+    server.trainer && process.stderr.isTTY
+      ? setInterval(() => {
+          const t = server.trainer!;
+          const ready = server.store.countReady();
+          const batch = config.training.batch_size;
+          const filled = Math.min(20, Math.round((20 * ready) / batch));
+          const last = t.log.latest;
+          process.stderr.write(
+            `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${ready}/${batch} samples toward step ${t.step + 1}` +
+              (last
+                ? ` | step ${last.step}: ${last.step_time_s.toFixed(1)} s, reward_mean ${last.reward_mean.toFixed(2)}, policy v${last.policy_version}`
+                : ''),
+          );
+        }, 1000)
+      : undefined;
   await untilStopSignal();
   if (progress) clearInterval(progress);
   // The grace period bounds answers and judge calls in flight; one more second for the rest.
@@ -67,7 +77,10 @@ export function buildProgram(): Command {
     await run(async () => {
       const config = configFrom(opts, cmd);
       if (config.rollout.provider === 'openai_compatible') {
-        throw new OpenClawError('config', `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`);
+        throw new OpenClawError(
+          'config',
+          `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`,
+        );
       }
       await serveUntilSignal(config, opts.apiKey, true);
     });
@@ -83,12 +96,20 @@ export function buildProgram(): Command {
     .option('--eval-samples <n>', 'held-out answers rated per evaluation', '40')
     .option('--output-dir <dir>', 'run folder (default: ./runs/demo-<time>)')
     .option('--keep-serving', 'keep the server (and dashboard) up after the run')
-    .addOption(new Option('--engine <engine>', "where the model trains: 'embedded' in this process, or 'tinker' through the Tinker API on an embedded Tinker server").choices(['embedded', 'tinker']).default('embedded'))
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        "where the model trains: 'embedded' in this process, or 'tinker' through the Tinker API on an embedded Tinker server",
+      )
+        .choices(['embedded', 'tinker'])
+        .default('embedded'),
+    )
     .action(async (opts) => {
       await run(async () => {
         const int = (flag: string, v: string, min: number) => {
           const n = Number(v);
-          if (!Number.isInteger(n) || n < min) throw new OpenClawError('invalid_request', `${flag} expects an integer ≥ ${min}, got '${v}'`);
+          if (!Number.isInteger(n) || n < min)
+            throw new OpenClawError('invalid_request', `${flag} expects an integer ≥ ${min}, got '${v}'`);
           return n;
         };
         const { runDemo } = await import('../demo/index.ts');
@@ -123,11 +144,22 @@ export function buildProgram(): Command {
     .action(async (opts) => {
       await run(async () => {
         const port = Number(opts.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
         const { serveEngine } = await import('../engine-server/index.ts');
         const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string } : undefined;
-        const server = await serveEngine({ checkpoint: opts.checkpoint ?? BASE_CHECKPOINT, host: opts.host, port, apiKey: opts.apiKey, modelId: opts.modelId, tinker });
-        const tinkerNote = tinker !== undefined ? `, Tinker API at ${server.url}/api/v1 (base_model '${opts.modelId}', weights under ${tinker.stateDir})` : '';
+        const server = await serveEngine({
+          checkpoint: opts.checkpoint ?? BASE_CHECKPOINT,
+          host: opts.host,
+          port,
+          apiKey: opts.apiKey,
+          modelId: opts.modelId,
+          tinker,
+        });
+        const tinkerNote =
+          tinker !== undefined
+            ? `, Tinker API at ${server.url}/api/v1 (base_model '${opts.modelId}', weights under ${tinker.stateDir})`
+            : '';
         process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)${tinkerNote}\n`);
         await untilStopSignal();
         await server.close();
@@ -157,11 +189,18 @@ export function buildProgram(): Command {
     .option('--config <file>', 'take output_dir from this config')
     .action(async (opts) => {
       await run(async () => {
-        if (opts.format !== 'jsonl') throw new OpenClawError('invalid_request', `--format ${opts.format} is not supported; use --format jsonl`);
-        const dir = opts.config ? loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir : opts.outputDir;
+        if (opts.format !== 'jsonl')
+          throw new OpenClawError('invalid_request', `--format ${opts.format} is not supported; use --format jsonl`);
+        const dir = opts.config
+          ? loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir
+          : opts.outputDir;
         const { SampleStore, exportJsonl, SAMPLE_STORE_FILE } = await import('../samples/index.ts');
         const path = join(dir, SAMPLE_STORE_FILE);
-        if (!existsSync(path)) throw new OpenClawError('config', `no sample store at ${path}: run the server with --output-dir ${dir} first, or pass the run's --output-dir`);
+        if (!existsSync(path))
+          throw new OpenClawError(
+            'config',
+            `no sample store at ${path}: run the server with --output-dir ${dir} first, or pass the run's --output-dir`,
+          );
         const store = SampleStore.open(path, { recoverLeases: false });
         try {
           const { lines, readerClosed } = await exportJsonl(store, process.stdout);

@@ -61,20 +61,44 @@ test('a missing variable names the variable and the key path', () => {
 });
 
 test('unknown keys are errors naming the full path', () => {
-  assert.match(configError(() => parseConfig({ rollout: { temprature: 0.5 } })), /rollout\.temprature: unknown key/);
-  assert.match(configError(() => parseConfig({ rollouts: {} })), /rollouts: unknown key/);
+  assert.match(
+    configError(() => parseConfig({ rollout: { temprature: 0.5 } })),
+    /rollout\.temprature: unknown key/,
+  );
+  assert.match(
+    configError(() => parseConfig({ rollouts: {} })),
+    /rollouts: unknown key/,
+  );
 });
 
 test('wrong types and values name the key path', () => {
-  assert.match(configError(() => parseConfig({ rollout: { temperature: 'hot' } })), /rollout\.temperature: Expected number/);
-  assert.match(configError(() => parseConfig({ rollout: { provider: 'openai' } })), /rollout\.provider/);
-  assert.match(configError(() => parseConfig({ server: { port: 70000 } })), /server\.port/);
-  assert.match(configError(() => parseConfig({ rollout: { base_url: 'not a url' } })), /rollout\.base_url/);
-  assert.match(configError(() => parseConfig([1, 2])), /top level must be a mapping/);
+  assert.match(
+    configError(() => parseConfig({ rollout: { temperature: 'hot' } })),
+    /rollout\.temperature: Expected number/,
+  );
+  assert.match(
+    configError(() => parseConfig({ rollout: { provider: 'openai' } })),
+    /rollout\.provider/,
+  );
+  assert.match(
+    configError(() => parseConfig({ server: { port: 70000 } })),
+    /server\.port/,
+  );
+  assert.match(
+    configError(() => parseConfig({ rollout: { base_url: 'not a url' } })),
+    /rollout\.base_url/,
+  );
+  assert.match(
+    configError(() => parseConfig([1, 2])),
+    /top level must be a mapping/,
+  );
 });
 
 test('cross-field rules: openai_compatible needs base_url; remote teacher needs a remote logprob_api', () => {
-  assert.match(configError(() => parseConfig({ rollout: { provider: 'openai_compatible' } })), /rollout\.base_url: required/);
+  assert.match(
+    configError(() => parseConfig({ rollout: { provider: 'openai_compatible' } })),
+    /rollout\.base_url: required/,
+  );
   assert.match(
     configError(() => parseConfig({ teacher: { provider: 'openai_compatible', base_url: 'http://x:1' } })),
     /teacher\.logprob_api: must be sglang or vllm/,
@@ -82,12 +106,21 @@ test('cross-field rules: openai_compatible needs base_url; remote teacher needs 
 });
 
 test('bad YAML and missing files are config errors with the file named', () => {
-  assert.match(configError(() => loadConfig(writeTmp('rollout: [unclosed'))), /not valid YAML/);
-  assert.match(configError(() => loadConfig('/nonexistent/openclaw.yaml')), /cannot read config file \/nonexistent/);
+  assert.match(
+    configError(() => loadConfig(writeTmp('rollout: [unclosed'))),
+    /not valid YAML/,
+  );
+  assert.match(
+    configError(() => loadConfig('/nonexistent/openclaw.yaml')),
+    /cannot read config file \/nonexistent/,
+  );
 });
 
 test('overrides (CLI flags) win over the file', () => {
-  const cfg = parseConfig({ training: { batch_size: 4 } }, { overrides: { 'training.batch_size': 8, 'server.port': 0, mode: 'openclaw-rl' } });
+  const cfg = parseConfig(
+    { training: { batch_size: 4 } },
+    { overrides: { 'training.batch_size': 8, 'server.port': 0, mode: 'openclaw-rl' } },
+  );
   assert.equal(cfg.training.batch_size, 8);
   assert.equal(cfg.server.port, 0);
   assert.equal(cfg.mode, 'openclaw-rl');

@@ -10,10 +10,7 @@ export function expandString(value: string, env: NodeJS.ProcessEnv, keyPath: str
     const v = env[name];
     if (v !== undefined && v !== '') return v;
     if (fallback !== undefined) return fallback;
-    throw new OpenClawError(
-      'config',
-      `${keyPath}: environment variable ${name} is not set (write \${${name}:-default} to give a default)`,
-    );
+    throw new OpenClawError('config', `${keyPath}: environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
   });
 }
 

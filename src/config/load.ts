@@ -2,7 +2,7 @@
 // name the key path (`rollout.temperature: expected number, got string`).
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { ZodError } from 'zod';
+import type { ZodError } from 'zod';
 import { OpenClawError } from '../errors/index.ts';
 import { expandEnv } from './env.ts';
 import { ConfigSchema, type Config } from './schema.ts';
@@ -34,10 +34,7 @@ function formatZodError(err: ZodError, source: string): OpenClawError {
 }
 
 /** Validates an already-parsed tree (used by tests and by `loadConfig`). */
-export function parseConfig(
-  raw: unknown,
-  opts: { env?: NodeJS.ProcessEnv; overrides?: ConfigOverrides; source?: string } = {},
-): Config {
+export function parseConfig(raw: unknown, opts: { env?: NodeJS.ProcessEnv; overrides?: ConfigOverrides; source?: string } = {}): Config {
   const source = opts.source ?? 'config';
   if (raw !== null && raw !== undefined && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw new OpenClawError('config', `invalid config (${source}): the top level must be a mapping of sections`);
@@ -52,10 +49,7 @@ export function parseConfig(
 }
 
 /** Loads a YAML config file (or only defaults + overrides when `path` is undefined). */
-export function loadConfig(
-  path: string | undefined,
-  opts: { env?: NodeJS.ProcessEnv; overrides?: ConfigOverrides } = {},
-): Config {
+export function loadConfig(path: string | undefined, opts: { env?: NodeJS.ProcessEnv; overrides?: ConfigOverrides } = {}): Config {
   if (path === undefined) return parseConfig({}, { ...opts, source: 'defaults' });
   let text: string;
   try {

@@ -96,9 +96,7 @@ export const ServerSchema = z
     /** Hard cap on live sessions; the least recently used is closed beyond it. */
     max_sessions: positiveInt.default(10000),
     /** Regexes (JS syntax) of client-internal context messages that are never a next state. */
-    ignore_message_patterns: z
-      .array(regex)
-      .default(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
+    ignore_message_patterns: z.array(regex).default(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
     /** Regexes matched against the system prompt: a match makes a header-less request a side turn. */
     side_turn_patterns: z.array(regex).default([]),
   })
@@ -225,7 +223,11 @@ export const ConfigSchema = z
       });
     }
     if (c.judge.provider === 'openai_compatible' && c.judge.model_id === undefined) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['judge', 'model_id'], message: 'required when judge.provider is openai_compatible' });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['judge', 'model_id'],
+        message: 'required when judge.provider is openai_compatible',
+      });
     }
   });
 

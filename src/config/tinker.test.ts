@@ -37,9 +37,15 @@ test('rollout.temperature must be 1 with Tinker, and the error says why', () => 
 });
 
 test('tinker.base_model is required by the Tinker policy and the Tinker teacher', () => {
-  assert.match(configError({ rollout: { provider: 'tinker', temperature: 1 } }), /tinker\.base_model.*required when rollout\.provider is tinker/);
+  assert.match(
+    configError({ rollout: { provider: 'tinker', temperature: 1 } }),
+    /tinker\.base_model.*required when rollout\.provider is tinker/,
+  );
   assert.match(configError({ teacher: { logprob_api: 'tinker' } }), /tinker\.base_model.*teacher\.logprob_api/);
-  assert.match(configError({ teacher: { logprob_api: 'tinker', provider: 'openai_compatible', base_url: 'http://x:1' }, tinker: { base_model: 'b' } }), /teacher\.provider/);
+  assert.match(
+    configError({ teacher: { logprob_api: 'tinker', provider: 'openai_compatible', base_url: 'http://x:1' }, tinker: { base_model: 'b' } }),
+    /teacher\.provider/,
+  );
 });
 
 test('unknown keys under tinker: stay errors', () => {

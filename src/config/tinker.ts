@@ -43,12 +43,17 @@ export function checkTinker(c: Checked, ctx: z.RefinementCtx): void {
     issue(['tinker', 'base_model'], `required when ${policy ? 'rollout.provider' : 'teacher.logprob_api'} is tinker (e.g. Qwen/Qwen3-8B)`);
   }
   if (teacher && c.teacher.provider === 'openai_compatible') {
-    issue(['teacher', 'provider'], 'must not be openai_compatible with logprob_api tinker: the teacher is reached at tinker.base_url (set teacher.model_id to a base model or a tinker:// sampler path)');
+    issue(
+      ['teacher', 'provider'],
+      'must not be openai_compatible with logprob_api tinker: the teacher is reached at tinker.base_url (set teacher.model_id to a base model or a tinker:// sampler path)',
+    );
   }
   if (!policy) return;
   if (c.training.kl_coef > 0) issue(['training', 'kl_coef'], "must be 0 with rollout.provider tinker: Tinker's ppo loss has no KL term");
-  if (c.training.entropy_coef > 0) issue(['training', 'entropy_coef'], "must be 0 with rollout.provider tinker: Tinker's ppo loss has no entropy term");
-  if (c.scoring.distill_topk > 0) issue(['scoring', 'distill_topk'], "must be 0 with rollout.provider tinker: Tinker's ppo loss has no top-K distillation term");
+  if (c.training.entropy_coef > 0)
+    issue(['training', 'entropy_coef'], "must be 0 with rollout.provider tinker: Tinker's ppo loss has no entropy term");
+  if (c.scoring.distill_topk > 0)
+    issue(['scoring', 'distill_topk'], "must be 0 with rollout.provider tinker: Tinker's ppo loss has no top-K distillation term");
   if (c.rollout.temperature !== 1) {
     issue(
       ['rollout', 'temperature'],

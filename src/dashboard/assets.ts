@@ -38,7 +38,8 @@ export function loadAssets(dir = PUBLIC_DIR): Map<string, Asset> {
  * Content-Security-Policy of the page: it may load and call only its own server, so even a
  * model answer that slipped into the DOM as markup could not run script or leak data.
  */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * True for the page shell (HTML, JS, CSS): static files with no data in them. A server with an

@@ -7,6 +7,16 @@
 export { registerDashboard } from './routes.ts';
 export { isDashboardShellPath, PAGE_CSP, PUBLIC_DIR } from './assets.ts';
 export { StepBuffer, readStepsFile, MAX_STEPS } from './steps.ts';
-export { createDashboardSource, storeStatusFields, summarizeSession, sessionsPage, turnsPage, pageOf, MemoryDashboardSource, type SessionViewsLike, type StoreCountsLike } from './source.ts';
+export {
+  createDashboardSource,
+  storeStatusFields,
+  summarizeSession,
+  sessionsPage,
+  turnsPage,
+  pageOf,
+  MemoryDashboardSource,
+  type SessionViewsLike,
+  type StoreCountsLike,
+} from './source.ts';
 export { PAGE_DEFAULT, PAGE_MAX } from './query.ts';
 export type { DashboardSource, DashboardStatus, StepPoint, SessionListItem, Page, PageRequest, MaybePromise } from './types.ts';

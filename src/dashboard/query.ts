@@ -14,10 +14,15 @@ type Query = Record<string, unknown>;
 export function intParam(query: Query, name: string, fallback: number, min: number, max: number): number {
   const raw = query[name];
   if (raw === undefined) return fallback;
-  if (Array.isArray(raw)) throw invalidRequest(`Query parameter '${name}' was given ${raw.length} times; give it once.`, name, 'invalid_parameter');
+  if (Array.isArray(raw))
+    throw invalidRequest(`Query parameter '${name}' was given ${raw.length} times; give it once.`, name, 'invalid_parameter');
   const text = String(raw);
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw invalidRequest(`Query parameter '${name}' must be an integer from ${min} to ${max}, got '${text.slice(0, 40)}'.`, name, 'invalid_parameter');
+    throw invalidRequest(
+      `Query parameter '${name}' must be an integer from ${min} to ${max}, got '${text.slice(0, 40)}'.`,
+      name,
+      'invalid_parameter',
+    );
   }
   return Number(text);
 }

@@ -22,7 +22,11 @@ function guarded(handler: Handler): Handler {
 }
 
 function sendAsset(reply: FastifyReply, asset: Asset): FastifyReply {
-  return reply.header('content-type', asset.contentType).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(asset.body);
+  return reply
+    .header('content-type', asset.contentType)
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .send(asset.body);
 }
 
 function query(request: FastifyRequest): Record<string, unknown> {
@@ -33,47 +37,70 @@ function query(request: FastifyRequest): Record<string, unknown> {
 export function registerDashboard(app: FastifyInstance, source: DashboardSource): void {
   const assets = loadAssets();
   const page = assets.get('index.html');
-  if (!page) throw new OpenClawError('internal', 'The dashboard page src/dashboard/public/index.html is missing from the package; reinstall openclaw-rl.');
+  if (!page)
+    throw new OpenClawError(
+      'internal',
+      'The dashboard page src/dashboard/public/index.html is missing from the package; reinstall openclaw-rl.',
+    );
 
   app.get('/dashboard', async (_request, reply) => sendAsset(reply.header('content-security-policy', PAGE_CSP), page));
   // A relative Location keeps working behind a reverse proxy that mounts the server under a prefix.
   app.get('/dashboard/', async (_request, reply) => reply.redirect('../dashboard', 302));
 
-  app.get('/dashboard/assets/*', guarded(async (request, reply) => {
-    const name = (request.params as { '*': string })['*'];
-    const asset = assets.get(name);
-    if (!asset) throw new OpenClawError('not_found', `The dashboard has no file '${name.slice(0, 80)}'.`, { code: 'asset_not_found' });
-    return sendAsset(reply, asset);
-  }));
+  app.get(
+    '/dashboard/assets/*',
+    guarded(async (request, reply) => {
+      const name = (request.params as { '*': string })['*'];
+      const asset = assets.get(name);
+      if (!asset) throw new OpenClawError('not_found', `The dashboard has no file '${name.slice(0, 80)}'.`, { code: 'asset_not_found' });
+      return sendAsset(reply, asset);
+    }),
+  );
 
-  app.get('/dashboard/api/status', guarded(async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return await source.status();
-  }));
+  app.get(
+    '/dashboard/api/status',
+    guarded(async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return await source.status();
+    }),
+  );
 
-  app.get('/dashboard/api/steps', guarded(async (request, reply) => {
-    const q = query(request);
-    const since = intParam(q, 'since', 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = intParam(q, 'limit', MAX_STEPS, 1, MAX_STEPS);
-    reply.header('cache-control', 'no-store');
-    return { steps: await source.steps(since, limit) };
-  }));
+  app.get(
+    '/dashboard/api/steps',
+    guarded(async (request, reply) => {
+      const q = query(request);
+      const since = intParam(q, 'since', 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = intParam(q, 'limit', MAX_STEPS, 1, MAX_STEPS);
+      reply.header('cache-control', 'no-store');
+      return { steps: await source.steps(since, limit) };
+    }),
+  );
 
-  app.get('/dashboard/api/sessions', guarded(async (request, reply) => {
-    const p = pageParams(query(request));
-    const result = await source.sessions(p);
-    reply.header('cache-control', 'no-store');
-    return { offset: p.offset, limit: p.limit, total: result.total, items: result.items };
-  }));
+  app.get(
+    '/dashboard/api/sessions',
+    guarded(async (request, reply) => {
+      const p = pageParams(query(request));
+      const result = await source.sessions(p);
+      reply.header('cache-control', 'no-store');
+      return { offset: p.offset, limit: p.limit, total: result.total, items: result.items };
+    }),
+  );
 
-  app.get('/dashboard/api/sessions/:id/turns', guarded(async (request, reply) => {
-    const id = (request.params as { id: string }).id;
-    const p = pageParams(query(request));
-    const result = await source.sessionTurns(id, p);
-    if (!result) {
-      throw new OpenClawError('not_found', `No session '${id.slice(0, 200)}' is known to this server (it keeps the most recent sessions in memory).`, { code: 'session_not_found', param: 'id' });
-    }
-    reply.header('cache-control', 'no-store');
-    return { session_id: id, offset: p.offset, limit: p.limit, total: result.total, items: result.items };
-  }));
+  app.get(
+    '/dashboard/api/sessions/:id/turns',
+    guarded(async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      const p = pageParams(query(request));
+      const result = await source.sessionTurns(id, p);
+      if (!result) {
+        throw new OpenClawError(
+          'not_found',
+          `No session '${id.slice(0, 200)}' is known to this server (it keeps the most recent sessions in memory).`,
+          { code: 'session_not_found', param: 'id' },
+        );
+      }
+      reply.header('cache-control', 'no-store');
+      return { session_id: id, offset: p.offset, limit: p.limit, total: result.total, items: result.items };
+    }),
+  );
 }

@@ -20,7 +20,12 @@ export interface StoreCountsLike {
 }
 
 /** The sample-count fields of DashboardStatus, read from the store. */
-export function storeStatusFields(store: StoreCountsLike): Pick<DashboardStatus, 'samples_ready' | 'samples_pending' | 'samples_leased' | 'samples_trained' | 'samples_dropped' | 'drops_by_reason'> {
+export function storeStatusFields(
+  store: StoreCountsLike,
+): Pick<
+  DashboardStatus,
+  'samples_ready' | 'samples_pending' | 'samples_leased' | 'samples_trained' | 'samples_dropped' | 'drops_by_reason'
+> {
   const c = store.counts();
   return {
     samples_ready: c.ready,
@@ -64,7 +69,11 @@ export function turnsPage(views: SessionViewsLike, sessionId: string, page: Page
 }
 
 /** A DashboardSource over a status function, a StepBuffer and the session views. */
-export function createDashboardSource(parts: { status: () => DashboardStatus; steps: StepBuffer; views: SessionViewsLike }): DashboardSource {
+export function createDashboardSource(parts: {
+  status: () => DashboardStatus;
+  steps: StepBuffer;
+  views: SessionViewsLike;
+}): DashboardSource {
   return {
     status: parts.status,
     steps: (since, limit) => parts.steps.since(since, limit),
@@ -88,7 +97,15 @@ export class MemoryDashboardSource implements DashboardSource {
 
   constructor(status: Partial<DashboardStatus> = {}, capacity?: number) {
     this.stepBuffer = new StepBuffer(capacity);
-    this.current = { policy_version: 0, mode: 'openclaw-combine', step: null, samples_ready: 0, samples_pending: 0, live_sessions: 0, ...status };
+    this.current = {
+      policy_version: 0,
+      mode: 'openclaw-combine',
+      step: null,
+      samples_ready: 0,
+      samples_pending: 0,
+      live_sessions: 0,
+      ...status,
+    };
   }
 
   /** Changes some header numbers. */

@@ -30,14 +30,30 @@ test('readStepsFile: the last run of the file, bad lines skipped, missing file e
   const dir = mkdtempSync(join(tmpdir(), 'dash-steps-'));
   const path = join(dir, 'metrics.jsonl');
   const lines = [
-    { time: 't', step: 1, reward_mean: 0 }, { step: 2 }, // first run
-    { step: 1, reward_mean: 0.5 }, { step: 2, reward_mean: 0.75 }, { step: 3 }, // second run
+    { time: 't', step: 1, reward_mean: 0 },
+    { step: 2 }, // first run
+    { step: 1, reward_mean: 0.5 },
+    { step: 2, reward_mean: 0.75 },
+    { step: 3 }, // second run
   ].map((o) => JSON.stringify(o));
   writeFileSync(path, [lines[0], lines[1], 'not json', lines[2], '[1,2]', lines[3], lines[4], '{"step": 4, "rew'].join('\n'));
-  assert.deepEqual(readStepsFile(path).map((p) => [p.step, p.reward_mean]), [[1, 0.5], [2, 0.75], [3, undefined]]);
-  assert.deepEqual(readStepsFile(path, 2).map((p) => p.step), [2, 3]);
+  assert.deepEqual(
+    readStepsFile(path).map((p) => [p.step, p.reward_mean]),
+    [
+      [1, 0.5],
+      [2, 0.75],
+      [3, undefined],
+    ],
+  );
+  assert.deepEqual(
+    readStepsFile(path, 2).map((p) => p.step),
+    [2, 3],
+  );
   // A tail read that starts inside the step-2 line drops that partial line.
   const tailBytes = 5 + 1 + lines[4].length + 1 + '{"step": 4, "rew'.length;
-  assert.deepEqual(readStepsFile(path, 10, tailBytes).map((p) => p.step), [3]);
+  assert.deepEqual(
+    readStepsFile(path, 10, tailBytes).map((p) => p.step),
+    [3],
+  );
   assert.deepEqual(readStepsFile(join(dir, 'absent.jsonl')), []);
 });

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import type { Mode } from '../config/index.ts';
 import { learn, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
 
-export { learn, learnConfig, tinkerOverrides, DEMO_TRAINING, DEMO_TINKER_MODEL, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
+export {
+  learn,
+  learnConfig,
+  tinkerOverrides,
+  DEMO_TRAINING,
+  DEMO_TINKER_MODEL,
+  type DemoEngine,
+  type LearnOptions,
+  type LearnResult,
+  type ProgressEvent,
+} from './learn.ts';
 
 /** Options of the demo command. */
 export interface DemoOptions {
@@ -28,21 +38,35 @@ function progressPrinter(out: NodeJS.WritableStream, steps: number): (e: Progres
   return (e) => {
     if (e.kind === 'tinker') out.write(`tinker: embedded Tinker server at ${e.url}/api/v1 (base_model openclaw-rl-embedded)\n`);
     else if (e.kind === 'server') out.write(`server: ${e.url}/v1   dashboard: ${e.url}/dashboard\n`);
-    else if (e.kind === 'eval') out.write(`${tty ? '\r\x1b[K' : ''}rating after ${e.step} step${e.step === 1 ? '' : 's'}: ${e.rating.toFixed(2)} (${e.n} held-out answers)\n`);
+    else if (e.kind === 'eval')
+      out.write(
+        `${tty ? '\r\x1b[K' : ''}rating after ${e.step} step${e.step === 1 ? '' : 's'}: ${e.rating.toFixed(2)} (${e.n} held-out answers)\n`,
+      );
     else if (e.kind === 'step') {
       const m = e.metrics;
-      out.write(`${tty ? '\r\x1b[K' : ''}step ${m.step}/${steps}  reward_mean=${m.reward_mean.toFixed(2)}  effective_sample_rate=${m.effective_sample_rate.toFixed(2)}  hint_accept_rate=${(m.hint_accept_rate ?? 0).toFixed(2)}  pg_clipfrac=${m.pg_clipfrac.toFixed(3)}  ${m.step_time_s.toFixed(1)}s\n`);
+      out.write(
+        `${tty ? '\r\x1b[K' : ''}step ${m.step}/${steps}  reward_mean=${m.reward_mean.toFixed(2)}  effective_sample_rate=${m.effective_sample_rate.toFixed(2)}  hint_accept_rate=${(m.hint_accept_rate ?? 0).toFixed(2)}  pg_clipfrac=${m.pg_clipfrac.toFixed(3)}  ${m.step_time_s.toFixed(1)}s\n`,
+      );
     } else if (e.kind === 'episode' && tty) {
       const filled = Math.min(20, Math.round((20 * e.samplesReady) / e.batchSize));
-      out.write(`\r[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${e.samplesReady}/${e.batchSize} samples toward step ${e.step + 1} · ${e.done} episodes`);
+      out.write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${e.samplesReady}/${e.batchSize} samples toward step ${e.step + 1} · ${e.done} episodes`,
+      );
     }
   };
 }
 
 /** The Base vs Updated table. */
 export function formatDemoTable(r: LearnResult, steps: number): string {
-  const steps4 = Object.keys(r.ratings).map(Number).filter((s) => s > 0 && s < steps).sort((a, b) => a - b);
-  const cols = [['Base', r.ratings[0]], ...steps4.map((s) => [`${s} steps`, r.ratings[s]] as const), [`Updated (${steps} steps)`, r.ratings[steps]]] as Array<readonly [string, number | undefined]>;
+  const steps4 = Object.keys(r.ratings)
+    .map(Number)
+    .filter((s) => s > 0 && s < steps)
+    .sort((a, b) => a - b);
+  const cols = [
+    ['Base', r.ratings[0]],
+    ...steps4.map((s) => [`${s} steps`, r.ratings[s]] as const),
+    [`Updated (${steps} steps)`, r.ratings[steps]],
+  ] as Array<readonly [string, number | undefined]>;
   const head = `| persona | method | ${cols.map((c) => c[0]).join(' | ')} |`;
   const sep = `|${'---|'.repeat(cols.length + 2)}`;
   const row = `| ${r.persona} | ${r.mode} | ${cols.map((c) => (c[1] === undefined ? '–' : c[1].toFixed(2))).join(' | ')} |`;
@@ -69,13 +93,21 @@ export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   };
   const r = await learn(learnOpts);
   out.write(`\n${formatDemoTable(r, opts.steps)}\n\n`);
-  out.write(`ran ${r.episodes} episodes${r.failedEpisodes > 0 ? ` (${r.failedEpisodes} failed and were skipped)` : ''} in ${r.wallSeconds.toFixed(0)} s\n`);
+  out.write(
+    `ran ${r.episodes} episodes${r.failedEpisodes > 0 ? ` (${r.failedEpisodes} failed and were skipped)` : ''} in ${r.wallSeconds.toFixed(0)} s\n`,
+  );
   out.write(`logs:       ${join(r.outputDir, 'logs', 'train.log')} (and metrics.jsonl)\n`);
   out.write(`records:    ${join(r.outputDir, 'records')} (turns.jsonl, judge.jsonl)\n`);
   out.write(`samples:    ${join(r.outputDir, 'samples.sqlite')} (openclaw-rl export --output-dir ${r.outputDir})\n`);
-  out.write(opts.engine === 'tinker'
-    ? `weights:    ${join(r.outputDir, 'tinker-state')} (sampler and training weights saved by the Tinker server; ${join(r.outputDir, 'tinker-state.json')} names the latest)\n`
-    : `checkpoint: ${join(r.outputDir, 'checkpoints')}\n`);
-  out.write(opts.keepServing ? `dashboard:  ${r.url}/dashboard (Ctrl-C to stop)\n` : `dashboard:  served at ${r.url}/dashboard while the demo ran (add --keep-serving to browse it afterwards)\n`);
+  out.write(
+    opts.engine === 'tinker'
+      ? `weights:    ${join(r.outputDir, 'tinker-state')} (sampler and training weights saved by the Tinker server; ${join(r.outputDir, 'tinker-state.json')} names the latest)\n`
+      : `checkpoint: ${join(r.outputDir, 'checkpoints')}\n`,
+  );
+  out.write(
+    opts.keepServing
+      ? `dashboard:  ${r.url}/dashboard (Ctrl-C to stop)\n`
+      : `dashboard:  served at ${r.url}/dashboard while the demo ran (add --keep-serving to browse it afterwards)\n`,
+  );
   return r;
 }

@@ -110,26 +110,36 @@ export const DEMO_TRAINING: Record<string, unknown> = {
 
 /** The config of a learning run (embedded policy and teacher, rules judge). */
 export function learnConfig(opts: LearnOptions, outputDir: string): Config {
-  return parseConfig({}, {
-    env: {},
-    overrides: {
-      mode: opts.mode,
-      output_dir: outputDir,
-      'server.host': '127.0.0.1',
-      'server.port': 0,
-      'rollout.provider': 'embedded',
-      'teacher.provider': 'embedded',
-      'teacher.logprob_api': 'embedded',
-      'judge.provider': 'rules',
-      ...DEMO_TRAINING,
-      'training.max_steps': opts.steps,
-      ...opts.overrides,
+  return parseConfig(
+    {},
+    {
+      env: {},
+      overrides: {
+        mode: opts.mode,
+        output_dir: outputDir,
+        'server.host': '127.0.0.1',
+        'server.port': 0,
+        'rollout.provider': 'embedded',
+        'teacher.provider': 'embedded',
+        'teacher.logprob_api': 'embedded',
+        'judge.provider': 'rules',
+        ...DEMO_TRAINING,
+        'training.max_steps': opts.steps,
+        ...opts.overrides,
+      },
     },
-  });
+  );
 }
 
 async function evaluate(server: RunningServer, persona: Persona, n: number, config: Config): Promise<{ rating: number; n: number }> {
-  const r = await evaluatePersona({ baseUrl: server.url, model: config.rollout.model_id, persona, tasks: HELD_OUT_TASKS, samples: n, concurrency: 2 });
+  const r = await evaluatePersona({
+    baseUrl: server.url,
+    model: config.rollout.model_id,
+    persona,
+    tasks: HELD_OUT_TASKS,
+    samples: n,
+    concurrency: 2,
+  });
   return { rating: r.mean, n: r.n };
 }
 
@@ -144,7 +154,13 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   if (opts.engine === 'tinker') {
     // The Tinker server serves the checkpoint the in-process demo would have loaded.
     const checkpoint = config.rollout.checkpoint ?? BASE_CHECKPOINT;
-    tinker = await serveEngine({ checkpoint, host: '127.0.0.1', port: 0, modelId: DEMO_TINKER_MODEL, tinker: { stateDir: join(outputDir, 'tinker-state') } });
+    tinker = await serveEngine({
+      checkpoint,
+      host: '127.0.0.1',
+      port: 0,
+      modelId: DEMO_TINKER_MODEL,
+      tinker: { stateDir: join(outputDir, 'tinker-state') },
+    });
     opts.onProgress?.({ kind: 'tinker', url: tinker.url });
     config = learnConfig({ ...opts, overrides: { ...opts.overrides, ...tinkerOverrides(tinker.url, checkpoint) } }, outputDir);
   }
@@ -163,7 +179,15 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     throw err;
   }
   // The Tinker server lives as long as ours (also when it keeps serving after the run).
-  const server: RunningServer = tinker ? { ...ownServer, close: async () => { await ownServer.close(); await tinker.close(); } } : ownServer;
+  const server: RunningServer = tinker
+    ? {
+        ...ownServer,
+        close: async () => {
+          await ownServer.close();
+          await tinker.close();
+        },
+      }
+    : ownServer;
   opts.onProgress?.({ kind: 'server', url: server.url, outputDir });
   const trainer = server.trainer!;
   const ratings: Record<number, number> = {};
@@ -202,16 +226,31 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
         if (trainer.step >= opts.steps || outOfEpisodes()) break;
         const sessionId = `learn-${seed}-${w}-${episodes++}`;
         try {
-          await runEpisode({ baseUrl: server.url, model: config.rollout.model_id, persona, task: pickTask(rng), sessionId, rng, maxTurns: 2 });
+          await runEpisode({
+            baseUrl: server.url,
+            model: config.rollout.model_id,
+            persona,
+            task: pickTask(rng),
+            sessionId,
+            rng,
+            maxTurns: 2,
+          });
           failedInARow = 0;
         } catch (err) {
           // One bad episode (e.g. a conversation grown past the model's context) must not end the
           // run; a run where nothing works must.
           failures++;
-          if (++failedInARow >= 10) throw new OpenClawError('internal', `10 episodes in a row failed; last error: ${(err as Error).message}`);
+          if (++failedInARow >= 10)
+            throw new OpenClawError('internal', `10 episodes in a row failed; last error: ${(err as Error).message}`);
           continue;
         }
-        opts.onProgress?.({ kind: 'episode', done: episodes, samplesReady: server.store.countReady(), batchSize: config.training.batch_size, step: trainer.step });
+        opts.onProgress?.({
+          kind: 'episode',
+          done: episodes,
+          samplesReady: server.store.countReady(),
+          batchSize: config.training.batch_size,
+          step: trainer.step,
+        });
         maybeEvaluate();
       }
     };
@@ -228,11 +267,22 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   } finally {
     if (!opts.keepServing) await server.close();
   }
-  const measured = Object.entries(ratings).map(([s, r]) => [Number(s), r] as const).sort((a, b) => a[0] - b[0]);
+  const measured = Object.entries(ratings)
+    .map(([s, r]) => [Number(s), r] as const)
+    .sort((a, b) => a[0] - b[0]);
   const reached = measured.find(([s, r]) => s > 0 && r >= 0.7);
   return {
-    mode: opts.mode, persona: opts.persona, seed, ratings, stepsTo07: reached ? reached[0] : null, episodes, stepsDone: Math.max(...Object.keys(ratings).map(Number)), failedEpisodes: failures, outputDir, url: server.url,
-    wallSeconds: (performance.now() - t0) / 1000, server: opts.keepServing ? server : undefined,
+    mode: opts.mode,
+    persona: opts.persona,
+    seed,
+    ratings,
+    stepsTo07: reached ? reached[0] : null,
+    episodes,
+    stepsDone: Math.max(...Object.keys(ratings).map(Number)),
+    failedEpisodes: failures,
+    outputDir,
+    url: server.url,
+    wallSeconds: (performance.now() - t0) / 1000,
+    server: opts.keepServing ? server : undefined,
   };
 }
-

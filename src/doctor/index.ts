@@ -32,7 +32,11 @@ export async function checkChannel(spec: ChannelSpec, opts: { wantLogprobs: bool
   if (spec.provider !== 'openai_compatible') {
     return { ...base, ok: true, result: `in-process (${spec.provider}): nothing to reach`, fix: '' };
   }
-  const ch = channelFromSettings(spec.channel, { ...spec, timeout_s: opts.timeoutMs / 1000 }, { timeoutMs: opts.timeoutMs, maxRetries: 0, connections: 1 });
+  const ch = channelFromSettings(
+    spec.channel,
+    { ...spec, timeout_s: opts.timeoutMs / 1000 },
+    { timeoutMs: opts.timeoutMs, maxRetries: 0, connections: 1 },
+  );
   base.baseUrl = ch.base.url;
   try {
     const body: Record<string, unknown> = {
@@ -62,9 +66,15 @@ export async function checkChannel(spec: ChannelSpec, opts: { wantLogprobs: bool
         fixes.push('training needs log-probs: serve the policy with SGLang or vLLM (hosted APIs often drop them)');
       }
     }
-    const tokens = json.usage && typeof json.usage === 'object' ? ` usage=${(json.usage as Record<string, unknown>).total_tokens ?? '?'} tokens` : '';
+    const tokens =
+      json.usage && typeof json.usage === 'object' ? ` usage=${(json.usage as Record<string, unknown>).total_tokens ?? '?'} tokens` : '';
     return problems.length === 0
-      ? { ...base, ok: true, result: `ok: "${String(content).slice(0, 40).replace(/\s+/g, ' ')}…"${tokens}${opts.wantLogprobs ? ', log-probs ok' : ''}`, fix: '' }
+      ? {
+          ...base,
+          ok: true,
+          result: `ok: "${String(content).slice(0, 40).replace(/\s+/g, ' ')}…"${tokens}${opts.wantLogprobs ? ', log-probs ok' : ''}`,
+          fix: '',
+        }
       : { ...base, ok: false, result: problems.join('; '), fix: fixes.join('; ') };
   } catch (err) {
     const e = err instanceof OpenClawError ? err : new OpenClawError('internal', String(err));
@@ -84,7 +94,9 @@ export async function runDoctor(config: Config, timeoutMs = 30_000, opts: { trai
     [{ channel: 'judge', ...config.judge }, false],
     [{ channel: 'teacher', ...config.teacher }, false],
   ];
-  const onTinker = (s: ChannelSpec) => (s.channel === 'rollout' && config.rollout.provider === 'tinker') || (s.channel === 'teacher' && config.teacher.logprob_api === 'tinker');
+  const onTinker = (s: ChannelSpec) =>
+    (s.channel === 'rollout' && config.rollout.provider === 'tinker') ||
+    (s.channel === 'teacher' && config.teacher.logprob_api === 'tinker');
   const rows = await Promise.all(specs.filter(([s]) => !onTinker(s)).map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs })));
   return usesTinker(config) ? [...rows, ...(await checkTinker(config, { train: opts.train ?? false, timeoutMs }))] : rows;
 }

@@ -9,9 +9,18 @@ import { startEmbeddedTinker } from '../../test/support/embedded-tinker.ts';
 import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
 import { formatDoctorTable, runDoctor } from './index.ts';
 
-function config(url: string, over: Record<string, unknown> = {}, tokenizer: string | null = qwen3TokenizerDir(), baseModel = 'Qwen/Qwen3-8B') {
+function config(
+  url: string,
+  over: Record<string, unknown> = {},
+  tokenizer: string | null = qwen3TokenizerDir(),
+  baseModel = 'Qwen/Qwen3-8B',
+) {
   return parseConfig(
-    { output_dir: mkdtempSync(join(tmpdir(), 'ocrl-doc-')), rollout: { provider: 'tinker', temperature: 1, tokenizer: tokenizer ?? undefined }, tinker: { base_url: url, base_model: baseModel, ...over } },
+    {
+      output_dir: mkdtempSync(join(tmpdir(), 'ocrl-doc-')),
+      rollout: { provider: 'tinker', temperature: 1, tokenizer: tokenizer ?? undefined },
+      tinker: { base_url: url, base_model: baseModel, ...over },
+    },
     { env: {} },
   );
 }
@@ -21,7 +30,18 @@ test('doctor --train on a working Tinker server: reachable, key, base model, tok
   try {
     const rows = await runDoctor(config(fake.url, { api_key: 'tml-ok' }), 20_000, { train: true });
     const tinker = rows.filter((r) => r.channel === 'tinker');
-    assert.deepEqual(tinker.map((r) => [r.result.split(':')[0], r.ok]), [['reachable', true], ['key accepted', true], ['base model', true], ['tokenizer', true], ['1-token sample', true], ['create model', true]], formatDoctorTable(rows));
+    assert.deepEqual(
+      tinker.map((r) => [r.result.split(':')[0], r.ok]),
+      [
+        ['reachable', true],
+        ['key accepted', true],
+        ['base model', true],
+        ['tokenizer', true],
+        ['1-token sample', true],
+        ['create model', true],
+      ],
+      formatDoctorTable(rows),
+    );
     // the sample's prompt is a chat rendered with rollout.tokenizer (Qwen3's template)
     assert.ok(fake.requests.find((r) => r.path === '/asample')!.body.prompt.chunks[0].tokens.length > 5, 'a rendered chat prompt');
     assert.ok(!rows.some((r) => r.channel === 'rollout'), 'the Tinker rollout is not checked as an OpenAI channel');
@@ -64,7 +84,11 @@ test('doctor --train against the embedded Tinker server with its checkpoint as r
   const tinker = await startEmbeddedTinker({ ctx: 64 });
   try {
     const rows = await runDoctor(config(tinker.url, {}, tinker.checkpoint, tinker.baseModel), 10_000, { train: true });
-    assert.deepEqual(rows.filter((r) => !r.ok), [], formatDoctorTable(rows));
+    assert.deepEqual(
+      rows.filter((r) => !r.ok),
+      [],
+      formatDoctorTable(rows),
+    );
     assert.match(formatDoctorTable(rows), /PASS tokenizer: .* \(embedded checkpoint\): a 1-message chat is \d+ tokens/);
     assert.match(formatDoctorTable(rows), /PASS create model: full fine-tuning \(this server has no LoRA\)/);
   } finally {

@@ -23,7 +23,8 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
   const { baseUrl, apiKey } = tinkerEndpoint(config);
   const model = config.tinker.base_model ?? '-';
   const rows: DoctorRow[] = [];
-  const row = (what: string, ok: boolean, result: string, fix = '') => rows.push({ channel: 'tinker', baseUrl, model, ok, result: `${what}: ${result}`, fix });
+  const row = (what: string, ok: boolean, result: string, fix = '') =>
+    rows.push({ channel: 'tinker', baseUrl, model, ok, result: `${what}: ${result}`, fix });
   // A scratch state dir: doctor must not advance a run's seq_ids.
   const scratch = mkdtempSync(join(tmpdir(), 'ocrl-doctor-'));
   const client = new TinkerClient({ baseUrl, apiKey, stateDir: scratch, timeoutMs: opts.timeoutMs, pollIntervalMs: 200 });
@@ -50,9 +51,25 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
     });
     if (!(await reachable)) return rows;
     let supported: string[] = [];
-    if (!(await step('key accepted', async () => ((supported = await client.capabilities()), `${supported.length} base models offered${apiKey ? '' : ' (no key sent: fine for SkyRL, hosted Tinker needs TINKER_API_KEY)'}`)))) return rows;
+    if (
+      !(await step(
+        'key accepted',
+        async () => (
+          (supported = await client.capabilities()),
+          `${supported.length} base models offered${apiKey ? '' : ' (no key sent: fine for SkyRL, hosted Tinker needs TINKER_API_KEY)'}`
+        ),
+      ))
+    )
+      return rows;
     const known = supported.includes(model);
-    row('base model', known, known ? `${model} is supported` : `${model} is not in get_server_capabilities`, known ? '' : `set tinker.base_model to one of: ${supported.slice(0, 12).join(', ')}${supported.length > 12 ? ', …' : ''} (SkyRL serves the --base-model it was started with)`);
+    row(
+      'base model',
+      known,
+      known ? `${model} is supported` : `${model} is not in get_server_capabilities`,
+      known
+        ? ''
+        : `set tinker.base_model to one of: ${supported.slice(0, 12).join(', ')}${supported.length > 12 ? ', …' : ''} (SkyRL serves the --base-model it was started with)`,
+    );
     if (!known) return rows;
     const topK = config.teacher.logprob_api === 'tinker' && config.scoring.distill_topk > 0 ? config.scoring.distill_topk : 0;
     // The policy's own prompt when it has a tokenizer; else any three ids.
@@ -60,24 +77,37 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
     if (config.rollout.provider === 'tinker') {
       await step('tokenizer', async () => {
         const dir = config.rollout.tokenizer;
-        if (dir === undefined) throw new OpenClawError('config', 'rollout.tokenizer is not set: point it at a local Hugging Face folder of the base model (tokenizer.json, tokenizer_config.json) or, for the embedded Tinker server, at its checkpoint folder');
+        if (dir === undefined)
+          throw new OpenClawError(
+            'config',
+            'rollout.tokenizer is not set: point it at a local Hugging Face folder of the base model (tokenizer.json, tokenizer_config.json) or, for the embedded Tinker server, at its checkpoint folder',
+          );
         const loaded = await loadChatTokenizer(dir);
         promptIds = loaded.tokenizer.encodeChat([{ role: 'user', content: 'Hello!' }]);
         return `${dir} (${loaded.format === 'hf' ? 'Hugging Face folder' : 'embedded checkpoint'}): a 1-message chat is ${promptIds.length} tokens`;
       });
     }
     await step('1-token sample', async () => {
-      const r = await client.sample({ promptIds, maxTokens: 1, temperature: 1, baseModel: model, promptLogprobs: true, topkPromptLogprobs: topK }).catch((err: unknown) => {
-        if (err instanceof OpenClawError && /vocabulary/i.test(err.message)) {
-          throw new OpenClawError('config', `${err.message}. rollout.tokenizer must be ${model}'s own tokenizer`, { param: 'rollout.tokenizer', cause: err });
-        }
-        throw err;
-      });
+      const r = await client
+        .sample({ promptIds, maxTokens: 1, temperature: 1, baseModel: model, promptLogprobs: true, topkPromptLogprobs: topK })
+        .catch((err: unknown) => {
+          if (err instanceof OpenClawError && /vocabulary/i.test(err.message)) {
+            throw new OpenClawError('config', `${err.message}. rollout.tokenizer must be ${model}'s own tokenizer`, {
+              param: 'rollout.tokenizer',
+              cause: err,
+            });
+          }
+          throw err;
+        });
       const seq = r.sequences[0];
-      if (seq === undefined || seq.tokens.length !== 1) throw new OpenClawError('upstream', `asample returned ${seq?.tokens.length ?? 0} tokens for max_tokens 1`);
-      if (!seq.logprobs || seq.logprobs.length !== 1) throw new OpenClawError('upstream', 'asample returned no per-token log-probs; training needs them');
-      if (!r.prompt_logprobs || r.prompt_logprobs.length !== promptIds.length) throw new OpenClawError('upstream', 'asample ignored prompt_logprobs; the teacher and scoring need them');
-      if (topK > 0 && (!r.topk_prompt_logprobs || r.topk_prompt_logprobs.length !== promptIds.length)) throw new OpenClawError('config', 'no top-K prompt log-probs; set scoring.distill_topk: 0 with this server');
+      if (seq === undefined || seq.tokens.length !== 1)
+        throw new OpenClawError('upstream', `asample returned ${seq?.tokens.length ?? 0} tokens for max_tokens 1`);
+      if (!seq.logprobs || seq.logprobs.length !== 1)
+        throw new OpenClawError('upstream', 'asample returned no per-token log-probs; training needs them');
+      if (!r.prompt_logprobs || r.prompt_logprobs.length !== promptIds.length)
+        throw new OpenClawError('upstream', 'asample ignored prompt_logprobs; the teacher and scoring need them');
+      if (topK > 0 && (!r.topk_prompt_logprobs || r.topk_prompt_logprobs.length !== promptIds.length))
+        throw new OpenClawError('config', 'no top-K prompt log-probs; set scoring.distill_topk: 0 with this server');
       return `token ${seq.tokens[0]} (log-prob ${seq.logprobs[0].toFixed(3)}), prompt log-probs ok${topK > 0 ? ', top-K ok' : ''}`;
     });
     if (opts.train) {

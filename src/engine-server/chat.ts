@@ -10,19 +10,21 @@ import { OpenClawError, toOpenAIError } from '../errors/index.ts';
 import type { TokenChatChannel } from '../engines/token-chat.ts';
 import { zodToInvalid } from './validate.ts';
 
-const ChatBody = z.object({
-  messages: z.array(z.object({ role: z.string() }).passthrough()).min(1),
-  stream: z.boolean().nullable().optional(),
-  logprobs: z.boolean().nullable().optional(),
-  return_token_ids: z.boolean().nullable().optional(),
-  max_tokens: z.number().int().positive().nullable().optional(),
-  max_completion_tokens: z.number().int().positive().nullable().optional(),
-  temperature: z.number().min(0).nullable().optional(),
-  top_p: z.number().gt(0).max(1).nullable().optional(),
-  n: z.number().int().positive().nullable().optional(),
-  seed: z.number().int().nullable().optional(),
-  tools: z.array(z.unknown()).nullable().optional(),
-}).passthrough();
+const ChatBody = z
+  .object({
+    messages: z.array(z.object({ role: z.string() }).passthrough()).min(1),
+    stream: z.boolean().nullable().optional(),
+    logprobs: z.boolean().nullable().optional(),
+    return_token_ids: z.boolean().nullable().optional(),
+    max_tokens: z.number().int().positive().nullable().optional(),
+    max_completion_tokens: z.number().int().positive().nullable().optional(),
+    temperature: z.number().min(0).nullable().optional(),
+    top_p: z.number().gt(0).max(1).nullable().optional(),
+    n: z.number().int().positive().nullable().optional(),
+    seed: z.number().int().nullable().optional(),
+    tools: z.array(z.unknown()).nullable().optional(),
+  })
+  .passthrough();
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +50,9 @@ export async function handleChatCompletion(channel: TokenChatChannel, request: F
   const body = parsed.data as Json;
   const wanted: Wanted = { logprobs: body.logprobs === true, tokenIds: body.return_token_ids === true };
   const abort = new AbortController();
-  reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new OpenClawError('invalid_request', 'client disconnected')); });
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) abort.abort(new OpenClawError('invalid_request', 'client disconnected'));
+  });
   if (body.stream !== true) {
     await reply.send(trim(await channel.complete(body, abort.signal), wanted));
     return;

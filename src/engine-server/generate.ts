@@ -23,23 +23,28 @@ const DEFAULT_MAX_NEW_TOKENS = 128;
 
 const ids = z.array(z.number().int().nonnegative());
 
-const GenerateBody = z.object({
-  input_ids: z.union([ids, z.array(ids)]).optional(),
-  text: z.union([z.string(), z.array(z.string())]).optional(),
-  sampling_params: z.object({
-    max_new_tokens: z.number().int().min(0).optional(),
-    temperature: z.number().min(0).optional(),
-    top_p: z.number().gt(0).max(1).optional(),
-    stop_token_ids: ids.optional(),
-    ignore_eos: z.boolean().optional(),
-    sampling_seed: z.number().int().optional(),
-  }).passthrough().optional(),
-  return_logprob: z.boolean().optional(),
-  logprob_start_len: z.number().int().optional(),
-  top_logprobs_num: z.number().int().min(0).optional(),
-  return_text_in_logprobs: z.boolean().optional(),
-  stream: z.boolean().optional(),
-}).passthrough();
+const GenerateBody = z
+  .object({
+    input_ids: z.union([ids, z.array(ids)]).optional(),
+    text: z.union([z.string(), z.array(z.string())]).optional(),
+    sampling_params: z
+      .object({
+        max_new_tokens: z.number().int().min(0).optional(),
+        temperature: z.number().min(0).optional(),
+        top_p: z.number().gt(0).max(1).optional(),
+        stop_token_ids: ids.optional(),
+        ignore_eos: z.boolean().optional(),
+        sampling_seed: z.number().int().optional(),
+      })
+      .passthrough()
+      .optional(),
+    return_logprob: z.boolean().optional(),
+    logprob_start_len: z.number().int().optional(),
+    top_logprobs_num: z.number().int().min(0).optional(),
+    return_text_in_logprobs: z.boolean().optional(),
+    stream: z.boolean().optional(),
+  })
+  .passthrough();
 
 type GenerateBody = z.infer<typeof GenerateBody>;
 
@@ -47,9 +52,11 @@ type GenerateBody = z.infer<typeof GenerateBody>;
 type Entry = [number | null, number, string | null];
 
 function inputIds(body: GenerateBody, tok: EngineServerTokenizer): number[] {
-  if (body.stream === true) throw invalidRequest('stream: true is not supported by the embedded /generate; use /v1/chat/completions to stream', 'stream');
+  if (body.stream === true)
+    throw invalidRequest('stream: true is not supported by the embedded /generate; use /v1/chat/completions to stream', 'stream');
   if (body.input_ids !== undefined) {
-    if (body.input_ids.some((x) => Array.isArray(x))) throw invalidRequest('batched input_ids are not supported: send one request per sequence', 'input_ids');
+    if (body.input_ids.some((x) => Array.isArray(x)))
+      throw invalidRequest('batched input_ids are not supported: send one request per sequence', 'input_ids');
     return body.input_ids as number[];
   }
   if (typeof body.text === 'string') {
@@ -67,7 +74,12 @@ function finishReason(gen: GenerateResult | null): Record<string, unknown> {
 }
 
 /** Answers one /generate body. */
-export async function handleGenerate(engine: PolicyEngine, tok: EngineServerTokenizer, raw: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
+export async function handleGenerate(
+  engine: PolicyEngine,
+  tok: EngineServerTokenizer,
+  raw: unknown,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
   const parsed = GenerateBody.safeParse(raw ?? {});
   if (!parsed.success) throw zodToInvalid(parsed.error);
   const body = parsed.data;
@@ -80,7 +92,16 @@ export async function handleGenerate(engine: PolicyEngine, tok: EngineServerToke
   let gen: GenerateResult | null = null;
   if (maxNew > 0) {
     const stops = [...(sp.ignore_eos === true ? [] : tok.stopTokenIds), ...(sp.stop_token_ids ?? [])];
-    gen = await engine.generate({ promptIds: input, maxTokens: maxNew, temperature, topP: sp.top_p, stopTokenIds: stops, includeStopToken: true, seed: sp.sampling_seed, signal });
+    gen = await engine.generate({
+      promptIds: input,
+      maxTokens: maxNew,
+      temperature,
+      topP: sp.top_p,
+      stopTokenIds: stops,
+      includeStopToken: true,
+      seed: sp.sampling_seed,
+      signal,
+    });
   }
   const outIds = gen?.tokenIds ?? [];
   const meta: Record<string, unknown> = {
@@ -99,13 +120,19 @@ export async function handleGenerate(engine: PolicyEngine, tok: EngineServerToke
 
 /** Fills the four log-prob fields of meta_info; returns the policy version that scored the input. */
 async function addLogprobs(
-  meta: Record<string, unknown>, engine: PolicyEngine, tok: EngineServerTokenizer, body: GenerateBody,
-  input: number[], gen: GenerateResult | null, temperature: number,
+  meta: Record<string, unknown>,
+  engine: PolicyEngine,
+  tok: EngineServerTokenizer,
+  body: GenerateBody,
+  input: number[],
+  gen: GenerateResult | null,
+  temperature: number,
 ): Promise<number> {
   const k = body.top_logprobs_num ?? 0;
   const topK = k > 0 ? k : undefined;
   const start = (body.logprob_start_len ?? -1) < 0 ? input.length - 1 : (body.logprob_start_len as number);
-  if (start >= input.length) throw invalidRequest(`logprob_start_len ${start} must be smaller than the ${input.length} input tokens`, 'logprob_start_len');
+  if (start >= input.length)
+    throw invalidRequest(`logprob_start_len ${start} must be smaller than the ${input.length} input tokens`, 'logprob_start_len');
   const text = (id: number) => (body.return_text_in_logprobs === true ? tok.tokenText(id) : null);
   const entry = (lp: number | null, id: number): Entry => [lp, id, text(id)];
   const tops = (list: TopK): Entry[] => Array.from(list.ids, (id, j) => entry(list.logprobs[j], id));

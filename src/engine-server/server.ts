@@ -52,7 +52,6 @@ export interface RunningEngineServer {
 
 const OPEN_ROUTES = new Set(['/health', '/healthz', '/api/v1/healthz']);
 
-
 /** Builds the Fastify app without listening (tests may `inject`). */
 export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: opts.bodyLimitBytes ?? 16 * 1024 * 1024, forceCloseConnections: true });
@@ -70,20 +69,30 @@ export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
     const tinkerKey = request.headers['x-api-key'];
     if (opts.tinker !== undefined && typeof tinkerKey === 'string' && bearerMatches(`Bearer ${tinkerKey}`, expected)) return;
     if (!bearerMatches(request.headers.authorization, expected)) {
-      throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key the engine server was started with.', { code: 'invalid_api_key' });
+      throw new OpenClawError(
+        'authentication',
+        'Missing or wrong API key: send `Authorization: Bearer <key>` with the key the engine server was started with.',
+        { code: 'invalid_api_key' },
+      );
     }
   });
   app.setErrorHandler(async (err, _request, reply) => {
     // Fastify's own errors (bad JSON, body too large) carry a 4xx statusCode.
     const status = (err as { statusCode?: number }).statusCode;
-    const mapped = !(err instanceof OpenClawError) && status !== undefined && status < 500
-      ? new OpenClawError('invalid_request', (err as Error).message, { status })
-      : err;
+    const mapped =
+      !(err instanceof OpenClawError) && status !== undefined && status < 500
+        ? new OpenClawError('invalid_request', (err as Error).message, { status })
+        : err;
     const { status: code, body } = toOpenAIError(mapped);
     await reply.status(code).send(body);
   });
   app.setNotFoundHandler(async (request, reply) => {
-    const { status, body } = toOpenAIError(new OpenClawError('not_found', `no route ${request.method} ${request.url} on the engine server (routes: /v1/chat/completions, /v1/models, /generate, /health${opts.tinker !== undefined ? ', /api/v1/… (Tinker)' : ''})`));
+    const { status, body } = toOpenAIError(
+      new OpenClawError(
+        'not_found',
+        `no route ${request.method} ${request.url} on the engine server (routes: /v1/chat/completions, /v1/models, /generate, /health${opts.tinker !== undefined ? ', /api/v1/… (Tinker)' : ''})`,
+      ),
+    );
     await reply.status(status).send(body);
   });
 
@@ -95,7 +104,9 @@ export function buildEngineServer(opts: EngineServerOptions): FastifyInstance {
   }));
   app.post('/generate', async (request, reply) => {
     const abort = new AbortController();
-    reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new OpenClawError('invalid_request', 'client disconnected')); });
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) abort.abort(new OpenClawError('invalid_request', 'client disconnected'));
+    });
     return handleGenerate(opts.engine, opts.tokenizer, request.body, abort.signal);
   });
   const health = async () => ({ ok: true, engine: opts.engine.kind, policy_version: opts.engine.version() });
@@ -117,13 +128,20 @@ export async function startEngineServer(opts: EngineServerOptions): Promise<Runn
 
 /** Loads a checkpoint (serving only) and starts the engine server over it; `close` also stops the engine. */
 export async function serveEngine(opts: {
-  checkpoint: string; host?: string; port?: number; apiKey?: string; modelId: string;
+  checkpoint: string;
+  host?: string;
+  port?: number;
+  apiKey?: string;
+  modelId: string;
   /** Also serve the Tinker API (base_model = modelId), saving weights under this state dir. */
   tinker?: { stateDir: string };
 }): Promise<RunningEngineServer> {
   const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
   if (!existsSync(join(opts.checkpoint, 'config.json'))) {
-    throw new OpenClawError('config', `no checkpoint at ${opts.checkpoint} (expected config.json, model.safetensors, tokenizer.json); run 'npm run pretrain' or pass --checkpoint`);
+    throw new OpenClawError(
+      'config',
+      `no checkpoint at ${opts.checkpoint} (expected config.json, model.safetensors, tokenizer.json); run 'npm run pretrain' or pass --checkpoint`,
+    );
   }
   const engine = await WorkerEngine.load(opts.checkpoint, { train: false });
   if (engine.tokenizer === null) {
@@ -132,9 +150,26 @@ export async function serveEngine(opts: {
   }
   let tinker: TinkerService | undefined;
   try {
-    if (opts.tinker !== undefined) tinker = await TinkerService.start({ checkpoint: opts.checkpoint, stateDir: opts.tinker.stateDir, baseModel: opts.modelId });
-    const server = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer), modelId: opts.modelId, contextLength: engine.config.ctx, host: opts.host, port: opts.port, apiKey: opts.apiKey, tinker });
-    return { ...server, close: async () => { await server.close(); await tinker?.close(); await engine.close(); } };
+    if (opts.tinker !== undefined)
+      tinker = await TinkerService.start({ checkpoint: opts.checkpoint, stateDir: opts.tinker.stateDir, baseModel: opts.modelId });
+    const server = await startEngineServer({
+      engine,
+      tokenizer: new EmbeddedChatTokenizer(engine.tokenizer),
+      modelId: opts.modelId,
+      contextLength: engine.config.ctx,
+      host: opts.host,
+      port: opts.port,
+      apiKey: opts.apiKey,
+      tinker,
+    });
+    return {
+      ...server,
+      close: async () => {
+        await server.close();
+        await tinker?.close();
+        await engine.close();
+      },
+    };
   } catch (err) {
     await tinker?.close();
     await engine.close();

@@ -14,6 +14,9 @@ export interface EngineServerTokenizer extends ChatTokenizer {
 /** The first zod issue as a 400 that names the field (`messages[0].role`). */
 export function zodToInvalid(err: z.ZodError): OpenClawError {
   const issue = err.issues[0];
-  const param = issue.path.map(String).join('.').replace(/\.(\d+)/g, '[$1]');
+  const param = issue.path
+    .map(String)
+    .join('.')
+    .replace(/\.(\d+)/g, '[$1]');
   return invalidRequest(`Invalid value for '${param}': ${issue.message}`, param === '' ? null : param, 'invalid_value');
 }

@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HermesOutputParser, PlainOutputParser, type OutputDelta, type OutputParser } from './chat-output.ts';
 
-interface Parsed { content: string; reasoning: string; calls: Array<{ name: string; arguments: unknown }>; malformed: number }
+interface Parsed {
+  content: string;
+  reasoning: string;
+  calls: Array<{ name: string; arguments: unknown }>;
+  malformed: number;
+}
 
 /** Feeds `pieces` one by one and gathers the fields. */
 function parse(pieces: string[], parser: OutputParser = new HermesOutputParser()): Parsed {
@@ -33,7 +38,12 @@ function parseEveryWay(text: string, opts?: { inThink?: boolean }): Parsed {
 }
 
 test('plain text stays content, byte for byte', () => {
-  assert.deepEqual(parseEveryWay('Hello there.\n\n  Indented line  '), { content: 'Hello there.\n\n  Indented line  ', reasoning: '', calls: [], malformed: 0 });
+  assert.deepEqual(parseEveryWay('Hello there.\n\n  Indented line  '), {
+    content: 'Hello there.\n\n  Indented line  ',
+    reasoning: '',
+    calls: [],
+    malformed: 0,
+  });
 });
 
 test('think block becomes reasoning, without the template newlines', () => {
@@ -52,15 +62,26 @@ test('empty think block (thinking off) leaves just the content', () => {
 
 test('one tool call after text', () => {
   const r = parseEveryWay('Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>');
-  assert.deepEqual(r, { content: 'Let me check.', reasoning: '', calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], malformed: 0 });
+  assert.deepEqual(r, {
+    content: 'Let me check.',
+    reasoning: '',
+    calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+    malformed: 0,
+  });
 });
 
 test('several tool calls after thinking, no content', () => {
-  const text = '<think>\nTwo lookups.\n</think>\n\n<tool_call>\n{"name": "read", "arguments": {"path": "a.txt"}}\n</tool_call>\n<tool_call>\n{"name": "exec", "arguments": {"cmd": "ls -la", "n": [1, 2]}}\n</tool_call>';
+  const text =
+    '<think>\nTwo lookups.\n</think>\n\n<tool_call>\n{"name": "read", "arguments": {"path": "a.txt"}}\n</tool_call>\n<tool_call>\n{"name": "exec", "arguments": {"cmd": "ls -la", "n": [1, 2]}}\n</tool_call>';
   const r = parseEveryWay(text);
   assert.deepEqual(r, {
-    content: '', reasoning: 'Two lookups.', malformed: 0,
-    calls: [{ name: 'read', arguments: { path: 'a.txt' } }, { name: 'exec', arguments: { cmd: 'ls -la', n: [1, 2] } }],
+    content: '',
+    reasoning: 'Two lookups.',
+    malformed: 0,
+    calls: [
+      { name: 'read', arguments: { path: 'a.txt' } },
+      { name: 'exec', arguments: { cmd: 'ls -la', n: [1, 2] } },
+    ],
   });
 });
 
@@ -103,5 +124,8 @@ test('unclosed think block (cut by max_tokens) is reasoning', () => {
 });
 
 test('PlainOutputParser passes every piece through as content', () => {
-  assert.deepEqual(parse(['<think>x</think>', '<tool_call>{}</tool_call>'], new PlainOutputParser()).content, '<think>x</think><tool_call>{}</tool_call>');
+  assert.deepEqual(
+    parse(['<think>x</think>', '<tool_call>{}</tool_call>'], new PlainOutputParser()).content,
+    '<think>x</think><tool_call>{}</tool_call>',
+  );
 });

@@ -196,7 +196,10 @@ function add(out: OutputDelta, key: 'content' | 'reasoning', text: string): void
 function heldBack(text: string, tag: string, tail: RegExp): number {
   let partial = 0;
   for (let n = Math.min(tag.length - 1, text.length); n > 0; n--) {
-    if (text.endsWith(tag.slice(0, n))) { partial = n; break; }
+    if (text.endsWith(tag.slice(0, n))) {
+      partial = n;
+      break;
+    }
   }
   const before = text.slice(0, text.length - partial);
   return partial + (before.length - before.replace(tail, '').length);

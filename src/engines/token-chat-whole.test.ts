@@ -10,7 +10,10 @@ import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
 
 let hf: HfTokenizer;
 let chat: HfChatTokenizer;
-before(async () => { hf = await loadHfTokenizer(qwen3TokenizerDir()); chat = new HfChatTokenizer(hf); });
+before(async () => {
+  hf = await loadHfTokenizer(qwen3TokenizerDir());
+  chat = new HfChatTokenizer(hf);
+});
 
 const IM_END = 151645;
 
@@ -20,30 +23,51 @@ class FixedEngine implements PolicyEngine {
   requests: GenerateRequest[] = [];
   ids: number[] = [];
   logprobs: number[] = [];
-  constructor(private readonly perToken: boolean, private readonly finish: 'stop' | 'length' = 'stop') {}
+  constructor(
+    private readonly perToken: boolean,
+    private readonly finish: 'stop' | 'length' = 'stop',
+  ) {}
   answer(text: string, stop = true): this {
     this.ids = [...hf.encode(text), ...(stop ? [IM_END] : [])];
     this.logprobs = this.ids.map((_, i) => -0.01 * (i + 1));
     return this;
   }
-  version() { return 7; }
+  version() {
+    return 7;
+  }
   async generate(req: GenerateRequest, onToken?: (id: number, lp: number) => void): Promise<GenerateResult> {
     this.requests.push(req);
     if (this.perToken) this.ids.forEach((id, i) => onToken?.(id, this.logprobs[i]));
     return { tokenIds: [...this.ids], logprobs: [...this.logprobs], finishReason: this.finish, version: 7 };
   }
-  async score(): Promise<never> { throw new Error('not used'); }
+  async score(): Promise<never> {
+    throw new Error('not used');
+  }
   async close() {}
 }
 
 const opts = { modelId: 'qwen3', defaultTemperature: 1, defaultMaxTokens: 64, contextLength: 4096 };
 const messages = [{ role: 'user', content: 'Weather in Paris and Lyon?' }];
-const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
-const ANSWER = '<think>\nTwo cities, two calls. 🌦️\n</think>\n\nChecking both — 天气.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Lyon"}}\n</tool_call>';
+const tools = [
+  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+];
+const ANSWER =
+  '<think>\nTwo cities, two calls. 🌦️\n</think>\n\nChecking both — 天气.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Lyon"}}\n</tool_call>';
 
 /** Gathers a stream the way a client (and the gateway) would. */
 async function collect(channel: TokenChatChannel, body: Record<string, unknown>) {
-  const out = { chunks: 0, content: '', reasoning: '', calls: [] as any[], ids: [] as number[], lps: [] as number[], finish: null as unknown, version: undefined as unknown, promptIds: undefined as unknown, usage: undefined as unknown };
+  const out = {
+    chunks: 0,
+    content: '',
+    reasoning: '',
+    calls: [] as any[],
+    ids: [] as number[],
+    lps: [] as number[],
+    finish: null as unknown,
+    version: undefined as unknown,
+    promptIds: undefined as unknown,
+    usage: undefined as unknown,
+  };
   for await (const ev of await channel.stream(body)) {
     out.chunks++;
     assert.equal(ev.raw, JSON.stringify(ev.chunk));
@@ -73,13 +97,27 @@ for (const perToken of [false, true]) {
     assert.deepEqual(s.promptIds, chat.encodeChat(messages, tools));
     assert.equal(s.reasoning, 'Two cities, two calls. 🌦️');
     assert.equal(s.content, 'Checking both — 天气.');
-    assert.deepEqual(s.calls.map((c) => [c.type, c.function.name, JSON.parse(c.function.arguments)]), [['function', 'get_weather', { city: 'Paris' }], ['function', 'get_weather', { city: 'Lyon' }]]);
+    assert.deepEqual(
+      s.calls.map((c) => [c.type, c.function.name, JSON.parse(c.function.arguments)]),
+      [
+        ['function', 'get_weather', { city: 'Paris' }],
+        ['function', 'get_weather', { city: 'Lyon' }],
+      ],
+    );
     assert.equal(s.finish, 'tool_calls');
     assert.equal(s.version, 7);
-    assert.deepEqual(s.usage, { prompt_tokens: (s.promptIds as number[]).length, completion_tokens: engine.ids.length, total_tokens: (s.promptIds as number[]).length + engine.ids.length });
+    assert.deepEqual(s.usage, {
+      prompt_tokens: (s.promptIds as number[]).length,
+      completion_tokens: engine.ids.length,
+      total_tokens: (s.promptIds as number[]).length + engine.ids.length,
+    });
     const tokenChunks = perToken ? engine.ids.length : Math.ceil(engine.ids.length / WHOLE_SEQUENCE_CHUNK_TOKENS);
     assert.ok(tokenChunks > 2);
-    assert.equal(s.chunks, 1 + tokenChunks + 1 + 1, 'role chunk, token chunks (one per token when reported one by one), final chunk, usage chunk');
+    assert.equal(
+      s.chunks,
+      1 + tokenChunks + 1 + 1,
+      'role chunk, token chunks (one per token when reported one by one), final chunk, usage chunk',
+    );
     assert.deepEqual(engine.requests[0].stopTokenIds, [IM_END]);
   });
 
@@ -91,21 +129,33 @@ for (const perToken of [false, true]) {
     const s = await collect(channel, { messages, tools });
     assert.equal(choice.message.content, s.content);
     assert.equal(choice.message.reasoning_content, s.reasoning);
-    assert.deepEqual(choice.message.tool_calls.map((c: any) => c.function), s.calls.map((c) => c.function));
+    assert.deepEqual(
+      choice.message.tool_calls.map((c: any) => c.function),
+      s.calls.map((c) => c.function),
+    );
     assert.match(choice.message.tool_calls[0].id, /^call_/);
     assert.equal(choice.finish_reason, 'tool_calls');
     assert.deepEqual(choice.token_ids, engine.ids);
-    assert.deepEqual(choice.logprobs.content.map((c: any) => c.logprob), engine.logprobs);
+    assert.deepEqual(
+      choice.logprobs.content.map((c: any) => c.logprob),
+      engine.logprobs,
+    );
     assert.equal(choice.logprobs.content.at(-1).token, '<|im_end|>');
     assert.equal(body.policy_version, 7);
   });
 }
 
 test('a tool-call-only answer has content null; a cut answer keeps finish_reason length', async () => {
-  const only = await new TokenChatChannel(new FixedEngine(false).answer('<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'), chat, opts).complete({ messages, tools });
+  const only = await new TokenChatChannel(
+    new FixedEngine(false).answer('<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'),
+    chat,
+    opts,
+  ).complete({ messages, tools });
   assert.equal((only.choices as any[])[0].message.content, null);
   assert.equal((only.choices as any[])[0].message.tool_calls[0].function.arguments, '{}');
-  const cut = await new TokenChatChannel(new FixedEngine(false, 'length').answer('<think>\nhmm, still', false), chat, opts).complete({ messages });
+  const cut = await new TokenChatChannel(new FixedEngine(false, 'length').answer('<think>\nhmm, still', false), chat, opts).complete({
+    messages,
+  });
   assert.equal((cut.choices as any[])[0].finish_reason, 'length');
   assert.equal((cut.choices as any[])[0].message.reasoning_content, 'hmm, still');
   assert.equal((cut.choices as any[])[0].message.content, '');
@@ -113,7 +163,11 @@ test('a tool-call-only answer has content null; a cut answer keeps finish_reason
 
 test('malformed tool-call JSON: kept as text, counted, warned, finish_reason stop', async () => {
   const warnings: string[] = [];
-  const channel = new TokenChatChannel(new FixedEngine(false).answer('<tool_call>\n{"name": "get_weather", "arguments": {city: Paris}}\n</tool_call>'), chat, { ...opts, onWarning: (m) => warnings.push(m) });
+  const channel = new TokenChatChannel(
+    new FixedEngine(false).answer('<tool_call>\n{"name": "get_weather", "arguments": {city: Paris}}\n</tool_call>'),
+    chat,
+    { ...opts, onWarning: (m) => warnings.push(m) },
+  );
   const body = await channel.complete({ messages, tools });
   const choice = (body.choices as any[])[0];
   assert.equal(choice.message.content, '<tool_call>\n{"name": "get_weather", "arguments": {city: Paris}}\n</tool_call>');

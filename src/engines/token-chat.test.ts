@@ -16,13 +16,17 @@ const answerLogprobs = answerIds.map((_, i) => -0.5 - i / 10);
 class ScriptedEngine implements PolicyEngine {
   readonly kind = 'scripted';
   requests: GenerateRequest[] = [];
-  version() { return 3; }
+  version() {
+    return 3;
+  }
   async generate(req: GenerateRequest, onToken?: (id: number, lp: number) => void): Promise<GenerateResult> {
     this.requests.push(req);
     answerIds.forEach((id, i) => onToken?.(id, answerLogprobs[i]));
     return { tokenIds: answerIds, logprobs: answerLogprobs, finishReason: 'stop', version: 3 };
   }
-  async score(): Promise<never> { throw new Error('not used'); }
+  async score(): Promise<never> {
+    throw new Error('not used');
+  }
   async close() {}
 }
 
@@ -36,7 +40,10 @@ test('complete: stop token counted in token ids and log-probs, never in the text
   assert.equal(choice.message.content, 'Hi there');
   assert.equal(choice.finish_reason, 'stop');
   assert.deepEqual(choice.token_ids, answerIds);
-  assert.deepEqual(choice.logprobs.content.map((c: { logprob: number }) => c.logprob), answerLogprobs);
+  assert.deepEqual(
+    choice.logprobs.content.map((c: { logprob: number }) => c.logprob),
+    answerLogprobs,
+  );
   assert.equal(choice.logprobs.content.at(-1).token, '<|im_end|>');
   assert.deepEqual(body.prompt_token_ids, applyChatTemplate(tokenizer, messages, { addGenerationPrompt: true }));
   assert.equal(body.policy_version, 3);
@@ -71,10 +78,18 @@ test('EmbeddedChatTokenizer ignores tools by default and can list them in the sy
   const tools = [{ type: 'function', function: { name: 'get_time', description: 'Current time', parameters: { type: 'object' } } }];
   assert.deepEqual(chatTok.encodeChat(messages, tools), chatTok.encodeChat(messages));
   const withTools = new EmbeddedChatTokenizer(tokenizer, { tools: 'system' });
-  const expected = applyChatTemplate(tokenizer, [{ role: 'system', content: '# Tools\n- get_time({"type":"object"}): Current time' }, ...messages], { addGenerationPrompt: true });
+  const expected = applyChatTemplate(
+    tokenizer,
+    [{ role: 'system', content: '# Tools\n- get_time({"type":"object"}): Current time' }, ...messages],
+    { addGenerationPrompt: true },
+  );
   assert.deepEqual(withTools.encodeChat(messages, tools), expected);
   const sys = [{ role: 'system', content: 'Be brief.' }, ...messages];
-  const merged = applyChatTemplate(tokenizer, [{ role: 'system', content: 'Be brief.\n\n# Tools\n- get_time({"type":"object"}): Current time' }, ...messages], { addGenerationPrompt: true });
+  const merged = applyChatTemplate(
+    tokenizer,
+    [{ role: 'system', content: 'Be brief.\n\n# Tools\n- get_time({"type":"object"}): Current time' }, ...messages],
+    { addGenerationPrompt: true },
+  );
   assert.deepEqual(withTools.encodeChat(sys, tools), merged);
   assert.deepEqual(chatTok.stopTokenIds, [imEnd, tokenizer.special['<|endoftext|>']]);
   assert.deepEqual(chatTok.encodeText('a<|im_end|>'), [...tokenizer.encode('a'), imEnd]);

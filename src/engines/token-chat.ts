@@ -132,15 +132,18 @@ export class TokenChatChannel implements ChatChannel {
   }
 
   private prepare(body: Body): { promptIds: number[]; maxTokens: number; temperature: number; topP?: number; seed?: number } {
-    if (typeof body.n === 'number' && body.n > 1) throw invalidRequest(`n > 1 is not supported by the ${this.engine.kind} engine; send one request per answer.`, 'n');
+    if (typeof body.n === 'number' && body.n > 1)
+      throw invalidRequest(`n > 1 is not supported by the ${this.engine.kind} engine; send one request per answer.`, 'n');
     const messages = body.messages as ChatMessage[];
     const promptIds = this.tok.encodeChat(messages, body.tools as unknown[] | undefined);
     const asked = (body.max_completion_tokens ?? body.max_tokens) as number | null | undefined;
     const maxTokens = typeof asked === 'number' ? asked : this.opts.defaultMaxTokens;
     if (promptIds.length + 1 > this.opts.contextLength) {
-      throw new OpenClawError('context_length',
+      throw new OpenClawError(
+        'context_length',
         `This model's maximum context length is ${this.opts.contextLength} tokens, but the messages are ${promptIds.length} tokens long. Shorten the conversation (or the system prompt).`,
-        { param: 'messages', code: 'context_length_exceeded' });
+        { param: 'messages', code: 'context_length_exceeded' },
+      );
     }
     const temperature = typeof body.temperature === 'number' ? body.temperature : this.opts.defaultTemperature;
     const topP = typeof body.top_p === 'number' ? body.top_p : this.opts.topP;
@@ -156,7 +159,10 @@ export class TokenChatChannel implements ChatChannel {
     const parsed = mergeDeltas(parser.push(this.tok.decode(ids)), parser.finish());
     this.noteMalformed(parser);
     const toolCalls = parsed.toolCalls ?? [];
-    const message: Body = { role: 'assistant', content: toolCalls.length > 0 && (parsed.content ?? '') === '' ? null : (parsed.content ?? '') };
+    const message: Body = {
+      role: 'assistant',
+      content: toolCalls.length > 0 && (parsed.content ?? '') === '' ? null : (parsed.content ?? ''),
+    };
     if (parsed.reasoning !== undefined) message.reasoning_content = parsed.reasoning;
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
     return {
@@ -166,13 +172,17 @@ export class TokenChatChannel implements ChatChannel {
       model: this.opts.modelId,
       policy_version: r.version,
       prompt_token_ids: p.promptIds,
-      choices: [{
-        index: 0,
-        message,
-        finish_reason: finishReason(r, toolCalls.length),
-        logprobs: { content: r.tokenIds.map((id, i) => ({ token: this.tok.tokenText(id), logprob: r.logprobs[i], bytes: null, top_logprobs: [] })) },
-        token_ids: r.tokenIds,
-      }],
+      choices: [
+        {
+          index: 0,
+          message,
+          finish_reason: finishReason(r, toolCalls.length),
+          logprobs: {
+            content: r.tokenIds.map((id, i) => ({ token: this.tok.tokenText(id), logprob: r.logprobs[i], bytes: null, top_logprobs: [] })),
+          },
+          token_ids: r.tokenIds,
+        },
+      ],
       usage: usageOf(p.promptIds, r),
     };
   }
@@ -185,17 +195,33 @@ export class TokenChatChannel implements ChatChannel {
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const queue: Array<ChatStreamEvent | Error | null> = [];
     let notify: (() => void) | undefined;
-    const push = (item: ChatStreamEvent | Error | null) => { queue.push(item); notify?.(); };
+    const push = (item: ChatStreamEvent | Error | null) => {
+      queue.push(item);
+      notify?.();
+    };
     const event = (chunk: Body): ChatStreamEvent => ({ raw: JSON.stringify(chunk), chunk });
     const base = { id, object: 'chat.completion.chunk', created, model: this.opts.modelId };
     const parser = this.parserFor(p.promptIds);
     const answer = new AnswerText(this.tok, parser);
-    push(event({ ...base, prompt_token_ids: p.promptIds, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] }));
+    push(
+      event({
+        ...base,
+        prompt_token_ids: p.promptIds,
+        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }],
+      }),
+    );
     let sent = 0;
     const sendTokens = (ids: number[], logprobs: number[]) => {
       sent += ids.length;
-      const content = ids.map((tokenId, i) => ({ token: this.tok.tokenText(tokenId), logprob: logprobs[i], bytes: null, top_logprobs: [] }));
-      push(event({ ...base, choices: [{ index: 0, delta: answer.tokens(ids), finish_reason: null, token_ids: ids, logprobs: { content } }] }));
+      const content = ids.map((tokenId, i) => ({
+        token: this.tok.tokenText(tokenId),
+        logprob: logprobs[i],
+        bytes: null,
+        top_logprobs: [],
+      }));
+      push(
+        event({ ...base, choices: [{ index: 0, delta: answer.tokens(ids), finish_reason: null, token_ids: ids, logprobs: { content } }] }),
+      );
     };
     this.engine
       .generate({ ...p, stopTokenIds: this.tok.stopTokenIds, signal }, (tokenId, logprob) => sendTokens([tokenId], [logprob]))
@@ -207,7 +233,13 @@ export class TokenChatChannel implements ChatChannel {
         }
         const delta = answer.finish();
         this.noteMalformed(parser);
-        push(event({ ...base, policy_version: r.version, choices: [{ index: 0, delta, finish_reason: finishReason(r, answer.toolCalls.length), logprobs: null }] }));
+        push(
+          event({
+            ...base,
+            policy_version: r.version,
+            choices: [{ index: 0, delta, finish_reason: finishReason(r, answer.toolCalls.length), logprobs: null }],
+          }),
+        );
         if (includeUsage) push(event({ ...base, choices: [], usage: usageOf(p.promptIds, r) }));
         push(null);
       })
@@ -232,7 +264,9 @@ export class TokenChatChannel implements ChatChannel {
     const n = parser.malformedToolCalls;
     if (n === 0) return;
     this.counters.malformed_tool_calls += n;
-    this.opts.onWarning?.(`${n} tool-call block(s) of the answer were not valid {"name", "arguments"} JSON; kept as content text (${this.counters.malformed_tool_calls} so far)`);
+    this.opts.onWarning?.(
+      `${n} tool-call block(s) of the answer were not valid {"name", "arguments"} JSON; kept as content text (${this.counters.malformed_tool_calls} so far)`,
+    );
   }
 
   async health(): Promise<{ ok: boolean; detail: string }> {
@@ -255,5 +289,9 @@ function usageOf(promptIds: number[], r: GenerateResult): Body {
 
 function mergeDeltas(a: OutputDelta, b: OutputDelta): OutputDelta {
   const calls = [...(a.toolCalls ?? []), ...(b.toolCalls ?? [])];
-  return { content: join(a.content, b.content), reasoning: join(a.reasoning, b.reasoning), toolCalls: calls.length > 0 ? calls : undefined };
+  return {
+    content: join(a.content, b.content),
+    reasoning: join(a.reasoning, b.reasoning),
+    toolCalls: calls.length > 0 ? calls : undefined,
+  };
 }

@@ -39,9 +39,15 @@ export class AnswerAccumulator {
     const choices = chunk.choices as Json[] | undefined;
     if (!Array.isArray(choices)) return;
     for (const choice of choices) {
-      if ((choice.index ?? 0) !== 0) { this.extraChoices++; continue; }
+      if ((choice.index ?? 0) !== 0) {
+        this.extraChoices++;
+        continue;
+      }
       const delta = (choice.delta ?? {}) as Json;
-      if (typeof delta.content === 'string') { this.content += delta.content; this.sawContent = true; }
+      if (typeof delta.content === 'string') {
+        this.content += delta.content;
+        this.sawContent = true;
+      }
       if (typeof delta.reasoning_content === 'string') this.reasoning += delta.reasoning_content;
       if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.addToolCallDelta(tc);
       this.addChoiceTokens(choice);
@@ -58,12 +64,20 @@ export class AnswerAccumulator {
     if (!choice) return;
     this.extraChoices = (body.choices as Json[]).length - 1;
     const msg = (choice.message ?? {}) as Json;
-    if (typeof msg.content === 'string') { this.content = msg.content; this.sawContent = true; }
+    if (typeof msg.content === 'string') {
+      this.content = msg.content;
+      this.sawContent = true;
+    }
     if (typeof msg.reasoning_content === 'string') this.reasoning = msg.reasoning_content;
     if (Array.isArray(msg.tool_calls)) {
       for (const tc of msg.tool_calls as Json[]) {
         const fn = (tc.function ?? {}) as Json;
-        this.calls.push({ id: tc.id as string | undefined, type: (tc.type as string) ?? 'function', name: String(fn.name ?? ''), arguments: String(fn.arguments ?? '') });
+        this.calls.push({
+          id: tc.id as string | undefined,
+          type: (tc.type as string) ?? 'function',
+          name: String(fn.name ?? ''),
+          arguments: String(fn.arguments ?? ''),
+        });
       }
     }
     this.addChoiceTokens(choice);

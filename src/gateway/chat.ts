@@ -44,7 +44,10 @@ export interface TurnOutcome {
 
 function sideByRule(messages: ChatMessage[], patterns: RegExp[]): boolean {
   if (patterns.length === 0) return false;
-  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => contentText(m.content)).join('\n');
+  const system = messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => contentText(m.content))
+    .join('\n');
   return patterns.some((re) => re.test(system));
 }
 
@@ -63,14 +66,27 @@ export interface PreparedTurn {
  * Validates the request and decides its turn type (main turns ask the upstream for token data).
  * Session bookkeeping is left to `trackTurn`, so it can run while the upstream works.
  */
-export function prepareTurn(deps: ChatDeps, body: unknown, headers: Record<string, unknown>, overrides: { sessionId?: string; turnType?: string } = {}, text?: string): PreparedTurn {
+export function prepareTurn(
+  deps: ChatDeps,
+  body: unknown,
+  headers: Record<string, unknown>,
+  overrides: { sessionId?: string; turnType?: string } = {},
+  text?: string,
+): PreparedTurn {
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit }, text);
   deps.contextGuard?.(req.messages, req.tools);
   const explicitType = overrides.turnType ?? req.meta.turnType;
   const ruled = sideByRule(req.messages, deps.sidePatterns);
   const turnType = deps.tracker.turnTypeOf({ turnType: explicitType, sideByRule: ruled });
   if (turnType === 'main') requestTokenData(req.upstreamBody.plain, deps.returnTokenIds);
-  return { req, body: body as Record<string, unknown>, turnType, sessionId: overrides.sessionId ?? req.meta.sessionId, explicitType, sideByRule: ruled };
+  return {
+    req,
+    body: body as Record<string, unknown>,
+    turnType,
+    sessionId: overrides.sessionId ?? req.meta.sessionId,
+    explicitType,
+    sideByRule: ruled,
+  };
 }
 
 /** Resolves the session of a prepared request; for main turns, the previous turn gets its next state (and is finalised). */
@@ -104,7 +120,12 @@ export function trackTurn(deps: ChatDeps, p: PreparedTurn): TurnHandle {
  * pending bytes on the idle socket be read); bookkeeping queued behind that runs once the request
  * has left.
  */
-async function callAndTrack<T>(deps: ChatDeps, p: PreparedTurn, call: () => Promise<T>, abort?: AbortController): Promise<{ handle: TurnHandle; answer: Promise<T> }> {
+async function callAndTrack<T>(
+  deps: ChatDeps,
+  p: PreparedTurn,
+  call: () => Promise<T>,
+  abort?: AbortController,
+): Promise<{ handle: TurnHandle; answer: Promise<T> }> {
   const answer = call();
   answer.catch(() => undefined); // a failure is thrown by `settled`, once the turn is tracked
   await new Promise<void>((resolve) => setImmediate(resolve));
@@ -117,7 +138,13 @@ async function callAndTrack<T>(deps: ChatDeps, p: PreparedTurn, call: () => Prom
 }
 
 /** Records a completed main turn (no-op for side turns). */
-function recordTurn(deps: ChatDeps, req: ParsedChatRequest, handle: TurnHandle, acc: AnswerAccumulator, version: number): number | undefined {
+function recordTurn(
+  deps: ChatDeps,
+  req: ParsedChatRequest,
+  handle: TurnHandle,
+  acc: AnswerAccumulator,
+  version: number,
+): number | undefined {
   if (handle.turnType !== 'main') return undefined;
   const message = acc.message();
   const tokens = deps.tokens.resolve(req.messages, req.tools, acc, message);
@@ -148,7 +175,11 @@ async function settled<T>(deps: ChatDeps, handle: TurnHandle, answer: Promise<T>
 }
 
 /** Gets one non-streamed answer: the upstream call, the session bookkeeping beside it, the client's body. */
-async function fetchCompletion(deps: ChatDeps, p: PreparedTurn, abort?: AbortController): Promise<{ handle: TurnHandle; acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
+async function fetchCompletion(
+  deps: ChatDeps,
+  p: PreparedTurn,
+  abort?: AbortController,
+): Promise<{ handle: TurnHandle; acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
   const version = deps.channel.version();
   const { handle, answer } = await callAndTrack(deps, p, () => deps.channel.complete(p.req.upstreamBody, abort?.signal), abort);
   const json = await settled(deps, handle, answer);
@@ -177,7 +208,9 @@ export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<TurnOutc
 export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const p = prepareTurn(deps, request.body, request.headers as Record<string, unknown>, {}, request.bodyText);
   const abort = new AbortController();
-  reply.raw.on('close', () => { if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected')); });
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected'));
+  });
   const leave = deps.gate?.enter(abort);
   try {
     await answerChat(deps, p, reply, abort);
@@ -239,7 +272,9 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
     deps.tracker.fail(handle);
     if (!res.destroyed) {
       const reason = abortReason(err, abort);
-      const { body } = toOpenAIError(reason instanceof OpenClawError || abort.signal.aborted ? reason : new OpenClawError('upstream', String((err as Error).message)));
+      const { body } = toOpenAIError(
+        reason instanceof OpenClawError || abort.signal.aborted ? reason : new OpenClawError('upstream', String((err as Error).message)),
+      );
       res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
     }
     batch = '';
@@ -261,7 +296,9 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
   try {
     recordTurn(deps, req, handle, acc, version);
   } catch (err) {
-    const { body } = toOpenAIError(err instanceof OpenClawError ? err : new OpenClawError('data', `the turn could not be recorded: ${(err as Error).message}`));
+    const { body } = toOpenAIError(
+      err instanceof OpenClawError ? err : new OpenClawError('data', `the turn could not be recorded: ${(err as Error).message}`),
+    );
     if (!res.destroyed) res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
     batch = '';
     return;

@@ -35,12 +35,18 @@ export function jsonNestingExceeds(value: unknown, max: number): boolean {
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const m: unknown = node[i];
-        if (typeof m === 'object' && m !== null) { nodes.push(m); depths.push(depth + 1); }
+        if (typeof m === 'object' && m !== null) {
+          nodes.push(m);
+          depths.push(depth + 1);
+        }
       }
     } else {
       for (const key in node) {
         const m: unknown = (node as Record<string, unknown>)[key];
-        if (typeof m === 'object' && m !== null) { nodes.push(m); depths.push(depth + 1); }
+        if (typeof m === 'object' && m !== null) {
+          nodes.push(m);
+          depths.push(depth + 1);
+        }
       }
     }
   }
@@ -49,7 +55,11 @@ export function jsonNestingExceeds(value: unknown, max: number): boolean {
 
 /** The 400 for a body nested deeper than MAX_BODY_DEPTH. */
 export function tooDeepError(): OpenClawError {
-  return invalidRequest(`The JSON body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; this server accepts at most ${MAX_BODY_DEPTH}.`, null, 'body_too_deep');
+  return invalidRequest(
+    `The JSON body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; this server accepts at most ${MAX_BODY_DEPTH}.`,
+    null,
+    'body_too_deep',
+  );
 }
 
 /**
@@ -62,7 +72,11 @@ export function mapRequestError(err: unknown, bodyLimitBytes: number): unknown {
   const message = e.message ?? String(err);
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return edgeError(413, `Request body is larger than the server limit of ${bodyLimitBytes} bytes (server.body_limit_mb).`, 'request_too_large');
+      return edgeError(
+        413,
+        `Request body is larger than the server limit of ${bodyLimitBytes} bytes (server.body_limit_mb).`,
+        'request_too_large',
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return invalidRequest('Content-Type must be application/json.', null, 'invalid_content_type');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -71,7 +85,11 @@ export function mapRequestError(err: unknown, bodyLimitBytes: number): unknown {
     case 'FST_ERR_BAD_URL':
       return edgeError(400, `The request URL is not valid: ${message}. Percent-escapes must be '%' and two hex digits.`, 'invalid_url');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return edgeError(414, 'A path parameter of the request URL is too long (a session id may have at most 256 characters).', 'uri_too_long');
+      return edgeError(
+        414,
+        'A path parameter of the request URL is too long (a session id may have at most 256 characters).',
+        'uri_too_long',
+      );
   }
   if (err instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(message))) {
     return invalidRequest(`We could not parse the JSON body of your request: ${message}`, null, 'invalid_json');
@@ -105,9 +123,21 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   let response: string;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    response = rawErrorResponse(408, 'Request Timeout', edgeError(408, 'The request did not arrive in time (its headers or body were sent too slowly); see docs/reliability-http.md for the timeouts.', 'request_timeout'));
+    response = rawErrorResponse(
+      408,
+      'Request Timeout',
+      edgeError(
+        408,
+        'The request did not arrive in time (its headers or body were sent too slowly); see docs/reliability-http.md for the timeouts.',
+        'request_timeout',
+      ),
+    );
   } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-    response = rawErrorResponse(431, 'Request Header Fields Too Large', edgeError(431, 'The request headers are larger than the server limit of 16 KB.', 'headers_too_large'));
+    response = rawErrorResponse(
+      431,
+      'Request Header Fields Too Large',
+      edgeError(431, 'The request headers are larger than the server limit of 16 KB.', 'headers_too_large'),
+    );
   } else {
     // llhttp's reason (e.g. "Invalid header value char") says what was malformed.
     const reason = (err as { reason?: string }).reason ?? err.message;
@@ -121,7 +151,11 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
 
 /** Node's `checkExpectation`: any `Expect` other than 100-continue gets a 417 in OpenAI's shape. */
 export function answerUnknownExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const err = edgeError(417, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported; send requests without it (or with Expect: 100-continue).`, 'expectation_failed');
+  const err = edgeError(
+    417,
+    `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported; send requests without it (or with Expect: 100-continue).`,
+    'expectation_failed',
+  );
   const json = JSON.stringify(toOpenAIError(err).body);
   res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), connection: 'close' });
   res.end(json);

@@ -50,8 +50,10 @@ export function acceptsChatBody(b: Record<string, unknown>): boolean {
   if (b.tools !== undefined && !isObjectList(b.tools)) return false;
   if (!absentOr(b.logprobs, (v) => typeof v === 'boolean')) return false;
   if (!absentOr(b.top_logprobs, (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 20)) return false;
-  if (!absentOr(b.stream_options, (v) => isObject(v) && (v.include_usage === undefined || typeof v.include_usage === 'boolean'))) return false;
-  if (b.session_id !== undefined && !(isNumber(b.session_id) || (typeof b.session_id === 'string' && b.session_id.length > 0))) return false;
+  if (!absentOr(b.stream_options, (v) => isObject(v) && (v.include_usage === undefined || typeof v.include_usage === 'boolean')))
+    return false;
+  if (b.session_id !== undefined && !(isNumber(b.session_id) || (typeof b.session_id === 'string' && b.session_id.length > 0)))
+    return false;
   if (b.turn_type !== undefined && typeof b.turn_type !== 'string') return false;
   const done = b.session_done;
   return done === undefined || typeof done === 'boolean' || typeof done === 'string' || isNumber(done);

@@ -9,7 +9,12 @@ export class ServerMetrics {
   readonly latency: Histogram<'route'>;
 
   constructor() {
-    this.requests = new Counter({ name: 'openclaw_rl_requests_total', help: 'HTTP requests by route and status', labelNames: ['route', 'status'], registers: [this.registry] });
+    this.requests = new Counter({
+      name: 'openclaw_rl_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['route', 'status'],
+      registers: [this.registry],
+    });
     this.latency = new Histogram({
       name: 'openclaw_rl_request_seconds',
       help: 'Time to the end of the answer, by route',

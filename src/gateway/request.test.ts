@@ -5,14 +5,15 @@ import { parseChatRequest, requestTokenData } from './request.ts';
 const shaping = { modelId: 'served-model', maxTokensLimit: 100 };
 
 test('with the text it was parsed from, messages and tools go upstream as that text; the rest is ours to change', () => {
-  const text = '{"model":"x","session_id":"s1","max_tokens":500,"messages":[{"role":"user","content":"caf\\u00e9"}], "tools" : [{"type":"function","function":{"name":"f"}}]}';
+  const text =
+    '{"model":"x","session_id":"s1","max_tokens":500,"messages":[{"role":"user","content":"caf\\u00e9"}], "tools" : [{"type":"function","function":{"name":"f"}}]}';
   const body = JSON.parse(text) as Record<string, unknown>;
   const req = parseChatRequest(body, {}, shaping, text);
   requestTokenData(req.upstreamBody.plain, true);
   assert.equal(
     req.upstreamBody.text(),
-    '{"model":"served-model","max_tokens":100,"logprobs":true,"return_token_ids":true,'
-      + '"messages":[{"role":"user","content":"caf\\u00e9"}],"tools":[{"type":"function","function":{"name":"f"}}]}',
+    '{"model":"served-model","max_tokens":100,"logprobs":true,"return_token_ids":true,' +
+      '"messages":[{"role":"user","content":"caf\\u00e9"}],"tools":[{"type":"function","function":{"name":"f"}}]}',
   );
   assert.equal(req.meta.sessionId, 's1');
   // The values are the request's own: nothing was copied or formatted.

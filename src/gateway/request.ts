@@ -75,7 +75,11 @@ export interface ParsedChatRequest {
 
 function zodToInvalid(err: z.ZodError, prefix: string) {
   const issue = err.issues[0];
-  const param = [prefix, ...issue.path].filter((p) => p !== '').map(String).join('.').replace(/\.(\d+)/g, '[$1]');
+  const param = [prefix, ...issue.path]
+    .filter((p) => p !== '')
+    .map(String)
+    .join('.')
+    .replace(/\.(\d+)/g, '[$1]');
   return invalidRequest(`Invalid value for '${param}': ${issue.message}`, param, 'invalid_value');
 }
 
@@ -99,7 +103,12 @@ export interface UpstreamShaping {
  * Validates a chat request body and splits it into metadata and the upstream body. `text` is the
  * JSON text `body` was parsed from, unchanged since (the server's parser keeps it).
  */
-export function parseChatRequest(body: unknown, headers: Record<string, unknown>, shaping: UpstreamShaping, text?: string): ParsedChatRequest {
+export function parseChatRequest(
+  body: unknown,
+  headers: Record<string, unknown>,
+  shaping: UpstreamShaping,
+  text?: string,
+): ParsedChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalidRequest('Request body must be a JSON object (sent with Content-Type: application/json).', null, 'invalid_body');
   }
@@ -123,13 +132,21 @@ export function parseChatRequest(body: unknown, headers: Record<string, unknown>
   const headerId = header(headers, 'x-session-id');
   const bodyId = b.session_id !== undefined ? String(b.session_id) : undefined;
   const meta: RequestMeta = {
-    sessionId: headerId !== undefined ? checkSessionId(headerId, 'x-session-id') : bodyId !== undefined ? checkSessionId(bodyId, 'session_id') : undefined,
+    sessionId:
+      headerId !== undefined
+        ? checkSessionId(headerId, 'x-session-id')
+        : bodyId !== undefined
+          ? checkSessionId(bodyId, 'session_id')
+          : undefined,
     turnType: header(headers, 'x-turn-type') ?? b.turn_type,
     sessionDone: truthy(header(headers, 'x-session-done')) || truthy(b.session_done),
     traceparent: header(headers, 'traceparent'),
   };
   const raw = text === undefined ? new Map<string, RawJson>() : rawMembers(body as Record<string, unknown>, text, RAW_MEMBERS);
-  const upstream = withoutKeys(body as Record<string, unknown>, raw.size === 0 ? SESSION_FIELDS : new Set([...SESSION_FIELDS, ...raw.keys()]));
+  const upstream = withoutKeys(
+    body as Record<string, unknown>,
+    raw.size === 0 ? SESSION_FIELDS : new Set([...SESSION_FIELDS, ...raw.keys()]),
+  );
   upstream.model = shaping.modelId;
   for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
     const v = b[key];

@@ -12,7 +12,15 @@ import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
 import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/session-id.ts';
 import { ShutdownGate, shuttingDownError, type DrainResult } from './shutdown.ts';
-import { answerUnknownExpectation, clientErrorHandler, frameworkErrors, jsonNestingExceeds, mapRequestError, MAX_BODY_DEPTH, tooDeepError } from './edge-errors.ts';
+import {
+  answerUnknownExpectation,
+  clientErrorHandler,
+  frameworkErrors,
+  jsonNestingExceeds,
+  mapRequestError,
+  MAX_BODY_DEPTH,
+  tooDeepError,
+} from './edge-errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,7 +36,12 @@ declare module 'fastify' {
  * proxy closes first). No socket inactivity limit: a non-streamed answer may take up to
  * rollout.timeout_s without a byte, and the upstream deadlines bound that.
  */
-export const HTTP_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000, checkIntervalMs: 1000 } as const;
+export const HTTP_TIMEOUTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 65_000,
+  checkIntervalMs: 1000,
+} as const;
 
 /** Everything the server is built from (wired by the app from the config). */
 export interface GatewayOptions {
@@ -83,7 +96,11 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     keepAliveTimeout: HTTP_TIMEOUTS.keepAliveTimeoutMs,
     requestTimeout: HTTP_TIMEOUTS.requestTimeoutMs,
     connectionTimeout: 0,
-    http: { headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkIntervalMs, maxHeaderSize: 16 * 1024 },
+    http: {
+      headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs,
+      connectionsCheckingInterval: HTTP_TIMEOUTS.checkIntervalMs,
+      maxHeaderSize: 16 * 1024,
+    },
     // Connections still open once the drain (preClose below) is over are closed, idle or not.
     forceCloseConnections: true,
     // Our own 503 (OpenAI's shape) for requests arriving while closing, from the hook below.
@@ -129,7 +146,11 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       const path = request.url.split('?')[0];
       if (OPEN_ROUTES.has(path) || opts.publicPath?.(path)) return;
       if (!bearerMatches(request.headers.authorization, expectedKey)) {
-        throw new OpenClawError('authentication', 'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.', { code: 'invalid_api_key' });
+        throw new OpenClawError(
+          'authentication',
+          'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.',
+          { code: 'invalid_api_key' },
+        );
       }
     });
   }
@@ -166,7 +187,9 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = toOpenAIError(new OpenClawError('not_found', `Unknown endpoint ${request.method} ${request.url.split('?')[0]}.`, { code: 'unknown_url' }));
+    const { status, body } = toOpenAIError(
+      new OpenClawError('not_found', `Unknown endpoint ${request.method} ${request.url.split('?')[0]}.`, { code: 'unknown_url' }),
+    );
     void reply.status(status).send(body);
   });
 
@@ -182,8 +205,14 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     if (!cachedHealth || Date.now() - cachedHealth.at > 2000) cachedHealth = { at: Date.now(), value: await opts.channel.health() };
     const c = opts.tracker.counters;
     const warnings: string[] = [];
-    if (c.requests_without_session_id > 0) warnings.push(`${c.requests_without_session_id} requests carried no session id (X-Session-Id / session_id); their sessions were inferred or defaulted (server.session_fallback)`);
-    if (c.requests_without_turn_type > 0) warnings.push(`${c.requests_without_turn_type} requests carried no turn type (X-Turn-Type / turn_type); they got the default turn type (server.default_turn_type)`);
+    if (c.requests_without_session_id > 0)
+      warnings.push(
+        `${c.requests_without_session_id} requests carried no session id (X-Session-Id / session_id); their sessions were inferred or defaulted (server.session_fallback)`,
+      );
+    if (c.requests_without_turn_type > 0)
+      warnings.push(
+        `${c.requests_without_turn_type} requests carried no turn type (X-Turn-Type / turn_type); they got the default turn type (server.default_turn_type)`,
+      );
     return {
       status: cachedHealth.value.ok ? 'ok' : 'degraded',
       upstream: cachedHealth.value,
@@ -202,15 +231,23 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
 
   app.post('/session', async (request) => {
     const b = request.body as Record<string, unknown> | null;
-    if (b === null || typeof b !== 'object' || Array.isArray(b)) throw invalidRequest('Request body must be a JSON object with session_id and messages.', null, 'invalid_body');
+    if (b === null || typeof b !== 'object' || Array.isArray(b))
+      throw invalidRequest('Request body must be a JSON object with session_id and messages.', null, 'invalid_body');
     if (b.session_id === undefined || b.session_id === null) {
       throw invalidRequest("Missing required parameter: 'session_id'.", 'session_id', 'missing_required_parameter');
     }
     if (typeof b.session_id !== 'string' && typeof b.session_id !== 'number') {
-      throw invalidRequest(`Invalid value for 'session_id': expected a string or a number, got ${Array.isArray(b.session_id) ? 'an array' : typeof b.session_id}.`, 'session_id', 'invalid_value');
+      throw invalidRequest(
+        `Invalid value for 'session_id': expected a string or a number, got ${Array.isArray(b.session_id) ? 'an array' : typeof b.session_id}.`,
+        'session_id',
+        'invalid_value',
+      );
     }
     const sessionId = checkSessionId(String(b.session_id), 'session_id');
-    const out = await runTurn(chatDeps, prepareTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' }));
+    const out = await runTurn(
+      chatDeps,
+      prepareTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' }),
+    );
     return {
       session_id: sessionId,
       turn_id: out.turnId ?? null,
@@ -222,7 +259,12 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   app.get('/sessions/:id', async (request) => {
     const id = checkSessionId((request.params as { id: string }).id, 'id');
     const turns = opts.views.turns(id);
-    if (!turns) throw new OpenClawError('not_found', `No session '${id}' is known to this server (sessions are kept in memory for the 5000 most recently active; every turn is in records/turns.jsonl).`, { code: 'session_not_found', param: 'id' });
+    if (!turns)
+      throw new OpenClawError(
+        'not_found',
+        `No session '${id}' is known to this server (sessions are kept in memory for the 5000 most recently active; every turn is in records/turns.jsonl).`,
+        { code: 'session_not_found', param: 'id' },
+      );
     return { session_id: id, turns };
   });
 

@@ -7,7 +7,10 @@ import { OpenClawError } from '../errors/index.ts';
 
 /** The error of a request refused or cut because the server is shutting down. */
 export function shuttingDownError(): OpenClawError {
-  return new OpenClawError('internal', 'The server is shutting down; retry the request (it was not recorded).', { status: 503, code: 'server_shutting_down' });
+  return new OpenClawError('internal', 'The server is shutting down; retry the request (it was not recorded).', {
+    status: 503,
+    code: 'server_shutting_down',
+  });
 }
 
 /** How a drain ended: answers that finished within the grace period, and those cut. */

@@ -6,7 +6,10 @@ import { TokenResolver } from './tokens.ts';
 
 function answerWithPromptIds(promptIds: LazyInts): AnswerAccumulator {
   const acc = new AnswerAccumulator();
-  acc.addChunk({ prompt_token_ids: promptIds, choices: [{ index: 0, delta: { content: 'hi' }, logprobs: { content: [{ token: 'hi', logprob: -0.1 }] }, token_ids: [5] }] });
+  acc.addChunk({
+    prompt_token_ids: promptIds,
+    choices: [{ index: 0, delta: { content: 'hi' }, logprobs: { content: [{ token: 'hi', logprob: -0.1 }] }, token_ids: [5] }],
+  });
   return acc;
 }
 

@@ -59,7 +59,9 @@ export function decideTurn(turn: FinishedTurn, signals: TurnSignals, opts: Decid
   const ctx: Ctx = { turn, signals, flags, now: opts.now ?? Date.now() };
   const decideMode = MODE_TABLE[opts.mode];
   if (decideMode === undefined) {
-    throw new OpenClawError('config', `unknown mode "${String(opts.mode)}"; use openclaw-rl, openclaw-opd or openclaw-combine`, { param: 'mode' });
+    throw new OpenClawError('config', `unknown mode "${String(opts.mode)}"; use openclaw-rl, openclaw-opd or openclaw-combine`, {
+      param: 'mode',
+    });
   }
   if (turn.responseIds.length === 0) return drop(ctx, 'empty_response');
   return decideMode(ctx);
@@ -208,7 +210,10 @@ function checkTurn(turn: FinishedTurn): void {
 }
 
 function checkWeights(flags: MethodFlags): void {
-  for (const [name, value] of [['training.w_rl', flags.wRl], ['training.w_opd', flags.wOpd]] as const) {
+  for (const [name, value] of [
+    ['training.w_rl', flags.wRl],
+    ['training.w_opd', flags.wOpd],
+  ] as const) {
     if (!Number.isFinite(value)) throw new OpenClawError('config', `${name} must be a finite number, got ${value}`, { param: name });
   }
 }

@@ -8,8 +8,21 @@ import type { Decision } from './types.ts';
 
 function sample(turnId: number, lossMask: 0 | 1, judged = true): Decision {
   const s = {
-    id: `s:${turnId}`, sessionId: 's', turnId, policyVersion: 0, promptIds: [1], responseIds: [2], rolloutLogprobs: [-0.5],
-    lossMask, reward: lossMask, teacherLogprobs: null, teacherTopK: null, type: 'rl' as const, votes: [], hint: null, createdAt: 0,
+    id: `s:${turnId}`,
+    sessionId: 's',
+    turnId,
+    policyVersion: 0,
+    promptIds: [1],
+    responseIds: [2],
+    rolloutLogprobs: [-0.5],
+    lossMask,
+    reward: lossMask,
+    teacherLogprobs: null,
+    teacherTopK: null,
+    type: 'rl' as const,
+    votes: [],
+    hint: null,
+    createdAt: 0,
   };
   return { kind: 'sample', sample: s, judged, promoted: false };
 }
@@ -58,7 +71,10 @@ test('holds: a closed session is finished only once none of its turns is in flig
   assert.equal(h.finish('s', 0), null, 'finished once');
   // What the caller does with them: the session rule promotes the first.
   const promoted = finishSession([sample(1, 0), sample(2, 0)], { mode: 'openclaw-rl', flags: { atLeastOne: true } });
-  assert.deepEqual(promoted.map((d) => (d.kind === 'sample' ? d.sample.lossMask : null)), [1, 0]);
+  assert.deepEqual(
+    promoted.map((d) => (d.kind === 'sample' ? d.sample.lossMask : null)),
+    [1, 0],
+  );
 });
 
 test('holds: a restored session is closed with the trainable flag it had; untracked and disabled hold nothing', () => {

@@ -44,7 +44,19 @@ function dropReason(d: Decision): string {
 const brief = (s: Sample) => [s.type, s.reward, s.lossMask, s.teacherLogprobs !== null];
 
 test('samples carry every field of the turn and the signals that made them', () => {
-  const s = sampleOf(decide('openclaw-combine', turn(3), { prm: prm(1), hint: hintOk, teacher: { logprobs: [-0.25, -0.75], topK: [{ ids: Int32Array.from([10, 4]), logprobs: Float32Array.from([-0.25, -2]) }, { ids: [11], logprobs: [-0.75] }] } }));
+  const s = sampleOf(
+    decide('openclaw-combine', turn(3), {
+      prm: prm(1),
+      hint: hintOk,
+      teacher: {
+        logprobs: [-0.25, -0.75],
+        topK: [
+          { ids: Int32Array.from([10, 4]), logprobs: Float32Array.from([-0.25, -2]) },
+          { ids: [11], logprobs: [-0.75] },
+        ],
+      },
+    }),
+  );
   assert.deepEqual(s, {
     id: 's1:3',
     sessionId: 's1',
@@ -56,7 +68,10 @@ test('samples carry every field of the turn and the signals that made them', () 
     lossMask: 1,
     reward: 1,
     teacherLogprobs: [-0.25, -0.75],
-    teacherTopK: [{ ids: [10, 4], logprobs: [-0.25, -2] }, { ids: [11], logprobs: [-0.75] }],
+    teacherTopK: [
+      { ids: [10, 4], logprobs: [-0.25, -2] },
+      { ids: [11], logprobs: [-0.75] },
+    ],
     type: 'opd+rl',
     votes: [1, 1, 'fail'],
     hint: HINT,
@@ -125,13 +140,23 @@ test('openclaw-combine: a turn whose only signal has weight 0 is dropped', () =>
   assert.equal(dropReason(decide('openclaw-combine', turn(1), { prm: prm(1), hint: hintNo }, { wRl: 0 })), 'zero_weight');
   assert.equal(dropReason(decide('openclaw-combine', turn(1), { prm: prm(0), hint: hintOk, teacher }, { wOpd: 0 })), 'zero_weight');
   // With both signals, one non-zero weight keeps the sample.
-  assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1), { prm: prm(1), hint: hintOk, teacher }, { wRl: 0 }))), ['opd+rl', 1, 1, true]);
+  assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1), { prm: prm(1), hint: hintOk, teacher }, { wRl: 0 }))), [
+    'opd+rl',
+    1,
+    1,
+    true,
+  ]);
   assert.throws(() => decide('openclaw-combine', turn(1), {}, { wRl: Number.NaN }), /training.w_rl/);
 });
 
 test('openclaw-combine without three-way dispatch: every turn is a sample, masked when it has no signal', () => {
   const off = { threeWayDispatch: false };
-  assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1), { prm: prm(1), hint: hintOk, teacher }, off))), ['opd+rl', 1, 1, true]);
+  assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1), { prm: prm(1), hint: hintOk, teacher }, off))), [
+    'opd+rl',
+    1,
+    1,
+    true,
+  ]);
   assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1), { prm: prm(-1), hint: hintNo }, off))), ['rl', -1, 1, false]);
   assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1), { prm: prm(0), hint: hintNo }, off))), ['rl', 0, 0, false]);
   assert.deepEqual(brief(sampleOf(decide('openclaw-combine', turn(1, false), {}, off))), ['rl', 0, 0, false]);
@@ -154,18 +179,24 @@ test('at-least-one: a session with no trainable turn trains its first judged tur
   ];
   const before = structuredClone(decisions);
   const out = finishSession(decisions, { mode: 'openclaw-rl' });
-  assert.deepEqual(out.map((d) => [sampleOf(d).turnId, sampleOf(d).lossMask, (d as { promoted: boolean }).promoted]), [
-    [2, 0, false],
-    [1, 1, true],
-    [3, 0, false],
-  ]);
+  assert.deepEqual(
+    out.map((d) => [sampleOf(d).turnId, sampleOf(d).lossMask, (d as { promoted: boolean }).promoted]),
+    [
+      [2, 0, false],
+      [1, 1, true],
+      [3, 0, false],
+    ],
+  );
   assert.equal(sampleOf(out[1]).reward, 0, 'the promoted turn keeps its judged reward');
   assert.deepEqual(decisions, before, 'input not modified');
 });
 
 test('at-least-one: nothing changes when a turn already trains, when off, or when nothing was judged', () => {
   const trains = [decide('openclaw-rl', turn(1), { prm: prm(0) }), decide('openclaw-rl', turn(2), { prm: prm(-1) })];
-  assert.deepEqual(applyAtLeastOne(trains).map((d) => sampleOf(d).lossMask), [0, 1]);
+  assert.deepEqual(
+    applyAtLeastOne(trains).map((d) => sampleOf(d).lossMask),
+    [0, 1],
+  );
 
   const zeros = [decide('openclaw-rl', turn(1), { prm: prm(0) })];
   assert.equal(sampleOf(finishSession(zeros, { mode: 'openclaw-rl', flags: { atLeastOne: false } })[0]).lossMask, 0);

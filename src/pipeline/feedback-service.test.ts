@@ -16,7 +16,13 @@ import { JsonlAppender } from './records.ts';
 import { finalizedTurn } from './turn-fixture.ts';
 import type { DecideSettings } from './verdict.ts';
 
-const settings: DecideSettings = { mode: 'openclaw-rl', policy: 'override', quorum: 1, minHintChars: 10, flags: { ...DEFAULT_METHOD_FLAGS } };
+const settings: DecideSettings = {
+  mode: 'openclaw-rl',
+  policy: 'override',
+  quorum: 1,
+  minHintChars: 10,
+  flags: { ...DEFAULT_METHOD_FLAGS },
+};
 
 function setup(redecided: Array<[string, number]> = [], heldResolves = false) {
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-feedback-'));
@@ -25,7 +31,12 @@ function setup(redecided: Array<[string, number]> = [], heldResolves = false) {
   const judgeRecords = new JsonlAppender(join(dir, 'judge.jsonl'));
   const judged: Array<[string, number, unknown]> = [];
   const opts = {
-    store, settings, counters, judgeRecords, logPath: join(dir, 'feedback.jsonl'), now: () => 1000,
+    store,
+    settings,
+    counters,
+    judgeRecords,
+    logPath: join(dir, 'feedback.jsonl'),
+    now: () => 1000,
     views: { judge: (s: string, t: number, j: unknown) => judged.push([s, t, j]) },
     redecideHeld: (s: string, t: number) => (redecided.push([s, t]), heldResolves),
   };
@@ -48,8 +59,14 @@ function statusOf(fn: () => unknown): { status: number; code: string | null } {
 
 test('feedback service: unknown session or turn is a 404 naming which', () => {
   const { service, close } = setup();
-  assert.deepEqual(statusOf(() => service.submit({ sessionId: 'nope', turnId: undefined, score: 1, comment: null }, undefined)), { status: 404, code: 'session_not_found' });
-  assert.deepEqual(statusOf(() => service.submit({ sessionId: 's', turnId: 9, score: 1, comment: null }, [1, 2])), { status: 404, code: 'turn_not_found' });
+  assert.deepEqual(
+    statusOf(() => service.submit({ sessionId: 'nope', turnId: undefined, score: 1, comment: null }, undefined)),
+    { status: 404, code: 'session_not_found' },
+  );
+  assert.deepEqual(
+    statusOf(() => service.submit({ sessionId: 's', turnId: 9, score: 1, comment: null }, [1, 2])),
+    { status: 404, code: 'turn_not_found' },
+  );
   close();
 });
 
@@ -65,7 +82,10 @@ test('feedback service: feedback on a pending turn is kept, logged, and offered 
   assert.deepEqual(service.of(pending), { score: -0.5, comment: 'too long', at: 1000 });
   assert.equal(counters.counts.feedback_received, 1);
   service.close();
-  const lines = readFileSync(join(dir, 'feedback.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync(join(dir, 'feedback.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.deepEqual(lines, [{ session_id: 's', turn_id: 1, score: -0.5, comment: 'too long', at: 1000 }]);
   service.forget('s', 1);
   assert.equal(service.of(pending), undefined);
@@ -96,8 +116,21 @@ test('feedback service: a ready sample is replaced with the new reward; a droppe
   const pending = toPendingTurn(finalizedTurn('s', 1, 'ok'), undefined, 0);
   store.addPendingTurn(pending);
   const sample: Sample = {
-    id: 's:1', sessionId: 's', turnId: 1, policyVersion: 3, promptIds: pending.promptIds, responseIds: pending.responseIds, rolloutLogprobs: pending.rolloutLogprobs,
-    lossMask: 1, reward: 1, teacherLogprobs: null, teacherTopK: null, type: 'rl', votes: [1], hint: null, createdAt: 0,
+    id: 's:1',
+    sessionId: 's',
+    turnId: 1,
+    policyVersion: 3,
+    promptIds: pending.promptIds,
+    responseIds: pending.responseIds,
+    rolloutLogprobs: pending.rolloutLogprobs,
+    lossMask: 1,
+    reward: 1,
+    teacherLogprobs: null,
+    teacherTopK: null,
+    type: 'rl',
+    votes: [1],
+    hint: null,
+    createdAt: 0,
   };
   store.resolvePendingTurn({ sessionId: 's', turnId: 1 }, { kind: 'samples', samples: [sample] });
   const r = service.submit({ sessionId: 's', turnId: 1, score: -1, comment: null }, [1]);
@@ -110,7 +143,10 @@ test('feedback service: a ready sample is replaced with the new reward; a droppe
 
   store.addPendingTurn(toPendingTurn(finalizedTurn('s', 2, 'ok'), undefined, 0));
   store.resolvePendingTurn({ sessionId: 's', turnId: 2 }, { kind: 'dropped', reason: 'no_signal' });
-  assert.deepEqual(statusOf(() => service.submit({ sessionId: 's', turnId: 2, score: 1, comment: null }, [1, 2])), { status: 409, code: 'turn_already_resolved' });
+  assert.deepEqual(
+    statusOf(() => service.submit({ sessionId: 's', turnId: 2, score: 1, comment: null }, [1, 2])),
+    { status: 409, code: 'turn_already_resolved' },
+  );
   service.close();
   close();
   const record = JSON.parse(readFileSync(join(dir, 'judge.jsonl'), 'utf8').trim());

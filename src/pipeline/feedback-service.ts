@@ -83,13 +83,20 @@ export class FeedbackService {
   submit(req: FeedbackRequest, knownTurnIds: number[] | undefined): FeedbackResult {
     const turnId = req.turnId ?? knownTurnIds?.at(-1);
     if (turnId === undefined) {
-      throw new OpenClawError('not_found', `No session '${req.sessionId}' with a main turn is known to this server; check session_id.`, { code: 'session_not_found', param: 'session_id' });
+      throw new OpenClawError('not_found', `No session '${req.sessionId}' with a main turn is known to this server; check session_id.`, {
+        code: 'session_not_found',
+        param: 'session_id',
+      });
     }
     const fb: Feedback = { score: req.score, comment: req.comment, at: this.o.now() };
     const status = this.o.store.getTurnOutcome(req.sessionId, turnId);
     if (status === null || status.status === 'pending') {
       if (status === null && !(knownTurnIds ?? []).includes(turnId)) {
-        throw new OpenClawError('not_found', `Session '${req.sessionId}' has no main turn ${turnId}; check turn_id (omit it to rate the latest turn).`, { code: 'turn_not_found', param: 'turn_id' });
+        throw new OpenClawError(
+          'not_found',
+          `Session '${req.sessionId}' has no main turn ${turnId}; check turn_id (omit it to rate the latest turn).`,
+          { code: 'turn_not_found', param: 'turn_id' },
+        );
       }
       return this.keepForDecision(req, turnId, fb);
     }
@@ -113,28 +120,52 @@ export class FeedbackService {
     this.unresolved.set(turnKey(req.sessionId, turnId), fb);
     const applied = this.o.redecideHeld(req.sessionId, turnId);
     const hintApplied = req.comment !== null && usesHints(settings.mode) && Array.from(req.comment).length > settings.minHintChars;
-    return { session_id: req.sessionId, turn_id: turnId, policy: settings.policy, score: req.score, status: applied ? 'applied' : 'recorded', hint_applied: hintApplied, note: null };
+    return {
+      session_id: req.sessionId,
+      turn_id: turnId,
+      policy: settings.policy,
+      score: req.score,
+      status: applied ? 'applied' : 'recorded',
+      hint_applied: hintApplied,
+      note: null,
+    };
   }
 
   private replaceSample(req: FeedbackRequest, turnId: number, fb: Feedback, s: StoredSample): FeedbackResult {
     const { store, settings, counters } = this.o;
     if (s.state !== 'ready') {
-      throw conflict(`Turn ${turnId} of session '${req.sessionId}' is already a training sample in state '${s.state}'; feedback can only change samples not yet taken by the trainer.`);
+      throw conflict(
+        `Turn ${turnId} of session '${req.sessionId}' is already a training sample in state '${s.state}'; feedback can only change samples not yet taken by the trainer.`,
+      );
     }
     const { decision, signals, used, note } = redecideStoredSample(s, fb, settings);
     const ok = decision.kind === 'sample' ? store.replaceReadySample(decision.sample) : store.dropSample(s.id, decision.reason);
-    if (!ok) throw conflict(`Turn ${turnId} of session '${req.sessionId}' was taken by the trainer meanwhile; feedback can no longer change it.`);
+    if (!ok)
+      throw conflict(`Turn ${turnId} of session '${req.sessionId}' was taken by the trainer meanwhile; feedback can no longer change it.`);
     counters.counts.feedback_received++;
     counters.counts.feedback_replaced++;
     this.append(req.sessionId, turnId, fb);
     const v: Verdict = { decision, dropReason: decision.kind === 'drop' ? decision.reason : null, signals, feedback: used, hint: s.hint };
     this.o.views?.judge(req.sessionId, turnId, judgementOf(v, settings.mode, settings.policy));
     const record: FeedbackUpdateRecord = {
-      type: 'feedback_update', at: new Date(fb.at).toISOString(), session_id: req.sessionId, turn_id: turnId,
-      feedback: { ...fb, policy: settings.policy }, note, decision: summarize(v),
+      type: 'feedback_update',
+      at: new Date(fb.at).toISOString(),
+      session_id: req.sessionId,
+      turn_id: turnId,
+      feedback: { ...fb, policy: settings.policy },
+      note,
+      decision: summarize(v),
     };
     this.o.judgeRecords.append(record);
-    return { session_id: req.sessionId, turn_id: turnId, status: decision.kind === 'sample' ? 'replaced' : 'dropped', policy: settings.policy, score: req.score, hint_applied: false, note };
+    return {
+      session_id: req.sessionId,
+      turn_id: turnId,
+      status: decision.kind === 'sample' ? 'replaced' : 'dropped',
+      policy: settings.policy,
+      score: req.score,
+      hint_applied: false,
+      note,
+    };
   }
 
   private append(sessionId: string, turnId: number, fb: Feedback): void {

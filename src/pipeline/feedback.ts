@@ -4,7 +4,15 @@
 // or on a sample that is still ready).
 import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
-import { decideTurn, type HintSignal, type MethodFlags, type Mode, type PrmSignal, type TurnSignals, type Decision } from '../methods/index.ts';
+import {
+  decideTurn,
+  type HintSignal,
+  type MethodFlags,
+  type Mode,
+  type PrmSignal,
+  type TurnSignals,
+  type Decision,
+} from '../methods/index.ts';
 import { majorityVote } from '../scoring/index.ts';
 import type { Sample, Vote } from '../samples/index.ts';
 import type { Feedback, FeedbackPolicy } from './types.ts';
@@ -12,10 +20,9 @@ import type { Feedback, FeedbackPolicy } from './types.ts';
 const FeedbackBody = z.object({
   session_id: z.string().trim().min(1, 'must be a non-empty string'),
   turn_id: z.number().int().positive().optional(),
-  score: z.union([
-    z.number().min(-1, 'must be between -1 and 1').max(1, 'must be between -1 and 1'),
-    z.enum(['up', 'down']),
-  ], { errorMap: () => ({ message: "must be a number in [-1, 1] or 'up' / 'down'" }) }),
+  score: z.union([z.number().min(-1, 'must be between -1 and 1').max(1, 'must be between -1 and 1'), z.enum(['up', 'down'])], {
+    errorMap: () => ({ message: "must be a number in [-1, 1] or 'up' / 'down'" }),
+  }),
   comment: z.string().max(8000).optional(),
 });
 
@@ -80,7 +87,9 @@ export function applyFeedback(signals: TurnSignals, feedback: Feedback | undefin
   const vote = feedbackVote(feedback.score);
   const prmVotes: Vote[] = [...(signals.prm?.votes ?? []), vote];
   const prm: PrmSignal =
-    ctx.policy === 'override' ? { score: vote, votes: prmVotes } : { score: majorityVote(prmVotes, { quorum: ctx.quorum }).score, votes: prmVotes };
+    ctx.policy === 'override'
+      ? { score: vote, votes: prmVotes }
+      : { score: majorityVote(prmVotes, { quorum: ctx.quorum }).score, votes: prmVotes };
   return { ...signals, prm, hint: hintWithComment(signals.hint ?? null, feedback.comment, ctx) };
 }
 
@@ -117,12 +126,25 @@ export function redecideStoredSample(
   feedback: Feedback,
   settings: FeedbackContext & { flags: MethodFlags },
 ): { decision: Decision; signals: TurnSignals; used: Feedback; note: string | null } {
-  const note = feedback.comment !== null && usesHints(settings.mode)
-    ? 'the turn was already judged, so the comment could not be used as a hint (give feedback before the next message to have it distilled)'
-    : null;
+  const note =
+    feedback.comment !== null && usesHints(settings.mode)
+      ? 'the turn was already judged, so the comment could not be used as a hint (give feedback before the next message to have it distilled)'
+      : null;
   const used: Feedback = { ...feedback, comment: null };
   const signals = applyFeedback(signalsOfSample(s), used, settings);
-  const turn = { sessionId: s.sessionId, turnId: s.turnId, policyVersion: s.policyVersion, promptIds: s.promptIds, responseIds: s.responseIds, rolloutLogprobs: s.rolloutLogprobs, hasNextState: true };
-  const decision = withGradedReward(decideTurn(turn, signals, { mode: settings.mode, flags: settings.flags, now: s.createdAt }), used, settings.policy);
+  const turn = {
+    sessionId: s.sessionId,
+    turnId: s.turnId,
+    policyVersion: s.policyVersion,
+    promptIds: s.promptIds,
+    responseIds: s.responseIds,
+    rolloutLogprobs: s.rolloutLogprobs,
+    hasNextState: true,
+  };
+  const decision = withGradedReward(
+    decideTurn(turn, signals, { mode: settings.mode, flags: settings.flags, now: s.createdAt }),
+    used,
+    settings.policy,
+  );
   return { decision, signals, used, note };
 }

@@ -34,14 +34,16 @@ export function channelJudgeCall(channel: OpenAICompatibleChannel, model: string
     const json = await channel.complete({ model, messages, temperature: o.temperature, max_tokens: o.maxTokens }, signal);
     const choice = (json.choices as Array<{ message?: { content?: unknown } }>)[0];
     const content = choice?.message?.content;
-    if (typeof content !== 'string') throw new OpenClawError('upstream', `judge ${channel.info.url} answered without text content`, { code: 'judge_no_content' });
+    if (typeof content !== 'string')
+      throw new OpenClawError('upstream', `judge ${channel.info.url} answered without text content`, { code: 'judge_no_content' });
     return content;
   };
 }
 
 /** Renders with the policy's HF chat template (with the assistant header) and encodes to ids. */
 export function hfPromptRenderer(tokenizer: HfTokenizer): PromptRenderer {
-  return (messages: ChatMessage[], tools: unknown[] | undefined) => tokenizer.encode(tokenizer.renderChat(messages, { tools, addGenerationPrompt: true }));
+  return (messages: ChatMessage[], tools: unknown[] | undefined) =>
+    tokenizer.encode(tokenizer.renderChat(messages, { tools, addGenerationPrompt: true }));
 }
 
 /** Creates the pipeline for `config` (the caller calls `start()` once the server is up). */
@@ -63,7 +65,12 @@ export async function createScoringPipeline(
   }
   const needsTeacher = config.mode !== 'openclaw-rl';
   let teacher = parts.teacher;
-  if (teacher === undefined && needsTeacher && config.teacher.provider === 'openai_compatible' && config.teacher.logprob_api !== 'embedded') {
+  if (
+    teacher === undefined &&
+    needsTeacher &&
+    config.teacher.provider === 'openai_compatible' &&
+    config.teacher.logprob_api !== 'embedded'
+  ) {
     const t = config.teacher;
     const client = createTeacherClient({
       baseUrl: t.base_url!,
@@ -79,13 +86,16 @@ export async function createScoringPipeline(
   }
   if (teacher === undefined && needsTeacher && config.teacher.logprob_api === 'tinker') {
     // The teacher model is a base model id or a tinker:// sampler path (default tinker.base_model).
-    const backend = tinkerTeacherBackend(tinkerClientFromConfig(config), config.teacher.model_id ?? config.tinker.base_model!, { ownsClient: true });
+    const backend = tinkerTeacherBackend(tinkerClientFromConfig(config), config.teacher.model_id ?? config.tinker.base_model!, {
+      ownsClient: true,
+    });
     const client = teacherClientFromBackend(backend, { maxConcurrency: config.teacher.max_concurrency });
     owned.push(() => client.close());
     teacher = client;
   }
   let render = parts.renderPrompt;
-  if (render === undefined && needsTeacher && config.rollout.tokenizer !== undefined) render = hfPromptRenderer(await loadHfTokenizer(config.rollout.tokenizer));
+  if (render === undefined && needsTeacher && config.rollout.tokenizer !== undefined)
+    render = hfPromptRenderer(await loadHfTokenizer(config.rollout.tokenizer));
   if (needsTeacher && (teacher === undefined || teacher === null || render === undefined)) {
     deps.log?.warn(
       { mode: config.mode, teacher: teacher ? 'yes' : 'no', renderer: render ? 'yes' : 'no' },

@@ -112,7 +112,8 @@ async function candidateTopK(t: TeacherSettings, p: PendingTurn, hints: string[]
 /** Teacher log-probs of the unchanged response tokens after the prompt with `hint` injected. */
 export async function scoreWithTeacher(t: TeacherSettings, p: PendingTurn, hint: string): Promise<TeacherOutcome> {
   if (t.client === null || t.render === null) {
-    const missing = t.client === null ? 'no teacher is configured (teacher.provider / logprob_api)' : 'no prompt renderer (set rollout.tokenizer)';
+    const missing =
+      t.client === null ? 'no teacher is configured (teacher.provider / logprob_api)' : 'no prompt renderer (set rollout.tokenizer)';
     return { signal: null, status: 'unavailable', error: missing };
   }
   try {

@@ -41,7 +41,11 @@ test('at-least-one waits for judging still in flight when the session closes, th
   release();
   await pipeline.whenIdle();
   const masks = store.listSamples({ sessionId: 's' }).map((s) => [s.turnId, s.lossMask, s.reward]);
-  assert.deepEqual(masks.sort(), [[1, 1, 0], [2, 0, 0], [3, 0, 0]]);
+  assert.deepEqual(masks.sort(), [
+    [1, 1, 0],
+    [2, 0, 0],
+    [3, 0, 0],
+  ]);
   assert.equal(pipeline.gauges().sessions_holding, 0, 'no per-session state after the session');
   assert.equal(pipeline.counters.counts.samples_promoted, 1);
   await pipeline.close();
@@ -54,7 +58,13 @@ test('a turn ending its session closes it even without a close event (evicted wh
   pipeline.onTurnFinalized(turn('e', 2, null, 'expired'));
   await pipeline.whenIdle();
   assert.equal(store.countPending(), 0);
-  assert.deepEqual(store.listSamples({ sessionId: 'e' }).map((s) => s.lossMask).sort(), [0, 1]);
+  assert.deepEqual(
+    store
+      .listSamples({ sessionId: 'e' })
+      .map((s) => s.lossMask)
+      .sort(),
+    [0, 1],
+  );
   assert.equal(pipeline.gauges().sessions_holding, 0);
   await pipeline.close();
   store.close();
@@ -68,7 +78,16 @@ test('a trainable turn releases the held ones at once, before the session ends',
   pipeline.onTurnFinalized(turn('t', 2, 'thanks'));
   await pipeline.whenIdle();
   assert.equal(store.countPending(), 0);
-  assert.deepEqual(store.listSamples({ sessionId: 't' }).map((s) => [s.turnId, s.lossMask]).sort(), [[1, 0], [2, 1]]);
+  assert.deepEqual(
+    store
+      .listSamples({ sessionId: 't' })
+      .map((s) => [s.turnId, s.lossMask])
+      .sort(),
+    [
+      [1, 0],
+      [2, 1],
+    ],
+  );
   await pipeline.close();
   store.close();
 });
@@ -116,7 +135,14 @@ test('queued turns count as work: whenIdle waits for the timer to drain them, th
   assert.equal(store.countPending() + store.listSamples({ sessionId: 'q' }).length, 0, 'nothing stored before the drain');
   await pipeline.whenIdle();
   const masks = store.listSamples({ sessionId: 'q' }).map((s) => [s.turnId, s.lossMask]);
-  assert.deepEqual(masks.sort(), [[1, 1], [2, 0]], 'the close came after both turns were judged: the first was promoted');
+  assert.deepEqual(
+    masks.sort(),
+    [
+      [1, 1],
+      [2, 0],
+    ],
+    'the close came after both turns were judged: the first was promoted',
+  );
   assert.equal(pipeline.gauges().sessions_holding, 0);
   await pipeline.close();
   store.close();
@@ -130,7 +156,10 @@ test('feedback on a held turn decides it again at once', async () => {
   const r = pipeline.submitFeedback({ sessionId: 'h', turnId: 1, score: 1, comment: null }, [1]);
   assert.equal(r.status, 'applied');
   assert.equal(store.countPending(), 0);
-  assert.deepEqual(store.listSamples({ sessionId: 'h' }).map((s) => [s.lossMask, s.reward]), [[1, 1]]);
+  assert.deepEqual(
+    store.listSamples({ sessionId: 'h' }).map((s) => [s.lossMask, s.reward]),
+    [[1, 1]],
+  );
   await pipeline.close();
   store.close();
 });

@@ -211,7 +211,12 @@ export class ScoringPipeline implements ScoringStage {
     this.inFlight.begin(p.sessionId);
     void this.judgeSlots
       .run(() => this.judgeTurn(p, rejudged))
-      .catch((err) => this.log.error({ err, session: p.sessionId, turn: p.turnId }, 'judging a turn failed; it stays pending and is re-judged at the next start'))
+      .catch((err) =>
+        this.log.error(
+          { err, session: p.sessionId, turn: p.turnId },
+          'judging a turn failed; it stays pending and is re-judged at the next start',
+        ),
+      )
       .finally(() => {
         this.inFlight.end(p.sessionId);
         this.finishSessionIfDone(p.sessionId);
@@ -224,7 +229,13 @@ export class ScoringPipeline implements ScoringStage {
     if (this.stopping) return;
     const results = await runJudges(this.judge, p, this.teacher);
     this.counters.judged(results);
-    const judged: JudgedTurn = { pending: p, results, teacher: { signal: null, status: 'not_needed', error: null }, teacherHint: null, rejudged };
+    const judged: JudgedTurn = {
+      pending: p,
+      results,
+      teacher: { signal: null, status: 'not_needed', error: null },
+      teacherHint: null,
+      rejudged,
+    };
     // Feedback may arrive while the teacher works: score again until the hint is the current one.
     for (let round = 0; round < 3; round++) {
       const { hint } = signalsFor(judged, this.feedback.of(p), this.settings);
@@ -242,7 +253,10 @@ export class ScoringPipeline implements ScoringStage {
     const out = await scoreWithTeacher(this.teacher, p, hint);
     if (out.status !== 'scored') {
       this.counters.counts.teacher_failures++;
-      this.log.warn({ session: p.sessionId, turn: p.turnId, status: out.status, error: out.error }, 'teacher could not score a hinted turn; it is dropped');
+      this.log.warn(
+        { session: p.sessionId, turn: p.turnId, status: out.status, error: out.error },
+        'teacher could not score a hinted turn; it is dropped',
+      );
     }
     return out;
   }
@@ -271,7 +285,10 @@ export class ScoringPipeline implements ScoringStage {
     const held = this.holds.finish(sessionId, this.inFlight.of(sessionId));
     if (held === null || this.stopping || held.length === 0) return;
     const verdicts = held.map((t) => this.verdictOf(t));
-    const finished = finishSession(verdicts.map((v) => v.decision), { mode: this.mode, flags: this.settings.flags });
+    const finished = finishSession(
+      verdicts.map((v) => v.decision),
+      { mode: this.mode, flags: this.settings.flags },
+    );
     held.forEach((t, i) => this.storeOutcome(t, { ...verdicts[i], decision: finished[i] }));
   }
 
@@ -288,7 +305,10 @@ export class ScoringPipeline implements ScoringStage {
       this.store.resolvePendingTurn({ sessionId: p.sessionId, turnId: p.turnId }, outcome);
     } catch (err) {
       this.counters.counts.store_errors++;
-      this.log.error({ err, session: p.sessionId, turn: p.turnId }, 'could not store the outcome of a judged turn; it stays pending and is re-judged at the next start');
+      this.log.error(
+        { err, session: p.sessionId, turn: p.turnId },
+        'could not store the outcome of a judged turn; it stays pending and is re-judged at the next start',
+      );
       return;
     }
     this.feedback.forget(p.sessionId, p.turnId);
@@ -299,7 +319,13 @@ export class ScoringPipeline implements ScoringStage {
 
   /** A turn that cannot be trained whatever a judge says: stored as a drop without judging. */
   private dropUnjudged(p: PendingTurn, reason: string): void {
-    const t: JudgedTurn = { pending: p, results: { prm: null, hint: null }, teacher: { signal: null, status: 'not_needed', error: null }, teacherHint: null, rejudged: false };
+    const t: JudgedTurn = {
+      pending: p,
+      results: { prm: null, hint: null },
+      teacher: { signal: null, status: 'not_needed', error: null },
+      teacherHint: null,
+      rejudged: false,
+    };
     const decision = { kind: 'drop' as const, sessionId: p.sessionId, turnId: p.turnId, reason: 'empty_response' as const, judged: false };
     this.storeOutcome(t, { decision, dropReason: reason, signals: {}, feedback: undefined, hint: null });
   }
@@ -385,7 +411,11 @@ export class ScoringPipeline implements ScoringStage {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
     clearTimeout(timer);
-    if (this.inFlight.size > 0) this.log.warn({ turns: this.inFlight.size }, 'turns still being judged at shutdown stay pending; they are re-judged at the next start');
+    if (this.inFlight.size > 0)
+      this.log.warn(
+        { turns: this.inFlight.size },
+        'turns still being judged at shutdown stay pending; they are re-judged at the next start',
+      );
     this.stopping = true;
     await this.onClose?.();
     this.judgeRecords.close();
@@ -399,7 +429,10 @@ function judgeSettings(c: Config, judgeCall: JudgeCall | null | undefined): Judg
   if (c.judge.provider === 'openai_compatible') {
     const raw = judgeCall;
     if (raw === undefined || raw === null) {
-      throw new OpenClawError('config', 'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules');
+      throw new OpenClawError(
+        'config',
+        'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules',
+      );
     }
     const calls = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     call = (messages, o) => calls.run(() => raw(messages, o));

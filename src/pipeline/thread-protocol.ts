@@ -18,7 +18,9 @@ export interface ScoringThreadArgs {
 }
 
 /** The part of a Turn the pipeline reads (the prefix hashes stay behind). */
-export type IntakeTurn = Pick<Turn, 'sessionId' | 'turnId' | 'messages' | 'tools' | 'nextState' | 'noNextStateReason'> & { response?: PackedResponse };
+export type IntakeTurn = Pick<Turn, 'sessionId' | 'turnId' | 'messages' | 'tools' | 'nextState' | 'noNextStateReason'> & {
+  response?: PackedResponse;
+};
 
 const ID_ARRAYS = ['promptIds', 'responseIds', 'logprobMask'] as const;
 
@@ -40,7 +42,13 @@ export function packTurn(turn: Turn): { turn: IntakeTurn; transfer: ArrayBuffer[
     const { promptIds, responseIds, logprobMask, logprobs, promptIdsJson: _json, ...rest } = response;
     const keep = <T extends Int32Array | Float64Array>(t: T): T => (transfer.push(t.buffer as ArrayBuffer), t);
     const ints = (a: number[] | undefined) => (a === undefined ? undefined : keep(Int32Array.from(a)));
-    packed = { ...rest, promptIds: ints(promptIds), responseIds: ints(responseIds), logprobMask: ints(logprobMask), logprobs: logprobs && keep(Float64Array.from(logprobs)) };
+    packed = {
+      ...rest,
+      promptIds: ints(promptIds),
+      responseIds: ints(responseIds),
+      logprobMask: ints(logprobMask),
+      logprobs: logprobs && keep(Float64Array.from(logprobs)),
+    };
   }
   return { turn: { sessionId, turnId, messages, tools, response: packed, nextState, noNextStateReason }, transfer };
 }
@@ -49,7 +57,13 @@ export function packTurn(turn: Turn): { turn: IntakeTurn; transfer: ArrayBuffer[
 export function unpackTurn(t: IntakeTurn): Turn {
   const r = t.response;
   const list = (a: Int32Array | Float64Array | undefined) => (a === undefined ? undefined : Array.from(a));
-  const response: TurnResponse | undefined = r && { ...r, promptIds: list(r.promptIds), responseIds: list(r.responseIds), logprobMask: list(r.logprobMask), logprobs: list(r.logprobs) };
+  const response: TurnResponse | undefined = r && {
+    ...r,
+    promptIds: list(r.promptIds),
+    responseIds: list(r.responseIds),
+    logprobMask: list(r.logprobMask),
+    logprobs: list(r.logprobs),
+  };
   return { ...t, response, prefix: [], startedAt: 0, finalized: true, failed: false };
 }
 

@@ -11,7 +11,14 @@ import type { FeedbackRequest } from './feedback.ts';
 import { createScoringPipeline } from './from-config.ts';
 import type { ScoringPipeline } from './pipeline.ts';
 import type { JudgementViews } from './types.ts';
-import { SCORING_NICE, unpackTurn, type IntakeItem, type ScoringEvent, type ScoringStats, type ScoringThreadArgs } from './thread-protocol.ts';
+import {
+  SCORING_NICE,
+  unpackTurn,
+  type IntakeItem,
+  type ScoringEvent,
+  type ScoringStats,
+  type ScoringThreadArgs,
+} from './thread-protocol.ts';
 
 const args = threadArgs<ScoringThreadArgs>();
 // Scoring is background work: where cores are scarce, serving (the main thread) goes first.
@@ -55,7 +62,10 @@ class ScoringHandler implements ThreadHandler {
 
   private async init(config: Config): Promise<ScoringStats> {
     // Logs go to the main thread's logger, so a run has one log wherever its parts run.
-    const log = pino({ level: args.logLevel }, { write: (line: string) => send({ kind: 'log', record: JSON.parse(line) as Record<string, unknown> }) });
+    const log = pino(
+      { level: args.logLevel },
+      { write: (line: string) => send({ kind: 'log', record: JSON.parse(line) as Record<string, unknown> }) },
+    );
     // The main thread returned leases at open; a second open must not take back leases it holds.
     this.store = SampleStore.open(args.storePath, { synchronous: args.synchronous, recoverLeases: false });
     const views: JudgementViews = { judge: (sessionId, turnId, judgement) => send({ kind: 'judge', sessionId, turnId, judgement }) };

@@ -25,7 +25,10 @@ test('a turn crosses the thread boundary with its token arrays as typed arrays, 
   assert.equal('prefix' in packed, false, 'the prefix hashes stay on the main thread');
   const back = unpackTurn(structuredClone(packed, { transfer }));
   assert.deepEqual(back.response, turn.response);
-  assert.deepEqual([back.sessionId, back.turnId, back.messages, back.nextState], [turn.sessionId, turn.turnId, turn.messages, turn.nextState]);
+  assert.deepEqual(
+    [back.sessionId, back.turnId, back.messages, back.nextState],
+    [turn.sessionId, turn.turnId, turn.messages, turn.nextState],
+  );
 });
 
 function setup() {
@@ -43,7 +46,13 @@ test('turns handed to the thread become samples in the shared store; judgements 
     assert.equal(stage.health().thread, 'worker');
     if (existsSync('/proc/self/task')) {
       // Field 19 of a task's stat is its nice value: one thread of this process now runs SCORING_NICE lower.
-      const nices = readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[16]));
+      const nices = readdirSync('/proc/self/task').map((tid) =>
+        Number(
+          readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+            .replace(/^.*\) /, '')
+            .split(' ')[16],
+        ),
+      );
       assert.ok(nices.includes(nices[0] + SCORING_NICE), `thread nice values ${nices.join(',')}`);
     }
     assert.equal(stage.gauges().turns_acknowledged, 0, 'the full key set is there from the start');
@@ -56,7 +65,10 @@ test('turns handed to the thread become samples in the shared store; judgements 
     assert.deepEqual([stage.gauges().turns_acknowledged, stage.gauges().samples_trainable], [2, 1]);
     const s = store.getTurnOutcome('w', 1);
     assert.ok(s?.status === 'samples');
-    assert.deepEqual([s.samples[0].reward, s.samples[0].lossMask, s.samples[0].responseIds, s.samples[0].rolloutLogprobs], [1, 1, [11, 21], [-0.5, -0.25]]);
+    assert.deepEqual(
+      [s.samples[0].reward, s.samples[0].lossMask, s.samples[0].responseIds, s.samples[0].rolloutLogprobs],
+      [1, 1, [11, 21], [-0.5, -0.25]],
+    );
     assert.equal(views.turns('w')?.[0].judgement?.score, 1, 'the judgement reached the session views');
   } finally {
     await stage.close();

@@ -104,11 +104,17 @@ export class ScoringThread implements ScoringStage {
       if (this.client.notify('intake', batch, transfer)) return;
     }
     this.lost += turns;
-    if (turns > 0) this.log.error({ turns, err: this.client.failure }, 'the scoring thread has stopped: finished turns are not judged (they stay in records/turns.jsonl)');
+    if (turns > 0)
+      this.log.error(
+        { turns, err: this.client.failure },
+        'the scoring thread has stopped: finished turns are not judged (they stay in records/turns.jsonl)',
+      );
   }
 
   start(): void {
-    this.client.request<number>('start', null).catch((err: unknown) => this.log.error({ err }, 'the scoring thread could not re-judge the turns left pending'));
+    this.client
+      .request<number>('start', null)
+      .catch((err: unknown) => this.log.error({ err }, 'the scoring thread could not re-judge the turns left pending'));
   }
 
   async submitFeedback(req: FeedbackRequest): Promise<FeedbackResult> {
@@ -159,6 +165,10 @@ export class ScoringThread implements ScoringStage {
   private relog(record: Record<string, unknown>): void {
     const { level, msg, time: _t, pid: _p, hostname: _h, ...fields } = record;
     const name = this.log.levels.labels[Number(level)] as 'info' | 'warn' | 'error' | 'fatal' | 'debug' | 'trace' | undefined;
-    (this.log[name ?? 'info'] as (obj: object, msg?: string) => void).call(this.log, { ...fields, thread: 'scoring' }, typeof msg === 'string' ? msg : undefined);
+    (this.log[name ?? 'info'] as (obj: object, msg?: string) => void).call(
+      this.log,
+      { ...fields, thread: 'scoring' },
+      typeof msg === 'string' ? msg : undefined,
+    );
   }
 }

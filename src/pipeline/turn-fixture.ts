@@ -2,7 +2,13 @@
 import type { NoNextStateReason, Turn } from '../sessions/index.ts';
 
 /** Turn `turnId` of a session with next state `next` (null: none, for `reason`); `tokens` false leaves out the response's token data. */
-export function finalizedTurn(sessionId: string, turnId: number, next: string | null, reason: NoNextStateReason = 'session_done', tokens = true): Turn {
+export function finalizedTurn(
+  sessionId: string,
+  turnId: number,
+  next: string | null,
+  reason: NoNextStateReason = 'session_done',
+  tokens = true,
+): Turn {
   return {
     sessionId,
     turnId,

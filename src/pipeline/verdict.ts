@@ -36,7 +36,11 @@ export interface DecideSettings extends FeedbackContext {
 }
 
 /** Judge signals with feedback folded in, and the hint the mode would distil from. */
-export function signalsFor(t: Pick<JudgedTurn, 'pending' | 'results'>, feedback: Feedback | undefined, s: FeedbackContext): { signals: TurnSignals; hint: string | null } {
+export function signalsFor(
+  t: Pick<JudgedTurn, 'pending' | 'results'>,
+  feedback: Feedback | undefined,
+  s: FeedbackContext,
+): { signals: TurnSignals; hint: string | null } {
   const { prm, hint } = t.results;
   const base: TurnSignals = {
     prm: prm === null ? null : { score: prm.score, votes: prm.votes },
@@ -84,7 +88,14 @@ export function judgementOf(v: Verdict, mode: Mode, policy: FeedbackPolicy): Tur
 export function summarize(v: Verdict): DecisionSummary {
   const d = v.decision;
   if (d.kind === 'drop') return { kind: 'drop', sampleType: null, reward: null, lossMask: null, promoted: false, dropReason: v.dropReason };
-  return { kind: 'sample', sampleType: d.sample.type, reward: d.sample.reward, lossMask: d.sample.lossMask, promoted: d.promoted, dropReason: null };
+  return {
+    kind: 'sample',
+    sampleType: d.sample.type,
+    reward: d.sample.reward,
+    lossMask: d.sample.lossMask,
+    promoted: d.promoted,
+    dropReason: null,
+  };
 }
 
 /** The judge-record line of a decided turn. */

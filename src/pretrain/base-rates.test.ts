@@ -30,9 +30,24 @@ test('measureBaseRates: canonical and held-out-paraphrase hint sets per style, r
 
 /** A report whose every asked rate is `canonical` with the canonical sentence and `heldOut` with held-out words. */
 function report(canonical: number, heldOut: number | null): BaseRateReport {
-  const set = (asked: number) => ({ samples: 40, styles: { markdown: 0, terse: 0, casual: 0, lowercase: 0, signoff: 0 }, minority: { markdown: asked, terse: asked, casual: asked, lowercase: asked, signoff: asked }, wellFormed: 1, meanTokens: 50, instructions: [], askedRate: asked });
+  const set = (asked: number) => ({
+    samples: 40,
+    styles: { markdown: 0, terse: 0, casual: 0, lowercase: 0, signoff: 0 },
+    minority: { markdown: asked, terse: asked, casual: asked, lowercase: asked, signoff: asked },
+    wellFormed: 1,
+    meanTokens: 50,
+    instructions: [],
+    askedRate: asked,
+  });
   const per = (asked: number) => Object.fromEntries(STYLE_NAMES.map((n) => [n, set(asked)])) as unknown as BaseRateReport['hinted'];
-  return { temperature: 0.8, maxTokens: 160, prompts: 'x', unhinted: set(0.1), hinted: per(canonical), ...(heldOut === null ? {} : { paraphrased: per(heldOut) }) };
+  return {
+    temperature: 0.8,
+    maxTokens: 160,
+    prompts: 'x',
+    unhinted: set(0.1),
+    hinted: per(canonical),
+    ...(heldOut === null ? {} : { paraphrased: per(heldOut) }),
+  };
 }
 
 test('paraphraseRatio: held-out rate over canonical rate; null for a report measured before paraphrases', () => {

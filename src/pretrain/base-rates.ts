@@ -109,7 +109,12 @@ export async function measureBaseRates(engine: PolicyEngine, tokenizer: Tokenize
       for (let i = 0; i < hintSamples; i++) {
         // Offset prompts per dimension so each instruction meets a spread of topics.
         const prompt = prompts[(i * 7 + k * 13) % prompts.length].text;
-        answers.push(await answer(withHint(prompt, instructions[i % instructions.length]), samples + (block * STYLE_NAMES.length + k) * hintSamples + i));
+        answers.push(
+          await answer(
+            withHint(prompt, instructions[i % instructions.length]),
+            samples + (block * STYLE_NAMES.length + k) * hintSamples + i,
+          ),
+        );
       }
       const set = rates(answers);
       out[name] = { ...set, instructions, askedRate: set.minority[name] };
@@ -118,7 +123,14 @@ export async function measureBaseRates(engine: PolicyEngine, tokenizer: Tokenize
   };
   const hinted = await askedRates(0, (name) => STYLE_INSTRUCTIONS[name].minority);
   const paraphrased = await askedRates(1, (name) => MINORITY_PARAPHRASES[name].heldOut);
-  return { temperature, maxTokens, prompts: 'held-out phrasings of corpus topics (topics × HELD_OUT_TEMPLATES)', unhinted: rates(plain), hinted, paraphrased };
+  return {
+    temperature,
+    maxTokens,
+    prompts: 'held-out phrasings of corpus topics (topics × HELD_OUT_TEMPLATES)',
+    unhinted: rates(plain),
+    hinted,
+    paraphrased,
+  };
 }
 
 function pct(x: number): string {
@@ -133,10 +145,18 @@ export function formatBaseRates(r: BaseRateReport): string {
     `${'style (minority value)'.padEnd(24)}${'no hint'.padStart(9)}${'hint asks it'.padStart(14)}${'held-out words'.padStart(16)}`,
   ];
   const paraphrased = (name: StyleName) => (r.paraphrased === undefined ? '      –' : pct(r.paraphrased[name].askedRate));
-  for (const name of STYLE_NAMES) lines.push(`${label(name).padEnd(24)}${pct(r.unhinted.minority[name]).padStart(9)}${pct(r.hinted[name].askedRate).padStart(14)}${paraphrased(name).padStart(16)}`);
-  if (r.paraphrased !== undefined) lines.push(`held-out wordings vs the canonical sentence: ${pct(paraphraseRatio(r) ?? 0).trim()} of its rate (mean over styles)`);
-  lines.push(`${'well-formed (<|im_end|>)'.padEnd(24)}${pct(r.unhinted.wellFormed).padStart(9)}${pct(Math.min(...STYLE_NAMES.map((n) => r.hinted[n].wellFormed))).padStart(14)}`);
-  lines.push(`mean answer length: ${r.unhinted.meanTokens.toFixed(1)} tokens; minority value of markdown is ${String(MINORITY.markdown)} (plain prose)`);
+  for (const name of STYLE_NAMES)
+    lines.push(
+      `${label(name).padEnd(24)}${pct(r.unhinted.minority[name]).padStart(9)}${pct(r.hinted[name].askedRate).padStart(14)}${paraphrased(name).padStart(16)}`,
+    );
+  if (r.paraphrased !== undefined)
+    lines.push(`held-out wordings vs the canonical sentence: ${pct(paraphraseRatio(r) ?? 0).trim()} of its rate (mean over styles)`);
+  lines.push(
+    `${'well-formed (<|im_end|>)'.padEnd(24)}${pct(r.unhinted.wellFormed).padStart(9)}${pct(Math.min(...STYLE_NAMES.map((n) => r.hinted[n].wellFormed))).padStart(14)}`,
+  );
+  lines.push(
+    `mean answer length: ${r.unhinted.meanTokens.toFixed(1)} tokens; minority value of markdown is ${String(MINORITY.markdown)} (plain prose)`,
+  );
   return lines.join('\n');
 }
 

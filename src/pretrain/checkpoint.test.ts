@@ -22,7 +22,12 @@ test('the committed base checkpoint loads with a fresh optimizer and writes sens
     assert.ok(tok !== null);
     assert.equal(tok.vocabSize, engine.config.vocabSize);
     const prompt = heldOutPrompts()[0];
-    const out = await engine.generate({ promptIds: promptIds(tok, [{ role: 'user', content: prompt.text }]), maxTokens: 6, temperature: 0, stopTokenIds: [tok.special['<|im_end|>']] });
+    const out = await engine.generate({
+      promptIds: promptIds(tok, [{ role: 'user', content: prompt.text }]),
+      maxTokens: 6,
+      temperature: 0,
+      stopTokenIds: [tok.special['<|im_end|>']],
+    });
     assert.equal(out.tokenIds.length, 6);
     const text = tok.decode(out.tokenIds);
     // Six greedy tokens of a trained model are words, not byte soup or special tokens.
@@ -55,7 +60,10 @@ test('base_rates.json: measured with the current instruction sentences, minority
     // A report measured with other instruction texts says nothing about the current ones.
     assert.deepEqual(hinted.instructions, STYLE_INSTRUCTIONS[name].minority, `${name}: re-measure with npm run pretrain -- --rates-only`);
     assert.ok(hinted.askedRate >= HINTED_MIN[name], `${name} asked by a hint: ${hinted.askedRate}`);
-    assert.ok(hinted.askedRate > rate + 0.1, `${name}: the hint must raise the rate clearly above the unhinted ${rate}, got ${hinted.askedRate}`);
+    assert.ok(
+      hinted.askedRate > rate + 0.1,
+      `${name}: the hint must raise the rate clearly above the unhinted ${rate}, got ${hinted.askedRate}`,
+    );
     assert.ok(hinted.wellFormed >= 0.95, `${name} hinted well-formed ${hinted.wellFormed}`);
   }
 });

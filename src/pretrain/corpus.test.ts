@@ -37,7 +37,10 @@ test('the dimensions are independent: plain prose is as common among casual answ
   const plain = corpus.filter((d) => d.kind === 'plain' && d.styles !== null);
   const casual = plain.filter((d) => d.styles?.casual === true);
   const rate = (ds: typeof plain) => ds.filter((d) => d.styles?.markdown === false).length / ds.length;
-  assert.ok(Math.abs(rate(casual) - rate(plain)) < 0.08, `plain prose: ${rate(casual).toFixed(3)} among casual vs ${rate(plain).toFixed(3)} overall`);
+  assert.ok(
+    Math.abs(rate(casual) - rate(plain)) < 0.08,
+    `plain prose: ${rate(casual).toFixed(3)} among casual vs ${rate(plain).toFixed(3)} overall`,
+  );
 });
 
 test('hintRate of the single-turn dialogues carry a hint line, and ≥ 90% of their answers follow it', () => {
@@ -75,7 +78,9 @@ test('two-turn dialogues: a complaint leads to a redo in the asked minority styl
 });
 
 test('held-out prompts never occur as a corpus question', () => {
-  const questions = new Set(corpus.flatMap((d) => d.messages.filter((m) => m.role === 'user').map((m) => String(m.content).split('\n')[0])));
+  const questions = new Set(
+    corpus.flatMap((d) => d.messages.filter((m) => m.role === 'user').map((m) => String(m.content).split('\n')[0])),
+  );
   const held = heldOutPrompts();
   assert.equal(held.length, TOPICS.length * HELD_OUT_TEMPLATES.length);
   for (const p of held) assert.equal(questions.has(p.text), false, p.text);

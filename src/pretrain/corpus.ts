@@ -95,7 +95,16 @@ function instructionText(rng: Rng, style: StyleName, minority: boolean, paraphra
 /** One or (20%) two instructions on different dimensions; 80% ask for the minority style. */
 function drawAsks(rng: Rng, paraphraseRate: number): Ask[] {
   const first = pick(rng, STYLE_NAMES);
-  const styles = rng.uniform() < 0.2 ? [first, pick(rng, STYLE_NAMES.filter((s) => s !== first))] : [first];
+  const styles =
+    rng.uniform() < 0.2
+      ? [
+          first,
+          pick(
+            rng,
+            STYLE_NAMES.filter((s) => s !== first),
+          ),
+        ]
+      : [first];
   return styles.map((style) => {
     const minority = rng.uniform() < 0.8;
     return { style, value: minority ? MINORITY[style] : !MINORITY[style], text: instructionText(rng, style, minority, paraphraseRate) };
@@ -126,7 +135,13 @@ function singleTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogu
     last.content = withHint(last.content as string, asks.map((a) => a.text).join(' '));
   }
   messages.push({ role: 'assistant', content: renderAnswer(rng, topic, styles) });
-  return { messages, kind: hinted ? 'hinted' : 'plain', topicId: topic.id, styles, asked: Object.fromEntries(asks.map((a) => [a.style, a.value])) };
+  return {
+    messages,
+    kind: hinted ? 'hinted' : 'plain',
+    topicId: topic.id,
+    styles,
+    asked: Object.fromEntries(asks.map((a) => [a.style, a.value])),
+  };
 }
 
 function twoTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogue {

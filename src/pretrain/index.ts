@@ -6,12 +6,39 @@
 // follows it — so rewards (binary RL) and hints (OPD) can both move the model. detectStyles is
 // the shared yardstick for those styles (base rates here, simulated users' ratings elsewhere).
 
-export { detectStyles, splitSignoff, casualMarkers, hasMinorityStyle, STYLE_NAMES, MINORITY, type StyleName, type Styles } from './styles.ts';
+export {
+  detectStyles,
+  splitSignoff,
+  casualMarkers,
+  hasMinorityStyle,
+  STYLE_NAMES,
+  MINORITY,
+  type StyleName,
+  type Styles,
+} from './styles.ts';
 export { STYLE_INSTRUCTIONS, COMPLAINTS, THANKS, SYSTEM_PROMPTS } from './instructions.ts';
 export { TOPICS, QUESTION_TEMPLATES, HELD_OUT_TEMPLATES, question, type Topic, type TopicCategory } from './topics.ts';
 export { renderAnswer, casualize, SIGNOFFS } from './render.ts';
-export { generateCorpus, generateDialogue, heldOutPrompts, withHint, DEFAULT_CORPUS, type CorpusOptions, type Dialogue, type DialogueKind, type HeldOutPrompt } from './corpus.ts';
+export {
+  generateCorpus,
+  generateDialogue,
+  heldOutPrompts,
+  withHint,
+  DEFAULT_CORPUS,
+  type CorpusOptions,
+  type Dialogue,
+  type DialogueKind,
+  type HeldOutPrompt,
+} from './corpus.ts';
 export { dialogueExample, promptIds, tokenizerTexts } from './encode.ts';
-export { measureBaseRates, formatBaseRates, paraphraseRatio, type BaseRateOptions, type BaseRateReport, type HintedRateSet, type RateSet } from './base-rates.ts';
+export {
+  measureBaseRates,
+  formatBaseRates,
+  paraphraseRatio,
+  type BaseRateOptions,
+  type BaseRateReport,
+  type HintedRateSet,
+  type RateSet,
+} from './base-rates.ts';
 export { MINORITY_PARAPHRASES, MAJORITY_PARAPHRASES, drawParaphrase, type ParaphrasePool } from './paraphrases.ts';
 export { runPretrain, lengthBuckets, DEFAULT_PRETRAIN, type PretrainOptions, type PretrainResult } from './run.ts';

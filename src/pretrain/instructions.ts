@@ -14,7 +14,10 @@ import type { StyleName } from './styles.ts';
  * Each starts with "Please" so the rules judge extracts it whole as the hint.
  */
 export const STYLE_INSTRUCTIONS: Readonly<Record<StyleName, { minority: readonly string[]; majority: readonly string[] }>> = {
-  markdown: { minority: ['Please write plain prose without lists or bold text.'], majority: ['Please use a numbered list with bold key words.'] },
+  markdown: {
+    minority: ['Please write plain prose without lists or bold text.'],
+    majority: ['Please use a numbered list with bold key words.'],
+  },
   terse: { minority: ['Please keep the answer short.'], majority: ['Please explain it in detail.'] },
   casual: { minority: ['Please use a casual, friendly tone.'], majority: ['Please keep a formal tone.'] },
   lowercase: { minority: ['Please write everything in lowercase.'], majority: ['Please use normal capital letters.'] },

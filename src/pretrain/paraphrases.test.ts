@@ -26,20 +26,35 @@ test('each style has many training wordings and held-out ones, with Chinese in b
     }
     // Lengths vary: one- or two-word shorthand up to a full sentence with a reason.
     const words = train.filter((t) => !CJK.test(t)).map((t) => t.split(/\s+/).length);
-    assert.ok(Math.min(...words) <= 4 && Math.max(...words) - Math.min(...words) >= 5, `${style}: train wordings of ${Math.min(...words)}–${Math.max(...words)} words`);
+    assert.ok(
+      Math.min(...words) <= 4 && Math.max(...words) - Math.min(...words) >= 5,
+      `${style}: train wordings of ${Math.min(...words)}–${Math.max(...words)} words`,
+    );
   }
 });
 
 test('paraphraseRate 0 gives the corpus of the earlier phases: only canonical sentences', () => {
   const a = generateCorpus(400, 1234);
   assert.deepEqual(generateCorpus(400, 1234, { paraphraseRate: 0 }), a);
-  const hints = a.filter((d) => d.kind === 'hinted').map((d) => String(d.messages.filter((m) => m.role === 'user').at(-1)?.content).split('\n').at(-1));
-  for (const h of hints) assert.ok(allCanonical.some((c) => h?.includes(c)), `non-canonical hint "${h}"`);
+  const hints = a
+    .filter((d) => d.kind === 'hinted')
+    .map((d) =>
+      String(d.messages.filter((m) => m.role === 'user').at(-1)?.content)
+        .split('\n')
+        .at(-1),
+    );
+  for (const h of hints)
+    assert.ok(
+      allCanonical.some((c) => h?.includes(c)),
+      `non-canonical hint "${h}"`,
+    );
 });
 
 test('paraphraseRate 0.6: about 60% of hints use training wordings, never a held-out one, and the answers still follow them', () => {
   const corpus = generateCorpus(3000, 99, { paraphraseRate: 0.6 });
-  const users = corpus.filter((d) => d.kind !== 'plain' && d.kind !== 'thanks').map((d) => String(d.messages.filter((m) => m.role === 'user').at(-1)?.content));
+  const users = corpus
+    .filter((d) => d.kind !== 'plain' && d.kind !== 'thanks')
+    .map((d) => String(d.messages.filter((m) => m.role === 'user').at(-1)?.content));
   for (const u of users) for (const h of allHeldOut) assert.equal(u.includes(h), false, `held-out "${h}" in the corpus: ${u}`);
   const single = corpus.filter((d) => d.kind === 'hinted' && Object.keys(d.asked).length === 1);
   const canonical = single.filter((d) => allCanonical.some((c) => String(d.messages.at(-2)?.content).endsWith(c))).length;
@@ -65,9 +80,17 @@ test('training wordings: fixed ones and composed ones (hundreds per style), some
   const composed = composedWordings('terse').map((w) => w.toLowerCase());
   const bareFixed = draws.filter((t) => fixed.includes(t.toLowerCase())).length;
   const bareComposed = draws.filter((t) => composed.includes(t.toLowerCase())).length;
-  assert.ok(bareFixed > 100 && bareComposed > 100 && bareFixed + bareComposed < 340, `unframed: ${bareFixed} fixed, ${bareComposed} composed of 400`);
-  for (const t of draws) assert.ok([...fixed, ...composed].some((w) => t.toLowerCase().includes(w)), t);
-  for (const style of STYLE_NAMES) assert.ok(composedWordings(style).length >= 200, `${style}: ${composedWordings(style).length} composed wordings`);
+  assert.ok(
+    bareFixed > 100 && bareComposed > 100 && bareFixed + bareComposed < 340,
+    `unframed: ${bareFixed} fixed, ${bareComposed} composed of 400`,
+  );
+  for (const t of draws)
+    assert.ok(
+      [...fixed, ...composed].some((w) => t.toLowerCase().includes(w)),
+      t,
+    );
+  for (const style of STYLE_NAMES)
+    assert.ok(composedWordings(style).length >= 200, `${style}: ${composedWordings(style).length} composed wordings`);
 });
 
 test('held-out wordings stay unseen: no composed wording occurs inside one', () => {
@@ -85,7 +108,10 @@ test('with the committed tokenizer, every hinted held-out prompt (Chinese includ
   const ctx = (JSON.parse(readFileSync(`${dir}config.json`, 'utf8')) as { model: { ctx: number } }).model.ctx;
   const longest = heldOutPrompts().reduce((a, b) => (a.text.length >= b.text.length ? a : b)).text;
   for (const text of [...allHeldOut, ...STYLE_NAMES.flatMap((s) => MINORITY_PARAPHRASES[s].train)]) {
-    const ids = promptIds(tok, [{ role: 'system', content: 'You are a helpful assistant that answers everyday questions.' }, { role: 'user', content: withHint(longest, `One more thing: ${text} 谢谢`) }]);
+    const ids = promptIds(tok, [
+      { role: 'system', content: 'You are a helpful assistant that answers everyday questions.' },
+      { role: 'user', content: withHint(longest, `One more thing: ${text} 谢谢`) },
+    ]);
     // Answers are sampled with up to 160 tokens (base rates); the prompt must leave that much room.
     assert.ok(ids.length + 160 <= ctx, `${ids.length} prompt tokens for "${text}"`);
     assert.equal(tok.decode(tok.encode(text)), text, 'byte-level BPE round-trips the wording');

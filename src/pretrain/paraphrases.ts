@@ -167,26 +167,62 @@ const TAILS: readonly string[] = [' Thanks!', ' Thank you.', ' 谢谢', ' ty'];
  */
 const COMPOSED: Readonly<Record<StyleName, ReadonlyArray<readonly [frames: readonly string[], fills: readonly string[]]>>> = {
   markdown: [
-    [['no {}', 'without {}', 'skip the {}', 'avoid {}', "don't use {}", 'leave out the {}', 'lose the {}'], ['bullet points', 'bold text', 'markdown', 'numbered steps', 'asterisks', 'headings']],
-    [['just {}', '{} only', 'write it as {}', 'I want {}', 'answer in {}'], ['plain text', 'prose', 'a paragraph', 'full sentences', 'flowing text', 'simple text']],
+    [
+      ['no {}', 'without {}', 'skip the {}', 'avoid {}', "don't use {}", 'leave out the {}', 'lose the {}'],
+      ['bullet points', 'bold text', 'markdown', 'numbered steps', 'asterisks', 'headings'],
+    ],
+    [
+      ['just {}', '{} only', 'write it as {}', 'I want {}', 'answer in {}'],
+      ['plain text', 'prose', 'a paragraph', 'full sentences', 'flowing text', 'simple text'],
+    ],
   ],
   terse: [
-    [['keep it {}', 'make it {}', 'be {}', 'I want a {} answer'], ['short', 'brief', 'concise', 'snappy', 'to the point']],
-    [['just the {}', 'give me the {}', 'only the {}'], ['gist', 'main idea', 'summary', 'short version', 'basics']],
-    [['in {}', 'answer in {}', 'no more than {}'], ['one sentence', 'a sentence or two', 'a few words', 'two lines']],
-    [['no {}', 'skip the {}', "I don't need the {}"], ['long explanation', 'details', 'essay', 'wall of text']],
+    [
+      ['keep it {}', 'make it {}', 'be {}', 'I want a {} answer'],
+      ['short', 'brief', 'concise', 'snappy', 'to the point'],
+    ],
+    [
+      ['just the {}', 'give me the {}', 'only the {}'],
+      ['gist', 'main idea', 'summary', 'short version', 'basics'],
+    ],
+    [
+      ['in {}', 'answer in {}', 'no more than {}'],
+      ['one sentence', 'a sentence or two', 'a few words', 'two lines'],
+    ],
+    [
+      ['no {}', 'skip the {}', "I don't need the {}"],
+      ['long explanation', 'details', 'essay', 'wall of text'],
+    ],
   ],
   casual: [
-    [['be {}', 'keep it {}', 'sound {}', 'a {} tone please', 'more {}', 'write in a {} way'], ['casual', 'relaxed', 'chill', 'friendly', 'informal', 'easygoing', 'chatty']],
-    [['not so {}', 'less {}', "don't be so {}", 'stop sounding {}'], ['formal', 'stiff', 'corporate', 'robotic', 'serious']],
-    [['talk like a {}', 'write like a {}', 'like a {} would'], ['friend', 'buddy', 'pal', 'good mate']],
+    [
+      ['be {}', 'keep it {}', 'sound {}', 'a {} tone please', 'more {}', 'write in a {} way'],
+      ['casual', 'relaxed', 'chill', 'friendly', 'informal', 'easygoing', 'chatty'],
+    ],
+    [
+      ['not so {}', 'less {}', "don't be so {}", 'stop sounding {}'],
+      ['formal', 'stiff', 'corporate', 'robotic', 'serious'],
+    ],
+    [
+      ['talk like a {}', 'write like a {}', 'like a {} would'],
+      ['friend', 'buddy', 'pal', 'good mate'],
+    ],
   ],
   lowercase: [
-    [['{} only', 'all {}', 'use {}', 'write in {}', 'everything in {}', 'type it in {}'], ['lowercase', 'lower case', 'small letters', 'lowercase letters']],
-    [['no {}', 'without {}', "don't use {}", 'skip the {}', 'leave out the {}'], ['capitals', 'capital letters', 'caps', 'upper case letters', 'capitalization']],
+    [
+      ['{} only', 'all {}', 'use {}', 'write in {}', 'everything in {}', 'type it in {}'],
+      ['lowercase', 'lower case', 'small letters', 'lowercase letters'],
+    ],
+    [
+      ['no {}', 'without {}', "don't use {}", 'skip the {}', 'leave out the {}'],
+      ['capitals', 'capital letters', 'caps', 'upper case letters', 'capitalization'],
+    ],
   ],
   signoff: [
-    [['end with {}', 'finish with {}', 'close with {}', 'sign off with {}', 'add {} at the end', 'wrap up with {}'], ['an emoji', 'a smiley', 'a friendly goodbye', 'a warm sign-off', 'a happy emoji', 'a nice closing line', 'a goodbye and an emoji']],
+    [
+      ['end with {}', 'finish with {}', 'close with {}', 'sign off with {}', 'add {} at the end', 'wrap up with {}'],
+      ['an emoji', 'a smiley', 'a friendly goodbye', 'a warm sign-off', 'a happy emoji', 'a nice closing line', 'a goodbye and an emoji'],
+    ],
   ],
 };
 const COMPOSED_ENDINGS: readonly string[] = ['', '.', ' please', ' please.', ' pls', '!', ', thanks'];
@@ -203,7 +239,10 @@ const COMPOSED_SHARE = 0.5;
 
 /** A training wording of `style` in direction `minority`, sometimes framed by a lead-in or a tail. */
 export function drawParaphrase(rng: Rng, style: StyleName, minority: boolean): string {
-  const text = minority && rng.uniform() < COMPOSED_SHARE ? composeParaphrase(rng, style) : pick(rng, minority ? MINORITY_PARAPHRASES[style].train : MAJORITY_PARAPHRASES[style]);
+  const text =
+    minority && rng.uniform() < COMPOSED_SHARE
+      ? composeParaphrase(rng, style)
+      : pick(rng, minority ? MINORITY_PARAPHRASES[style].train : MAJORITY_PARAPHRASES[style]);
   const frame = rng.uniform();
   if (frame < 0.15) return pick(rng, LEAD_INS) + text.charAt(0).toLowerCase() + text.slice(1);
   if (frame < 0.3) return text + pick(rng, TAILS);
@@ -212,5 +251,7 @@ export function drawParaphrase(rng: Rng, style: StyleName, minority: boolean): s
 
 /** Every composed wording of a style (for tests: none may be a held-out wording). */
 export function composedWordings(style: StyleName): string[] {
-  return COMPOSED[style].flatMap(([frames, fills]) => frames.flatMap((f) => fills.flatMap((x) => COMPOSED_ENDINGS.map((e) => f.replace('{}', x) + e))));
+  return COMPOSED[style].flatMap(([frames, fills]) =>
+    frames.flatMap((f) => fills.flatMap((x) => COMPOSED_ENDINGS.map((e) => f.replace('{}', x) + e))),
+  );
 }

@@ -12,7 +12,14 @@ export function pick<T>(rng: Rng, items: readonly T[]): T {
 }
 
 /** Friendly closing lines; the emoji is what makes them a sign-off for the detector. */
-export const SIGNOFFS: readonly string[] = ['Hope this helps! 😊', 'Good luck! 🍀', 'Have fun with it! 🙂', 'Enjoy! ✨', 'Happy to help! 😊', 'Best of luck! 👍'];
+export const SIGNOFFS: readonly string[] = [
+  'Hope this helps! 😊',
+  'Good luck! 🍀',
+  'Have fun with it! 🙂',
+  'Enjoy! ✨',
+  'Happy to help! 😊',
+  'Best of luck! 👍',
+];
 
 const FORMAL_OPENERS = ['Certainly. ', 'Good question. ', 'Of course. '];
 const CASUAL_OPENERS = ['Hey! ', 'Oh, nice question! ', 'Ooh, good one! ', 'Yeah, so ', 'Hey there! '];
@@ -22,10 +29,22 @@ const PROSE_CONNECTORS: Record<number, string[]> = { 3: ['First,', 'Then', 'Fina
 
 // Formal phrase → casual phrase. Word boundaries keep "cannot" from touching "can".
 const CASUAL_SWAPS: Array<[RegExp, string]> = [
-  [/\bdo not\b/g, "don't"], [/\bDo not\b/g, "Don't"], [/\bdoes not\b/g, "doesn't"], [/\bcannot\b/g, "can't"],
-  [/\bis not\b/g, "isn't"], [/\bit is\b/g, "it's"], [/\bIt is\b/g, "It's"], [/\byou will\b/g, "you'll"],
-  [/\byou are\b/g, "you're"], [/\bthey are\b/g, "they're"], [/\bthat is\b/g, "that's"], [/\bwant to\b/g, 'wanna'],
-  [/\bgoing to\b/g, 'gonna'], [/\bvery\b/g, 'super'], [/\bkind of\b/g, 'kinda'], [/\ba little\b/g, 'a bit'],
+  [/\bdo not\b/g, "don't"],
+  [/\bDo not\b/g, "Don't"],
+  [/\bdoes not\b/g, "doesn't"],
+  [/\bcannot\b/g, "can't"],
+  [/\bis not\b/g, "isn't"],
+  [/\bit is\b/g, "it's"],
+  [/\bIt is\b/g, "It's"],
+  [/\byou will\b/g, "you'll"],
+  [/\byou are\b/g, "you're"],
+  [/\bthey are\b/g, "they're"],
+  [/\bthat is\b/g, "that's"],
+  [/\bwant to\b/g, 'wanna'],
+  [/\bgoing to\b/g, 'gonna'],
+  [/\bvery\b/g, 'super'],
+  [/\bkind of\b/g, 'kinda'],
+  [/\ba little\b/g, 'a bit'],
 ];
 
 /** Formal wording → casual wording (contractions and slang). */

@@ -140,21 +140,31 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   const corpus = generateCorpus(Math.ceil(opts.steps * opts.batchSize * 1.1), opts.seed, opts.corpus);
   const evalCorpus = generateCorpus(opts.evalDialogues, opts.seed + 1, opts.corpus);
   const init = opts.init === undefined ? null : await readCheckpoint(opts.init);
-  if (init !== null && init.tokenizer === null) throw new OpenClawError('config', `--init ${opts.init}: the checkpoint has no tokenizer.json to continue with`);
-  const tokenizer = init !== null ? Tokenizer.fromJSON(init.tokenizer!) : trainBpe(tokenizerTexts(corpus.slice(0, opts.tokenizerDialogues)), opts.vocabSize);
+  if (init !== null && init.tokenizer === null)
+    throw new OpenClawError('config', `--init ${opts.init}: the checkpoint has no tokenizer.json to continue with`);
+  const tokenizer =
+    init !== null
+      ? Tokenizer.fromJSON(init.tokenizer!)
+      : trainBpe(tokenizerTexts(corpus.slice(0, opts.tokenizerDialogues)), opts.vocabSize);
   const config: GptConfig = init !== null ? init.config.model : { vocabSize: tokenizer.vocabSize, ...opts.model };
-  log(`corpus: ${corpus.length} dialogues (seed ${opts.seed}, minority rates ${JSON.stringify(resolveCorpusOptions(opts.corpus).minorityRate)}); tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  log(
+    `corpus: ${corpus.length} dialogues (seed ${opts.seed}, minority rates ${JSON.stringify(resolveCorpusOptions(opts.corpus).minorityRate)}); tokenizer: ${tokenizer.vocabSize} tokens (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 
   const all = corpus.map((d) => dialogueExample(tokenizer, d));
   const examples = all.filter((e) => fits(e, config.ctx));
   const evalSet = evalCorpus.map((d) => dialogueExample(tokenizer, d)).filter((e) => fits(e, config.ctx));
   const meanLen = examples.reduce((s, e) => s + e.promptIds.length + e.targetIds.length, 0) / examples.length;
-  log(`examples: ${examples.length} (dropped ${all.length - examples.length} longer than ctx ${config.ctx}); mean ${meanLen.toFixed(0)} tokens`);
+  log(
+    `examples: ${examples.length} (dropped ${all.length - examples.length} longer than ctx ${config.ctx}); mean ${meanLen.toFixed(0)} tokens`,
+  );
 
   const model = init !== null ? trainableCopy(new Gpt(config, fromHost(init.weights))) : Gpt.create(config, opts.seed);
   if (init !== null) log(`continuing from ${opts.init} (its weights and tokenizer)`);
   const optimizer = new AdamW({ beta2: opts.beta2 });
-  log(`model: d=${config.dModel} layers=${config.nLayer} heads=${config.nHead} ctx=${config.ctx} vocab=${config.vocabSize}, ${paramCount(config).toLocaleString('en')} weights`);
+  log(
+    `model: d=${config.dModel} layers=${config.nLayer} heads=${config.nHead} ctx=${config.ctx} vocab=${config.vocabSize}, ${paramCount(config).toLocaleString('en')} weights`,
+  );
   const batches = lengthBuckets(examples, opts.batchSize, opts.seed + 2);
   // One divisor for every step, so a token of a short-answer batch weighs what a token of a
   // long-answer batch weighs (see engines/embedded/pretrain.ts).
@@ -170,7 +180,12 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
   try {
     for (let step = 0; step < steps; step++) {
       const lr = cosineLr(step, steps, { peak: opts.lr, warmupSteps: opts.warmupSteps, minRatio: opts.minLrRatio });
-      const out = supervisedStep(model, optimizer, batches[step], { lr, weightDecay: opts.weightDecay, maxGradNorm: opts.maxGradNorm, tokenNormalizer });
+      const out = supervisedStep(model, optimizer, batches[step], {
+        lr,
+        weightDecay: opts.weightDecay,
+        maxGradNorm: opts.maxGradNorm,
+        tokenNormalizer,
+      });
       seqTokens += batches[step].reduce((s, e) => s + e.promptIds.length + e.targetIds.length - 1, 0);
       smoothed = 0.9 * smoothed + 0.1 * out.loss;
       const last = step === steps - 1;

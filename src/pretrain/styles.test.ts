@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { casualMarkers, detectStyles, hasMinorityStyle, splitSignoff } from './styles.ts';
 
 test('a typical formal markdown answer: markdown, elaborate, formal, normal case, no sign-off', () => {
-  const answer = 'Good sleep needs a routine.\n\n1. **Keep a schedule.** Go to bed at the same time.\n2. **Dim the screens.** Put devices away an hour before bed.\n\nA cool room also helps you fall asleep quickly at night.';
+  const answer =
+    'Good sleep needs a routine.\n\n1. **Keep a schedule.** Go to bed at the same time.\n2. **Dim the screens.** Put devices away an hour before bed.\n\nA cool room also helps you fall asleep quickly at night.';
   assert.deepEqual(detectStyles(answer), { markdown: true, terse: false, casual: false, lowercase: false, signoff: false });
 });
 

@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenClawError } from '../errors/index.ts';
-import {
-  combineAdvantages,
-  computeAdvantages,
-  grpoAdvantages,
-  normalizeRewards,
-  opdAdvantages,
-  type RlMode,
-} from './advantages.ts';
+import { combineAdvantages, computeAdvantages, grpoAdvantages, normalizeRewards, opdAdvantages, type RlMode } from './advantages.ts';
 
 function assertClose(actual: ArrayLike<number>, expected: number[], tol = 1e-12) {
   assert.equal(actual.length, expected.length, 'length');
@@ -18,8 +11,7 @@ function assertClose(actual: ArrayLike<number>, expected: number[], tol = 1e-12)
 }
 
 function isKind(kind: string, pattern?: RegExp) {
-  return (err: unknown) =>
-    err instanceof OpenClawError && err.kind === kind && (pattern === undefined || pattern.test(err.message));
+  return (err: unknown) => err instanceof OpenClawError && err.kind === kind && (pattern === undefined || pattern.test(err.message));
 }
 
 test('grpo broadcasts the reward to every response token', () => {
@@ -58,10 +50,7 @@ test('opd rejects misaligned, non-finite and bad-clip inputs', () => {
 
 test('combine weighs both terms', () => {
   // 0.5·[1, −2] + 2·1
-  assertClose(
-    combineAdvantages({ teacherLogprobs: [-1, -3], oldLogprobs: [-2, -1], reward: 1, wOpd: 0.5, wRl: 2 }),
-    [2.5, 1],
-  );
+  assertClose(combineAdvantages({ teacherLogprobs: [-1, -3], oldLogprobs: [-2, -1], reward: 1, wOpd: 0.5, wRl: 2 }), [2.5, 1]);
   // defaults w = 1, OPD term clipped to ±1.5, r = 0 (OPD-only sample)
   assertClose(combineAdvantages({ teacherLogprobs: [-1, -3], oldLogprobs: [-2, -1], reward: 0, opdClip: 1.5 }), [1, -1.5]);
 });
@@ -84,8 +73,5 @@ test('computeAdvantages dispatches on the mode', () => {
 test('computeAdvantages rejects an OPD sample without teacher and an unknown mode', () => {
   const rlOnly = { reward: 1, rolloutLogprobs: [-1], teacherLogprobs: null };
   assert.throws(() => computeAdvantages(rlOnly, { mode: 'openclaw-opd' }), isKind('data', /teacher log-probs/));
-  assert.throws(
-    () => computeAdvantages(rlOnly, { mode: 'grpo' as RlMode }),
-    isKind('config', /unknown mode "grpo".*openclaw-combine/),
-  );
+  assert.throws(() => computeAdvantages(rlOnly, { mode: 'grpo' as RlMode }), isKind('config', /unknown mode "grpo".*openclaw-combine/));
 });

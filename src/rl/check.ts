@@ -5,18 +5,11 @@
 import { OpenClawError } from '../errors/index.ts';
 
 /** Throws a 'data' error unless two per-token arrays have the same length. */
-export function assertSameLength(
-  context: string,
-  aName: string,
-  a: ArrayLike<number>,
-  bName: string,
-  b: ArrayLike<number>,
-): void {
+export function assertSameLength(context: string, aName: string, a: ArrayLike<number>, bName: string, b: ArrayLike<number>): void {
   if (a.length !== b.length) {
     throw new OpenClawError(
       'data',
-      `${context}: ${aName} has ${a.length} tokens but ${bName} has ${b.length}; ` +
-        'they must be aligned one per response token',
+      `${context}: ${aName} has ${a.length} tokens but ${bName} has ${b.length}; ` + 'they must be aligned one per response token',
     );
   }
 }

@@ -51,7 +51,10 @@ for (const seed of [7, 11]) {
     let inside = 0;
     for (let k = 0; k < 200; k++) {
       const batch = randomBatch(r);
-      const folded = foldAdvantages(batch.map((s) => s.advantages), batch.map((s) => s.lossMask));
+      const folded = foldAdvantages(
+        batch.map((s) => s.advantages),
+        batch.map((s) => s.lossMask),
+      );
       const server = serverSum(batch, folded);
       const ours = ppoBatchLoss(batch, { clipRatio: 0.2, clipRatioHigh: 0.28 }).pg_loss;
       assert.ok(Math.abs(server.sum - ours) <= 1e-6, `batch ${k}: server sum ${server.sum} vs pg_loss ${ours}`);
@@ -64,13 +67,24 @@ for (const seed of [7, 11]) {
 }
 
 test('folded weights: 1/(n_i·B) on masked tokens, 0 elsewhere; fully masked samples do not count in B', () => {
-  const ones = [[1, 1, 1], [1, 1, 1, 1], [1, 1]];
-  const masks = [[1, 1, 0], [1, 0, 0, 0], [0, 0]];
+  const ones = [
+    [1, 1, 1],
+    [1, 1, 1, 1],
+    [1, 1],
+  ];
+  const masks = [
+    [1, 1, 0],
+    [1, 0, 0, 0],
+    [0, 0],
+  ];
   const w = foldAdvantages(ones, masks);
   assert.deepEqual(Array.from(w[0]), [1 / 4, 1 / 4, 0]);
   assert.deepEqual(Array.from(w[1]), [1 / 2, 0, 0, 0]);
   assert.deepEqual(Array.from(w[2]), [0, 0]);
-  assert.deepEqual(w.map((x) => Array.from(x)), sampleMeanWeights(masks).map((x) => Array.from(x)));
+  assert.deepEqual(
+    w.map((x) => Array.from(x)),
+    sampleMeanWeights(masks).map((x) => Array.from(x)),
+  );
 });
 
 test('foldAdvantages zeroes unmasked tokens and names misaligned arrays', () => {

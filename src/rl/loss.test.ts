@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { OpenClawError } from '../errors/index.ts';
 import { ppoBatchLoss, type PpoSample } from './loss.ts';
 
-const close = (a: number | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
+const close = (a: number | undefined, b: number, tol = 1e-12) => assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
 const ln = Math.log;
 
 // S1: ratios 1.5 (A=+1, clipped: −1.28), 0.5 (A=−1, clipped: 0.8), 1.1 (A=2, inside: −2.2)
@@ -63,8 +62,7 @@ test('an empty batch or an all-masked batch gives zeros, not NaN', () => {
 });
 
 test('inconsistent inputs are data errors', () => {
-  const isData = (pattern: RegExp) => (err: unknown) =>
-    err instanceof OpenClawError && err.kind === 'data' && pattern.test(err.message);
+  const isData = (pattern: RegExp) => (err: unknown) => err instanceof OpenClawError && err.kind === 'data' && pattern.test(err.message);
   const half = batch();
   half[0].refLogprobs = [0, 0, 0];
   assert.throws(() => ppoBatchLoss(half), isData(/1 of 2 samples carry refLogprobs/));

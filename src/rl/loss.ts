@@ -93,8 +93,18 @@ export function ppoBatchLoss(samples: readonly PpoSample[], cfg: PpoLossConfig =
   }
 
   const pg_loss = sampleMean(losses, masks);
-  const kl_loss = hasRef ? sampleMean(samples.map((s) => lowVarKl(s.newLogprobs, s.refLogprobs!)), masks) : 0;
-  const entropy = hasEntropy ? sampleMean(samples.map((s) => s.entropy!), masks) : undefined;
+  const kl_loss = hasRef
+    ? sampleMean(
+        samples.map((s) => lowVarKl(s.newLogprobs, s.refLogprobs!)),
+        masks,
+      )
+    : 0;
+  const entropy = hasEntropy
+    ? sampleMean(
+        samples.map((s) => s.entropy!),
+        masks,
+      )
+    : undefined;
   const result: PpoBatchLoss = {
     loss: pg_loss + klCoef * kl_loss - entropyCoef * (entropy ?? 0),
     pg_loss,

@@ -62,7 +62,10 @@ test('the clip is asymmetric: ε_high bounds the top, ε the bottom', () => {
 
 test('a zero advantage gives loss 0 even for a diverged ratio, never NaN', () => {
   const terms = ppoTokenLoss([1000, -1000], [0, 0], [0, 0]);
-  assert.deepEqual(Array.from(terms.losses).map((x) => Math.abs(x)), [0, 0]);
+  assert.deepEqual(
+    Array.from(terms.losses).map((x) => Math.abs(x)),
+    [0, 0],
+  );
   assert.deepEqual(Array.from(terms.clipped), [0, 0]);
   close(terms.ratios[0], Math.exp(LOG_RATIO_BOUND), 1);
 });
@@ -70,7 +73,10 @@ test('a zero advantage gives loss 0 even for a diverged ratio, never NaN', () =>
 test('ppoTokenLoss rejects misaligned arrays and a negative clip', () => {
   const isData = (err: unknown) => err instanceof OpenClawError && err.kind === 'data' && /has 2 tokens.*has 3/.test(err.message);
   assert.throws(() => ppoTokenLoss([0, 0], [0, 0, 0], [1, 1]), isData);
-  assert.throws(() => ppoTokenLoss([0], [0], [1], -0.1, 0.28), (err) => err instanceof OpenClawError && err.kind === 'config');
+  assert.throws(
+    () => ppoTokenLoss([0], [0], [1], -0.1, 0.28),
+    (err) => err instanceof OpenClawError && err.kind === 'config',
+  );
 });
 
 test('approxKlPerToken is old − new per token', () => {

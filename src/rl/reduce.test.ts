@@ -17,11 +17,26 @@ test('tokenMean over a batch weighs every token the same; sampleMean every sampl
 
 test('sampleMeanWeights: 1/(n_i·B) on masked tokens, 0 elsewhere and for samples with none', () => {
   const w = sampleMeanWeights([[1, 1, 0, 1], [0, 0], [1]]);
-  assert.deepEqual(w.map((row) => Array.from(row)), [[1 / 6, 1 / 6, 0, 1 / 6], [0, 0], [1 / 2]]);
+  assert.deepEqual(
+    w.map((row) => Array.from(row)),
+    [[1 / 6, 1 / 6, 0, 1 / 6], [0, 0], [1 / 2]],
+  );
 });
 
 test('sampleMean ignores samples without a masked token', () => {
-  assert.equal(sampleMean([[1, 2], [100, NaN]], [[1, 1], [0, 0]]), 1.5);
+  assert.equal(
+    sampleMean(
+      [
+        [1, 2],
+        [100, NaN],
+      ],
+      [
+        [1, 1],
+        [0, 0],
+      ],
+    ),
+    1.5,
+  );
   assert.equal(sampleMean([[1, 2], []], [[1, 1], []]), 1.5);
 });
 

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { OpenClawError } from '../errors/index.ts';
 import { batchStats, type StatsSample } from './stats.ts';
 
-const close = (a: number | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
+const close = (a: number | undefined, b: number, tol = 1e-12) => assert.ok(a !== undefined && Math.abs(a - b) <= tol, `${a} vs ${b}`);
 
 function batch(): StatsSample[] {
   return [

@@ -13,8 +13,10 @@ test('token ids round-trip as 4 bytes each, including the int32 extremes', () =>
 });
 
 test('non-integer or out-of-range token ids are refused with the offending index', () => {
-  assert.throws(() => encodeInt32([1, 2.5], 'responseIds'), (e: unknown) =>
-    e instanceof OpenClawError && /responseIds\[1\] = 2.5/.test(e.message));
+  assert.throws(
+    () => encodeInt32([1, 2.5], 'responseIds'),
+    (e: unknown) => e instanceof OpenClawError && /responseIds\[1\] = 2.5/.test(e.message),
+  );
   assert.throws(() => encodeInt32([2 ** 31], 'promptIds'), /promptIds\[0\] = 2147483648/);
 });
 

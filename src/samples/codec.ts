@@ -79,8 +79,14 @@ export function encodeTopK(list: TopKList, field: string): Buffer {
       throw dataError(`${field}[${p}] has ${pos.ids.length} ids but ${pos.logprobs.length} log-probs`);
     }
   });
-  const ids = encodeInt32(list.flatMap((pos) => pos.ids), `${field}.ids`);
-  const logprobs = encodeFloat64(list.flatMap((pos) => pos.logprobs), `${field}.logprobs`);
+  const ids = encodeInt32(
+    list.flatMap((pos) => pos.ids),
+    `${field}.ids`,
+  );
+  const logprobs = encodeFloat64(
+    list.flatMap((pos) => pos.logprobs),
+    `${field}.logprobs`,
+  );
   const header = Buffer.alloc(4 * (1 + list.length));
   header.writeUInt32LE(list.length, 0);
   list.forEach((pos, p) => header.writeUInt32LE(pos.ids.length, 4 * (1 + p)));

@@ -22,7 +22,8 @@ async function runAndKill(path: string, n: number): Promise<{ acks: string[]; si
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })));
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const acks: string[] = [];
   for await (const line of createInterface({ input: child.stdout })) {
     acks.push(line);

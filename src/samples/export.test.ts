@@ -34,18 +34,38 @@ test('export writes one valid JSON object per sample with its state and drop rea
   assert.deepEqual(written, { lines: 3, readerClosed: false });
   const text = readFileSync(file, 'utf8');
   assert.ok(text.endsWith('\n'));
-  const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 3);
-  assert.deepEqual(lines.map((l) => [l.id, l.state, l.drop_reason]), [
-    ['s:0', 'trained', null],
-    ['s:1', 'dropped', 'operator'],
-    ['s:2', 'ready', null],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => [l.id, l.state, l.drop_reason]),
+    [
+      ['s:0', 'trained', null],
+      ['s:1', 'dropped', 'operator'],
+      ['s:2', 'ready', null],
+    ],
+  );
   // snake_case field names, like every HTTP answer
   assert.deepEqual(lines[2], {
-    id: 's:2', session_id: 's', turn_id: 2, policy_version: 3, type: 'rl', state: 'ready', drop_reason: null,
-    loss_mask: 1, reward: 1, votes: [1, 1, 'fail'], hint: null, prompt_ids: [1, 2, 2], response_ids: [7, 8, 9],
-    rollout_logprobs: [-0.5, -1e-300, -2.25], teacher_logprobs: null, teacher_top_k: null, created_at: 1_700_000_000_002,
+    id: 's:2',
+    session_id: 's',
+    turn_id: 2,
+    policy_version: 3,
+    type: 'rl',
+    state: 'ready',
+    drop_reason: null,
+    loss_mask: 1,
+    reward: 1,
+    votes: [1, 1, 'fail'],
+    hint: null,
+    prompt_ids: [1, 2, 2],
+    response_ids: [7, 8, 9],
+    rollout_logprobs: [-0.5, -1e-300, -2.25],
+    teacher_logprobs: null,
+    teacher_top_k: null,
+    created_at: 1_700_000_000_002,
   });
 });
 
@@ -65,7 +85,11 @@ test('export waits for a slow reader and still writes every sample, more than on
   const exporting = exportJsonl(store, slow);
   store.addSample(makeSample('late', 0));
   assert.deepEqual(await exporting, { lines: 601, readerClosed: false });
-  const ids = chunks.join('').trimEnd().split('\n').map((l) => JSON.parse(l).id);
+  const ids = chunks
+    .join('')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l).id);
   assert.equal(ids.length, 601);
   assert.equal(new Set(ids).size, 601);
   assert.equal(ids[599], 's:599');
@@ -76,9 +100,20 @@ test('export can be limited to one state', async (t) => {
   const { store } = storeWith(t, 4);
   store.leaseBatch(1);
   let text = '';
-  const sink = new Writable({ write(chunk, _e, done) { text += String(chunk); done(); } });
+  const sink = new Writable({
+    write(chunk, _e, done) {
+      text += String(chunk);
+      done();
+    },
+  });
   assert.equal((await exportJsonl(store, sink, { state: 'ready' })).lines, 3);
-  assert.deepEqual(text.trimEnd().split('\n').map((l) => JSON.parse(l).id), ['s:1', 's:2', 's:3']);
+  assert.deepEqual(
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l).id),
+    ['s:1', 's:2', 's:3'],
+  );
 });
 
 function failingSink(code: string, after: number): Writable {
@@ -102,5 +137,8 @@ test('a reader that closes early (EPIPE) ends the export quietly, after fewer li
 
 test('any other write error is reported with the number of samples written', async (t) => {
   const { store } = storeWith(t, 300);
-  await assert.rejects(exportJsonl(store, failingSink('ENOSPC', 5)), (err: unknown) => err instanceof OpenClawError && /export: writing the output failed after \d+ samples: ENOSPC/.test(err.message));
+  await assert.rejects(
+    exportJsonl(store, failingSink('ENOSPC', 5)),
+    (err: unknown) => err instanceof OpenClawError && /export: writing the output failed after \d+ samples: ENOSPC/.test(err.message),
+  );
 });

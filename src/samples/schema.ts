@@ -76,9 +76,7 @@ export function ensureSchema(db: Database.Database, path: string): void {
   db.transaction(() => {
     // Version first: a newer schema may have changed tables this DDL would trip over.
     db.exec(META_DDL);
-    const row = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as
-      | { value: string }
-      | undefined;
+    const row = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
     if (row === undefined) {
       db.exec(DDL);
       db.prepare(`INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('created_at', ?)`).run(

@@ -50,9 +50,14 @@ test('a store written by a newer schema is refused with a clear error, and left 
   const raw = new Database(path);
   raw.prepare(`UPDATE meta SET value = '2' WHERE key = 'schema_version'`).run();
   raw.close();
-  assert.throws(() => SampleStore.open(path), (e: unknown) =>
-    e instanceof OpenClawError && e.code === 'store_schema_too_new' && /schema version 2/.test(e.message) &&
-    /upgrade openclaw-rl/.test(e.message));
+  assert.throws(
+    () => SampleStore.open(path),
+    (e: unknown) =>
+      e instanceof OpenClawError &&
+      e.code === 'store_schema_too_new' &&
+      /schema version 2/.test(e.message) &&
+      /upgrade openclaw-rl/.test(e.message),
+  );
   const again = new Database(path, { readonly: true });
   assert.deepEqual(again.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
   again.close();
@@ -61,8 +66,10 @@ test('a store written by a newer schema is refused with a clear error, and left 
 test('a file that is not a store gives an actionable error naming the path', (t) => {
   const path = join(tempDir(t), 'samples.sqlite');
   writeFileSync(path, 'this is not sqlite at all, just some text that is long enough to be a header'.repeat(20));
-  assert.throws(() => SampleStore.open(path), (e: unknown) =>
-    e instanceof OpenClawError && e.code === 'store_open_failed' && e.message.includes(path));
+  assert.throws(
+    () => SampleStore.open(path),
+    (e: unknown) => e instanceof OpenClawError && e.code === 'store_open_failed' && e.message.includes(path),
+  );
 });
 
 test('a pending turn comes back exactly as stored, and is stored only once', (t) => {
@@ -81,8 +88,10 @@ test('a pending turn comes back exactly as stored, and is stored only once', (t)
 
 test('a pending turn whose log-probs do not match its response tokens is refused', (t) => {
   const store = openTemp(t);
-  assert.throws(() => store.addPendingTurn(makeTurn('s1', 0, { rolloutLogprobs: [-1] })),
-    /rolloutLogprobs has 1 entries for 2 response tokens/);
+  assert.throws(
+    () => store.addPendingTurn(makeTurn('s1', 0, { rolloutLogprobs: [-1] })),
+    /rolloutLogprobs has 1 entries for 2 response tokens/,
+  );
   assert.equal(store.counts().pending, 0);
 });
 
@@ -92,7 +101,11 @@ test('resolving a turn into a sample moves it from pending to ready in one step'
   const sample = makeSample('s1', 0, {
     type: 'opd+rl',
     teacherLogprobs: [-0.4, -0.3, -0.2],
-    teacherTopK: [{ ids: [7, 3], logprobs: [-0.4, -1.2] }, { ids: [8], logprobs: [-0.3] }, { ids: [9], logprobs: [-0.2] }],
+    teacherTopK: [
+      { ids: [7, 3], logprobs: [-0.4, -1.2] },
+      { ids: [8], logprobs: [-0.3] },
+      { ids: [9], logprobs: [-0.2] },
+    ],
     hint: 'check the file first',
   });
   store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [sample] });
@@ -102,8 +115,10 @@ test('resolving a turn into a sample moves it from pending to ready in one step'
     status: 'samples',
     samples: [{ ...sample, state: 'ready', dropReason: null, leaseId: null, leaseCount: 0 }],
   });
-  assert.throws(() => store.addPendingTurn(makeTurn('s1', 0)), (e: unknown) =>
-    e instanceof OpenClawError && e.code === 'duplicate_turn' && /already judged/.test(e.message));
+  assert.throws(
+    () => store.addPendingTurn(makeTurn('s1', 0)),
+    (e: unknown) => e instanceof OpenClawError && e.code === 'duplicate_turn' && /already judged/.test(e.message),
+  );
 });
 
 test('resolving a turn as a drop records the reason, and drops are counted by reason', (t) => {
@@ -128,8 +143,10 @@ test('a resolution that fails half-way leaves the turn pending and nothing else 
   const good = makeSample('s1', 0, { id: 'fresh' });
   const clash = makeSample('s1', 0, { id: 'taken' });
   // the first sample inserts, the second violates uniqueness: the transaction must undo both
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [good, clash] }),
-    hasCode('duplicate_sample'));
+  assert.throws(
+    () => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [good, clash] }),
+    hasCode('duplicate_sample'),
+  );
   assert.equal(store.getTurnOutcome('s1', 0)?.status, 'pending');
   assert.equal(store.countSamples(), 1);
 });
@@ -137,14 +154,19 @@ test('a resolution that fails half-way leaves the turn pending and nothing else 
 test('resolutions that would lose or misfile a turn are refused', (t) => {
   const store = openTemp(t);
   store.addPendingTurn(makeTurn('s1', 0));
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 7 }, { kind: 'dropped', reason: 'x' }),
-    hasCode('turn_not_pending'));
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [makeSample('s2', 0)] }),
-    /belongs to s2:0/);
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [] }),
-    /must be a drop with a reason/);
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'dropped', reason: '' }),
-    /non-empty reason/);
+  assert.throws(
+    () => store.resolvePendingTurn({ sessionId: 's1', turnId: 7 }, { kind: 'dropped', reason: 'x' }),
+    hasCode('turn_not_pending'),
+  );
+  assert.throws(
+    () => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [makeSample('s2', 0)] }),
+    /belongs to s2:0/,
+  );
+  assert.throws(
+    () => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'samples', samples: [] }),
+    /must be a drop with a reason/,
+  );
+  assert.throws(() => store.resolvePendingTurn({ sessionId: 's1', turnId: 0 }, { kind: 'dropped', reason: '' }), /non-empty reason/);
   assert.equal(store.getTurnOutcome('s1', 0)?.status, 'pending');
 });
 
@@ -152,10 +174,16 @@ test('batches take the oldest ready samples; trained and released leases end whe
   const store = openTemp(t);
   for (let i = 1; i <= 5; i++) store.addSample(makeSample('s', i));
   const first = store.leaseBatch(2);
-  assert.deepEqual(first.samples.map((s) => s.id), ['s:1', 's:2']);
+  assert.deepEqual(
+    first.samples.map((s) => s.id),
+    ['s:1', 's:2'],
+  );
   assert.ok(first.samples.every((s) => s.state === 'leased' && s.leaseId === first.leaseId));
   const second = store.leaseBatch(2);
-  assert.deepEqual(second.samples.map((s) => s.id), ['s:3', 's:4']);
+  assert.deepEqual(
+    second.samples.map((s) => s.id),
+    ['s:3', 's:4'],
+  );
   assert.notEqual(first.leaseId, second.leaseId);
   assert.equal(store.countReady(), 1);
 
@@ -165,7 +193,14 @@ test('batches take the oldest ready samples; trained and released leases end whe
   assert.deepEqual(store.counts(), { pending: 0, ready: 3, leased: 0, trained: 2, droppedSamples: 0, droppedTurns: 0 });
 
   const third = store.leaseBatch(10);
-  assert.deepEqual(third.samples.map((s) => [s.id, s.leaseCount]), [['s:3', 2], ['s:4', 2], ['s:5', 1]]);
+  assert.deepEqual(
+    third.samples.map((s) => [s.id, s.leaseCount]),
+    [
+      ['s:3', 2],
+      ['s:4', 2],
+      ['s:5', 1],
+    ],
+  );
   assert.deepEqual(store.leaseBatch(4).samples, []);
 });
 
@@ -176,7 +211,10 @@ test('a batch never drops the samples beyond its size', (t) => {
   assert.equal(lease.samples.length, 3);
   assert.equal(lease.staleDropped, 0);
   assert.deepEqual(store.counts(), { pending: 0, ready: 4, leased: 3, trained: 0, droppedSamples: 0, droppedTurns: 0 });
-  assert.deepEqual(store.listSamples({ state: 'ready' }).map((s) => s.id), ['s:3', 's:4', 's:5', 's:6']);
+  assert.deepEqual(
+    store.listSamples({ state: 'ready' }).map((s) => s.id),
+    ['s:3', 's:4', 's:5', 's:6'],
+  );
 });
 
 test('samples more than maxStaleness versions old are dropped as stale and counted', (t) => {
@@ -185,11 +223,23 @@ test('samples more than maxStaleness versions old are dropped as stale and count
   // current 5, bound 2: staleness 5, 4, 3 are too old; staleness 2 (version 3) is still allowed
   const lease = store.leaseBatch(1, { currentVersion: 5, maxStaleness: 2 });
   assert.equal(lease.staleDropped, 3);
-  assert.deepEqual(lease.samples.map((s) => s.policyVersion), [3]);
-  assert.deepEqual(store.listSamples({ state: 'ready' }).map((s) => s.policyVersion), [5]);
+  assert.deepEqual(
+    lease.samples.map((s) => s.policyVersion),
+    [3],
+  );
+  assert.deepEqual(
+    store.listSamples({ state: 'ready' }).map((s) => s.policyVersion),
+    [5],
+  );
   assert.deepEqual(store.dropsByReason(), { stale: 3 });
-  assert.deepEqual(store.listSamples({ state: 'dropped' }).map((s) => [s.policyVersion, s.dropReason]),
-    [[0, 'stale'], [1, 'stale'], [2, 'stale']]);
+  assert.deepEqual(
+    store.listSamples({ state: 'dropped' }).map((s) => [s.policyVersion, s.dropReason]),
+    [
+      [0, 'stale'],
+      [1, 'stale'],
+      [2, 'stale'],
+    ],
+  );
   assert.throws(() => store.leaseBatch(1, { maxStaleness: 2 }), /needs currentVersion/);
 });
 
@@ -207,7 +257,14 @@ test('reopening returns leased-but-untrained samples to ready and keeps pending 
   t.after(() => after.close());
   assert.deepEqual(after.recovery, { leasesReturned: 2, pendingTurns: 1 });
   assert.deepEqual(after.counts(), { pending: 1, ready: 3, leased: 0, trained: 1, droppedSamples: 0, droppedTurns: 0 });
-  assert.deepEqual(after.listSamples({ state: 'ready' }).map((s) => [s.id, s.leaseId]), [['s:1', null], ['s:2', null], ['s:3', null]]);
+  assert.deepEqual(
+    after.listSamples({ state: 'ready' }).map((s) => [s.id, s.leaseId]),
+    [
+      ['s:1', null],
+      ['s:2', null],
+      ['s:3', null],
+    ],
+  );
   assert.deepEqual(after.pendingTurns(), [makeTurn('s', 10)]);
 });
 
@@ -219,7 +276,10 @@ test('with recoverLeases off, a second process leaves the leases of the first al
   const lease = owner.leaseBatch(1);
   const reader = SampleStore.open(path, { recoverLeases: false });
   assert.deepEqual(reader.recovery, { leasesReturned: 0, pendingTurns: 0 });
-  assert.deepEqual(reader.listSamples().map((s) => [s.state, s.leaseId]), [['leased', lease.leaseId]]);
+  assert.deepEqual(
+    reader.listSamples().map((s) => [s.state, s.leaseId]),
+    [['leased', lease.leaseId]],
+  );
   reader.close();
 });
 
@@ -227,8 +287,14 @@ test('samples page by session with totals, and only ready samples can be dropped
   const store = openTemp(t);
   for (let i = 0; i < 5; i++) store.addSample(makeSample('a', i));
   for (let i = 0; i < 2; i++) store.addSample(makeSample('b', i));
-  assert.deepEqual(store.listSamples({ sessionId: 'a', limit: 2, offset: 2 }).map((s) => s.id), ['a:2', 'a:3']);
-  assert.deepEqual(store.listSamples({ limit: 3, offset: 5 }).map((s) => s.id), ['b:0', 'b:1']);
+  assert.deepEqual(
+    store.listSamples({ sessionId: 'a', limit: 2, offset: 2 }).map((s) => s.id),
+    ['a:2', 'a:3'],
+  );
+  assert.deepEqual(
+    store.listSamples({ limit: 3, offset: 5 }).map((s) => s.id),
+    ['b:0', 'b:1'],
+  );
   assert.equal(store.countSamples({ sessionId: 'a' }), 5);
   assert.equal(store.countSamples(), 7);
 
@@ -242,8 +308,10 @@ test('samples page by session with totals, and only ready samples can be dropped
 
 test('samples that break a per-token invariant are refused before anything is written', (t) => {
   const store = openTemp(t);
-  assert.throws(() => store.addSample(makeSample('s', 0, { teacherLogprobs: [-1, -2] })),
-    /teacherLogprobs has 2 entries for 3 response tokens/);
+  assert.throws(
+    () => store.addSample(makeSample('s', 0, { teacherLogprobs: [-1, -2] })),
+    /teacherLogprobs has 2 entries for 3 response tokens/,
+  );
   assert.throws(() => store.addSample(makeSample('s', 0, { reward: Number.NaN })), /reward must be a finite number/);
   assert.throws(() => store.addSample(makeSample('s', 0, { policyVersion: -1 })), /policyVersion must be a non-negative integer/);
   store.addSample(makeSample('s', 0));
@@ -274,19 +342,35 @@ test('group commit: writes of one event-loop turn share a transaction, visible t
 test('group commit: a turn resolved in its own group is never written as pending; one left pending is written at the commit', async (t) => {
   const { store, other } = openWithReader(t);
   // AUTOINCREMENT counts every row ever inserted into pending_turns.
-  const pendingInserts = () => (other.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'pending_turns'`).get() as { seq: number } | undefined)?.seq ?? 0;
+  const pendingInserts = () =>
+    (other.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'pending_turns'`).get() as { seq: number } | undefined)?.seq ?? 0;
   store.groupWrites((err) => assert.fail(String(err)));
   const kept = makeTurn('g', 2);
   store.addPendingTurn(makeTurn('g', 1));
   store.addPendingTurn(kept);
-  assert.throws(() => store.addPendingTurn(makeTurn('g', 2)), (e: unknown) => e instanceof OpenClawError && /already pending/.test(e.message));
+  assert.throws(
+    () => store.addPendingTurn(makeTurn('g', 2)),
+    (e: unknown) => e instanceof OpenClawError && /already pending/.test(e.message),
+  );
   assert.deepEqual(store.getTurnOutcome('g', 2), { status: 'pending', turn: kept });
-  assert.deepEqual(store.pendingTurns().map((p) => p.turnId), [1, 2]);
+  assert.deepEqual(
+    store.pendingTurns().map((p) => p.turnId),
+    [1, 2],
+  );
   store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'samples', samples: [makeSample('g', 1, { id: 'taken' })] });
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'dropped', reason: 'x' }), hasCode('turn_not_pending'));
+  assert.throws(
+    () => store.resolvePendingTurn({ sessionId: 'g', turnId: 1 }, { kind: 'dropped', reason: 'x' }),
+    hasCode('turn_not_pending'),
+  );
   // A resolution that fails half-way leaves the turn pending, also before it was ever written.
-  assert.throws(() => store.resolvePendingTurn({ sessionId: 'g', turnId: 2 }, { kind: 'samples', samples: [makeSample('g', 2, { id: 'fresh' }), makeSample('g', 2, { id: 'taken' })] }),
-    hasCode('duplicate_sample'));
+  assert.throws(
+    () =>
+      store.resolvePendingTurn(
+        { sessionId: 'g', turnId: 2 },
+        { kind: 'samples', samples: [makeSample('g', 2, { id: 'fresh' }), makeSample('g', 2, { id: 'taken' })] },
+      ),
+    hasCode('duplicate_sample'),
+  );
   assert.deepEqual(store.getTurnOutcome('g', 2), { status: 'pending', turn: kept });
   await new Promise((r) => setImmediate(r));
   assert.equal(pendingInserts(), 1, 'only the turn still pending at the commit was written to pending_turns');
@@ -301,8 +385,14 @@ test('group commit: a turn whose data is bad is refused when it is added, not at
   const { store, other } = openWithReader(t);
   store.groupWrites((err) => assert.fail(String(err)));
   store.addPendingTurn(makeTurn('b', 1));
-  assert.throws(() => store.addPendingTurn({ ...makeTurn('b', 2), promptIds: [1, 2.5] }), (e: unknown) => e instanceof OpenClawError && /promptIds\[1\] = 2.5/.test(e.message));
-  assert.throws(() => store.addPendingTurn({ ...makeTurn('b', 3), rolloutLogprobs: ['x' as unknown as number] }), hasCode('invalid_sample_data'));
+  assert.throws(
+    () => store.addPendingTurn({ ...makeTurn('b', 2), promptIds: [1, 2.5] }),
+    (e: unknown) => e instanceof OpenClawError && /promptIds\[1\] = 2.5/.test(e.message),
+  );
+  assert.throws(
+    () => store.addPendingTurn({ ...makeTurn('b', 3), rolloutLogprobs: ['x' as unknown as number] }),
+    hasCode('invalid_sample_data'),
+  );
   assert.throws(() => store.addPendingTurn({ ...makeTurn('b', 4), turnId: 4.5 }), hasCode('invalid_sample_data'));
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(other.prepare(`SELECT turn_id FROM pending_turns`).all(), [{ turn_id: 1 }]);
@@ -317,7 +407,10 @@ test('journal bookkeeping: hasTurn and lastTurnId see pending, sampled and dropp
   store.addPendingTurn(makeTurn('s', 5));
   store.resolvePendingTurn({ sessionId: 's', turnId: 1 }, { kind: 'samples', samples: [makeSample('s', 1)] });
   store.resolvePendingTurn({ sessionId: 's', turnId: 2 }, { kind: 'dropped', reason: 'hint_reject' });
-  assert.deepEqual([1, 2, 3, 5].map((n) => store.hasTurn('s', n)), [true, true, false, true]);
+  assert.deepEqual(
+    [1, 2, 3, 5].map((n) => store.hasTurn('s', n)),
+    [true, true, false, true],
+  );
   assert.deepEqual([store.lastTurnId('s'), store.lastTurnId('unknown')], [5, 0]);
   store.setJournalCheckpoint({ segment: 3, offset: 4096 });
   store.setJournalCheckpoint({ segment: 4, offset: 17 });

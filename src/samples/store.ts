@@ -90,8 +90,9 @@ function whereOf(opts: Pick<ListOptions, 'sessionId' | 'state'>): { sql: string;
 }
 
 function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** The durable store of pending turns, samples and drops of one run (single writer process). */
@@ -122,9 +123,7 @@ export class SampleStore {
     this.db = db;
     this.immediate = db.transaction((fn: () => unknown) => fn()).immediate as <T>(fn: () => T) => T;
     const leasesReturned = recoverLeases
-      ? db
-          .prepare(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE state = 'leased'`)
-          .run(Date.now()).changes
+      ? db.prepare(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE state = 'leased'`).run(Date.now()).changes
       : 0;
     this.recovery = { leasesReturned, pendingTurns: this.countPending() };
   }
@@ -183,7 +182,11 @@ export class SampleStore {
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw new OpenClawError('data', `sample store ${this.path}: committing a group of writes failed (${(err as Error).message}); the turns in it stay unrecorded`, { code: 'store_commit_failed', cause: err });
+      throw new OpenClawError(
+        'data',
+        `sample store ${this.path}: committing a group of writes failed (${(err as Error).message}); the turns in it stay unrecorded`,
+        { code: 'store_commit_failed', cause: err },
+      );
     }
   }
 
@@ -255,18 +258,23 @@ export class SampleStore {
     const staged = this.staged.get(key); // added in this write group, not written yet
     try {
       this.immediate(() => {
-        const removed = staged !== undefined ? Number(this.staged.delete(key))
-          : this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`).run(ref.sessionId, ref.turnId).changes;
+        const removed =
+          staged !== undefined
+            ? Number(this.staged.delete(key))
+            : this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`).run(ref.sessionId, ref.turnId).changes;
         if (removed === 0) {
-          throw new OpenClawError(
-            'not_found',
-            `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`,
-            { code: 'turn_not_pending' },
-          );
+          throw new OpenClawError('not_found', `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`, {
+            code: 'turn_not_pending',
+          });
         }
         if (outcome.kind === 'dropped') {
-          this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`)
-            .run(ref.sessionId, ref.turnId, outcome.reason, outcome.info == null ? null : JSON.stringify(outcome.info), now);
+          this.stmt(`INSERT INTO turn_drops (session_id, turn_id, reason, info, dropped_at) VALUES (?, ?, ?, ?, ?)`).run(
+            ref.sessionId,
+            ref.turnId,
+            outcome.reason,
+            outcome.info == null ? null : JSON.stringify(outcome.info),
+            now,
+          );
         }
         for (const row of rows) this.insertSample(row);
       });
@@ -304,11 +312,10 @@ export class SampleStore {
     const row = sampleToRow(sample);
     return (
       this.stmt(
-          `UPDATE samples SET loss_mask = @loss_mask, reward = @reward, teacher_logprobs = @teacher_logprobs,
+        `UPDATE samples SET loss_mask = @loss_mask, reward = @reward, teacher_logprobs = @teacher_logprobs,
              teacher_topk = @teacher_topk, type = @type, votes = @votes, hint = @hint, updated_at = @updated_at
            WHERE id = @id AND state = 'ready'`,
-        )
-        .run({ ...row, updated_at: Date.now() }).changes === 1
+      ).run({ ...row, updated_at: Date.now() }).changes === 1
     );
   }
 
@@ -316,8 +323,11 @@ export class SampleStore {
   dropSample(id: string, reason: string): boolean {
     if (reason === '') throw invalidRequest('a sample drop needs a non-empty reason');
     return (
-      this.stmt(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE id = ? AND state = 'ready'`)
-        .run(reason, Date.now(), id).changes === 1
+      this.stmt(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE id = ? AND state = 'ready'`).run(
+        reason,
+        Date.now(),
+        id,
+      ).changes === 1
     );
   }
 
@@ -343,35 +353,36 @@ export class SampleStore {
       if (opts.maxStaleness !== undefined && opts.currentVersion !== undefined) {
         // staleness = currentVersion - policyVersion; too stale when it exceeds maxStaleness
         staleDropped = this.stmt(
-            `UPDATE samples SET state = 'dropped', drop_reason = 'stale', updated_at = ?
+          `UPDATE samples SET state = 'dropped', drop_reason = 'stale', updated_at = ?
              WHERE state = 'ready' AND policy_version < ?`,
-          )
-          .run(now, opts.currentVersion - opts.maxStaleness).changes;
+        ).run(now, opts.currentVersion - opts.maxStaleness).changes;
       }
       this.stmt(
-          `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
+        `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
            WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY seq LIMIT ?)`,
-        )
-        .run(leaseId, now, n);
+      ).run(leaseId, now, n);
       return { leaseId, samples: this.leased(leaseId), staleDropped };
     });
   }
 
   /** Marks every sample of a lease as trained; returns how many were. */
   markTrained(leaseId: string): number {
-    return this.stmt(`UPDATE samples SET state = 'trained', updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
-      .run(Date.now(), leaseId).changes;
+    return this.stmt(`UPDATE samples SET state = 'trained', updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(
+      Date.now(),
+      leaseId,
+    ).changes;
   }
 
   /** Returns a lease's samples to ready (the training step failed); returns how many. */
   releaseLease(leaseId: string): number {
-    return this.stmt(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE lease_id = ? AND state = 'leased'`)
-      .run(Date.now(), leaseId).changes;
+    return this.stmt(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(
+      Date.now(),
+      leaseId,
+    ).changes;
   }
 
   private leased(leaseId: string): StoredSample[] {
-    const rows = this.stmt(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY seq`)
-      .all(leaseId) as StoredSampleRow[];
+    const rows = this.stmt(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY seq`).all(leaseId) as StoredSampleRow[];
     return rows.map(rowToSample);
   }
 
@@ -404,13 +415,12 @@ export class SampleStore {
   /** Drops by reason, over dropped turns and dropped samples together. */
   dropsByReason(): Record<string, number> {
     const rows = this.stmt(
-        `SELECT reason, sum(n) AS n FROM (
+      `SELECT reason, sum(n) AS n FROM (
            SELECT reason, count(*) AS n FROM turn_drops GROUP BY reason
            UNION ALL
            SELECT drop_reason AS reason, count(*) AS n FROM samples WHERE state = 'dropped' GROUP BY drop_reason
          ) GROUP BY reason ORDER BY reason`,
-      )
-      .all() as { reason: string; n: number }[];
+    ).all() as { reason: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
   }
 
@@ -421,8 +431,11 @@ export class SampleStore {
     if (!Number.isInteger(limit) || limit < 0) throw invalidRequest(`limit must be a non-negative integer, got ${limit}`, 'limit');
     if (!Number.isInteger(offset) || offset < 0) throw invalidRequest(`offset must be a non-negative integer, got ${offset}`, 'offset');
     const where = whereOf(opts);
-    const rows = this.stmt(`SELECT * FROM samples ${where.sql} ORDER BY seq LIMIT ? OFFSET ?`)
-      .all(...where.params, limit, offset) as StoredSampleRow[];
+    const rows = this.stmt(`SELECT * FROM samples ${where.sql} ORDER BY seq LIMIT ? OFFSET ?`).all(
+      ...where.params,
+      limit,
+      offset,
+    ) as StoredSampleRow[];
     return rows.map(rowToSample);
   }
 
@@ -452,14 +465,19 @@ export class SampleStore {
   /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */
   getTurnOutcome(sessionId: string, turnId: number): TurnStatus | null {
     const staged = this.staged.get(turnKey({ sessionId, turnId }));
-    const pending = staged !== undefined ? pendingToRow(staged) : this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`)
-      .get(sessionId, turnId) as PendingRow | undefined;
+    const pending =
+      staged !== undefined
+        ? pendingToRow(staged)
+        : (this.stmt(`SELECT * FROM pending_turns WHERE session_id = ? AND turn_id = ?`).get(sessionId, turnId) as PendingRow | undefined);
     if (pending !== undefined) return { status: 'pending', turn: rowToPending(pending) };
-    const samples = this.stmt(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`)
-      .all(sessionId, turnId) as StoredSampleRow[];
+    const samples = this.stmt(`SELECT * FROM samples WHERE session_id = ? AND turn_id = ? ORDER BY seq`).all(
+      sessionId,
+      turnId,
+    ) as StoredSampleRow[];
     if (samples.length > 0) return { status: 'samples', samples: samples.map(rowToSample) };
-    const drop = this.stmt(`SELECT reason, info, dropped_at FROM turn_drops WHERE session_id = ? AND turn_id = ?`)
-      .get(sessionId, turnId) as { reason: string; info: string | null; dropped_at: number } | undefined;
+    const drop = this.stmt(`SELECT reason, info, dropped_at FROM turn_drops WHERE session_id = ? AND turn_id = ?`).get(sessionId, turnId) as
+      | { reason: string; info: string | null; dropped_at: number }
+      | undefined;
     if (drop !== undefined) {
       return {
         status: 'dropped',
@@ -501,19 +519,19 @@ export class SampleStore {
 
   /** Saves the journal checkpoint (inside an open write group: committed with it, so it never runs ahead of the turns). */
   setJournalCheckpoint(at: { segment: number; offset: number }): void {
-    this.stmt(`INSERT INTO meta (key, value) VALUES ('journal_checkpoint', @value) ON CONFLICT (key) DO UPDATE SET value = @value`)
-      .run({ value: JSON.stringify({ segment: at.segment, offset: at.offset }) });
+    this.stmt(`INSERT INTO meta (key, value) VALUES ('journal_checkpoint', @value) ON CONFLICT (key) DO UPDATE SET value = @value`).run({
+      value: JSON.stringify({ segment: at.segment, offset: at.offset }),
+    });
   }
 
   /** Where the store holds a turn: as an outcome (samples or a drop), as pending, or nowhere. */
   private placeOf(sessionId: string, turnId: number): 'outcome' | 'pending' | undefined {
     if (this.staged.has(turnKey({ sessionId, turnId }))) return 'pending';
     const hit = this.stmt(
-        `SELECT 'outcome' AS place FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
+      `SELECT 'outcome' AS place FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
          UNION ALL SELECT 'outcome' FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId
          UNION ALL SELECT 'pending' FROM pending_turns WHERE session_id = @sessionId AND turn_id = @turnId LIMIT 1`,
-      )
-      .get({ sessionId, turnId }) as { place: 'outcome' | 'pending' } | undefined;
+    ).get({ sessionId, turnId }) as { place: 'outcome' | 'pending' } | undefined;
     return hit?.place;
   }
 }

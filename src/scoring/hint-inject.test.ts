@@ -30,7 +30,14 @@ test('skips trailing tool and assistant messages to find the last user message',
 
 test('content lists: appends to the last text part, or adds a text part', () => {
   const withText: ChatMessage[] = [
-    { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'x' } }, { type: 'text', text: 'What is it?' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look:' },
+        { type: 'image_url', image_url: { url: 'x' } },
+        { type: 'text', text: 'What is it?' },
+      ],
+    },
   ];
   const out = injectHint(withText, 'Use metric units.');
   assert.deepEqual(out[0].content, [

@@ -54,9 +54,22 @@ test('longest: minHintChars is a strict lower bound, counted in characters', () 
 });
 
 test('longest: no eligible candidate means no hint; ties go to the earliest vote', () => {
-  const none = selectHint([{ score: -1, hint: 'a hint from a negative vote' }, { score: 'fail', hint: null }], { strategy: 'longest' });
+  const none = selectHint(
+    [
+      { score: -1, hint: 'a hint from a negative vote' },
+      { score: 'fail', hint: null },
+    ],
+    { strategy: 'longest' },
+  );
   assert.deepEqual([none.hint, none.index, none.eligible], [null, null, 0]);
-  const tie = selectHint([{ score: 1, hint: 'Use tabs, please.' }, { score: 1, hint: 'Use a list here.' }, { score: 1, hint: 'Use spaces here.' }], { strategy: 'longest' });
+  const tie = selectHint(
+    [
+      { score: 1, hint: 'Use tabs, please.' },
+      { score: 1, hint: 'Use a list here.' },
+      { score: 1, hint: 'Use spaces here.' },
+    ],
+    { strategy: 'longest' },
+  );
   assert.equal(tie.index, 0);
 });
 
@@ -104,6 +117,12 @@ test('overlap: falls back to longest when top-k data is missing or misaligned, a
 });
 
 test('overlap: a single eligible candidate needs no top-k data', () => {
-  const s = selectHint([{ score: 1, hint: 'Only one good hint.' }, { score: -1, hint: null }], { strategy: 'overlap' });
+  const s = selectHint(
+    [
+      { score: 1, hint: 'Only one good hint.' },
+      { score: -1, hint: null },
+    ],
+    { strategy: 'overlap' },
+  );
   assert.deepEqual([s.hint, s.used, s.fallback], ['Only one good hint.', 'overlap', null]);
 });

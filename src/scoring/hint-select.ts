@@ -45,7 +45,9 @@ export function selectHint(candidates: readonly HintCandidate[], opts: HintSelec
   }
   const missing = eligible.filter((i) => !hasUsableTopK(candidates[i].topK));
   if (missing.length > 0) {
-    return longest(`overlap needs teacher and student top-k of equal length for every eligible candidate; missing for candidate(s) ${missing.join(', ')}`);
+    return longest(
+      `overlap needs teacher and student top-k of equal length for every eligible candidate; missing for candidate(s) ${missing.join(', ')}`,
+    );
   }
   const metric = opts.overlapMetric ?? 'mass';
   const scores: Array<number | null> = candidates.map(() => null);

@@ -11,7 +11,10 @@ const turn: JudgedTurnInput = {
     { role: 'user', content: 'old question 2' },
     { role: 'assistant', content: 'old answer 2' },
     { role: 'user', content: 'Delete the temp files.' },
-    { role: 'user', content: [{ type: 'text', text: '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>> secret runtime <<<END_OPENCLAW_INTERNAL_CONTEXT>>>' }] },
+    {
+      role: 'user',
+      content: [{ type: 'text', text: '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>> secret runtime <<<END_OPENCLAW_INTERNAL_CONTEXT>>>' }],
+    },
   ],
   responseText: 'Deleting them now.',
   responseToolCalls: [{ id: 'c1', type: 'function', function: { name: 'exec', arguments: '{"cmd":"rm -rf /tmp/x"}' } }],
@@ -20,7 +23,10 @@ const turn: JudgedTurnInput = {
 
 test('PRM prompt shows context excerpt, response text + tool calls, and the next state with its role', () => {
   const messages = buildPrmMessages(turn);
-  assert.deepEqual(messages.map((m) => m.role), ['system', 'user']);
+  assert.deepEqual(
+    messages.map((m) => m.role),
+    ['system', 'user'],
+  );
   const body = String(messages[1].content);
   assert.match(body, /## Next state \(role: tool\)\nrm: cannot remove: Permission denied/);
   assert.match(body, /Deleting them now\./);

@@ -53,7 +53,10 @@ test('explicit corrections become hints (the correction sentences, trimmed)', ()
   assert.equal(v.score, -1);
   assert.equal(v.hint, 'You should use metric units.');
 
-  assert.equal(classifyNextState(user("Don't use global variables. Use a class instead.")).hint, "Don't use global variables. Use a class instead.");
+  assert.equal(
+    classifyNextState(user("Don't use global variables. Use a class instead.")).hint,
+    "Don't use global variables. Use a class instead.",
+  );
   assert.equal(classifyNextState(user('Do not delete files without asking.')).hint, 'Do not delete files without asking.');
   assert.equal(classifyNextState(user('不要用全局变量。请改用类。')).hint, '不要用全局变量。 请改用类。');
   assert.equal(classifyNextState(user('Please answer in French.')).hint, 'Please answer in French.');

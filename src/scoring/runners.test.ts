@@ -42,7 +42,10 @@ test('PRM runner: all m calls start before any resolves, with the judge temperat
   assert.equal(r.provider, 'model');
   assert.deepEqual(judge.seen[0].opts, { temperature: 0.6, maxTokens: 256 });
   assert.equal(judge.seen[0].messages[0].role, 'system');
-  assert.deepEqual(r.details.map((d) => d.raw), ['\\boxed{-1}', 'bad answer \\boxed{-1}', 'fine \\boxed{1}']);
+  assert.deepEqual(
+    r.details.map((d) => d.raw),
+    ['\\boxed{-1}', 'bad answer \\boxed{-1}', 'fine \\boxed{1}'],
+  );
 });
 
 test('PRM runner: rejected calls and unparseable answers are recorded as fail with the error kept', async () => {
@@ -93,7 +96,10 @@ test('hint runner: concurrent votes, candidates, longest hint chosen', async () 
   const r = await runHintJudge(turn, { call: judge.call, m: 4 });
   assert.deepEqual(judge.startedAtResolve, [4, 4, 4, 4]);
   assert.deepEqual(r.votes, [1, 1, -1, 'fail']);
-  assert.deepEqual(r.details.map((d) => d.hint), [HINT_SHORT, HINT_LONG, null, null]);
+  assert.deepEqual(
+    r.details.map((d) => d.hint),
+    [HINT_SHORT, HINT_LONG, null, null],
+  );
   assert.equal(r.hint, HINT_LONG);
   assert.equal(r.selection.used, 'longest');
   assert.equal(r.details[3].error, 'timeout');
@@ -113,7 +119,11 @@ const agrees: CandidateTopK = { student, teacher: [{ ids: [1, 2], logprobs: [ln(
 const disagrees: CandidateTopK = { student, teacher: [{ ids: [3, 1], logprobs: [ln(0.8), ln(0.1)] }] }; // overlap 0.1
 
 test('hint runner, overlap: scores the eligible hints and picks the best-overlapping one', async () => {
-  const judge = scriptedJudge([`\\boxed{1} [HINT_START]${HINT_SHORT}[HINT_END]`, `\\boxed{1} [HINT_START]${HINT_LONG}[HINT_END]`, '\\boxed{-1}']);
+  const judge = scriptedJudge([
+    `\\boxed{1} [HINT_START]${HINT_SHORT}[HINT_END]`,
+    `\\boxed{1} [HINT_START]${HINT_LONG}[HINT_END]`,
+    '\\boxed{-1}',
+  ]);
   const asked: string[][] = [];
   const r = await runHintJudge(turn, {
     call: judge.call,

@@ -91,7 +91,9 @@ export const sglangDialect: HttpDialect = {
     if (!Array.isArray(entries)) throw fail('returned no meta_info.input_token_logprobs (is return_logprob supported?)');
     const n = call.responseIds.length;
     if (entries.length !== n + 1) {
-      throw fail(`returned ${entries.length} input log-prob entries, expected ${n + 1} (last prompt token + ${n} response tokens); logprob_start_len was ignored or the input was changed`);
+      throw fail(
+        `returned ${entries.length} input log-prob entries, expected ${n + 1} (last prompt token + ${n} response tokens); logprob_start_len was ignored or the input was changed`,
+      );
     }
     // Entry 0 is None or (None, last prompt token id, text): check the id when it is echoed.
     const first = entries[0];
@@ -107,7 +109,8 @@ export const sglangDialect: HttpDialect = {
     });
     if (call.topK === undefined) return { logprobs };
     const tops = meta?.input_top_logprobs;
-    if (!Array.isArray(tops) || tops.length !== n + 1) throw fail(`did not return input_top_logprobs for the ${n} response positions (top_logprobs_num=${call.topK})`);
+    if (!Array.isArray(tops) || tops.length !== n + 1)
+      throw fail(`did not return input_top_logprobs for the ${n} response positions (top_logprobs_num=${call.topK})`);
     const topK = call.responseIds.map((_, i) => readTopList(tops[i + 1], call.topK as number, i, fail));
     return { logprobs, topK };
   },
@@ -118,7 +121,8 @@ function readTopList(list: unknown, k: number, position: number, fail: (d: strin
   const ids: number[] = [];
   const logprobs: number[] = [];
   for (const item of list.slice(0, k)) {
-    if (!Array.isArray(item) || !isLogprob(item[0]) || !Number.isInteger(item[1])) throw fail(`returned a malformed top log-prob at response position ${position}`);
+    if (!Array.isArray(item) || !isLogprob(item[0]) || !Number.isInteger(item[1]))
+      throw fail(`returned a malformed top log-prob at response position ${position}`);
     logprobs.push(item[0]);
     ids.push(item[1] as number);
   }
@@ -176,7 +180,9 @@ function checkEcho(echoed: unknown[], call: ScoreCall, fail: (d: string) => Open
   const sent = [...call.promptIds, ...call.responseIds];
   const at = sent.findIndex((id, i) => echoed[i] !== id);
   if (echoed.length !== sent.length || at !== -1) {
-    throw fail(`echoed prompt_token_ids that differ from what was sent (first difference at index ${at === -1 ? Math.min(echoed.length, sent.length) : at})`);
+    throw fail(
+      `echoed prompt_token_ids that differ from what was sent (first difference at index ${at === -1 ? Math.min(echoed.length, sent.length) : at})`,
+    );
   }
 }
 
@@ -186,7 +192,8 @@ function readTopDict(entry: Json, k: number, position: number, fail: (d: string)
     .map(([id, v]) => ({ id: Number(id), logprob: isObject(v) ? v.logprob : undefined }))
     .filter((x): x is { id: number; logprob: number } => Number.isInteger(x.id) && isLogprob(x.logprob))
     .sort((a, b) => b.logprob - a.logprob);
-  if (ranked.length < k) throw fail(`returned ${ranked.length} alternatives at response position ${position}, fewer than the ${k} asked for`);
+  if (ranked.length < k)
+    throw fail(`returned ${ranked.length} alternatives at response position ${position}, fewer than the ${k} asked for`);
   const best = ranked.slice(0, k);
   return { ids: best.map((x) => x.id), logprobs: best.map((x) => x.logprob) };
 }

@@ -31,7 +31,8 @@ function sglangAnswer(body: Record<string, unknown>) {
   const k = body.top_logprobs_num as number | undefined;
   const input_token_logprobs = ids.slice(start).map((id, i) => [i === 0 ? null : fakeLp(id, start + i), id, null]);
   const meta_info: Record<string, unknown> = { prompt_tokens: ids.length, completion_tokens: 0, input_token_logprobs };
-  if (k !== undefined) meta_info.input_top_logprobs = ids.slice(start).map((_, i) => (i === 0 ? null : TOP.slice(0, k).map((t) => [t.lp, t.id, null])));
+  if (k !== undefined)
+    meta_info.input_top_logprobs = ids.slice(start).map((_, i) => (i === 0 ? null : TOP.slice(0, k).map((t) => [t.lp, t.id, null])));
   return { text: '', meta_info };
 }
 
@@ -44,7 +45,11 @@ function vllmAnswer(body: Record<string, unknown>) {
     TOP.slice(0, k).forEach((t, r) => (entry[String(t.id)] = { logprob: t.lp, rank: r + 1, decoded_token: `t${t.id}` }));
     return entry;
   });
-  return { id: 'cmpl-1', object: 'text_completion', choices: [{ index: 0, text: 'x', prompt_logprobs, prompt_token_ids: ids, finish_reason: 'length' }] };
+  return {
+    id: 'cmpl-1',
+    object: 'text_completion',
+    choices: [{ index: 0, text: 'x', prompt_logprobs, prompt_token_ids: ids, finish_reason: 'length' }],
+  };
 }
 
 const realAnswer: Answer = (path, body) => ({ status: 200, json: path.endsWith('/generate') ? sglangAnswer(body) : vllmAnswer(body) });
@@ -97,7 +102,8 @@ async function withClient(opts: Partial<TeacherClientOptions>, run: (c: TeacherC
 }
 
 function mismatch(pattern: RegExp) {
-  return (err: unknown) => err instanceof OpenClawError && err.kind === 'data' && err.code === 'teacher_mismatch' && pattern.test(err.message);
+  return (err: unknown) =>
+    err instanceof OpenClawError && err.kind === 'data' && err.code === 'teacher_mismatch' && pattern.test(err.message);
 }
 
 const prompt = [11, 12, 13];
@@ -221,26 +227,50 @@ test('at most maxConcurrency requests are in flight, over at most that many kept
 test('HTTP failures map to upstream error kinds; a silent server hits the deadline', async () => {
   await withClient({ timeoutMs: 200 }, async (c) => {
     answer = () => ({ status: 401, json: { error: { message: 'bad key' } } });
-    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && e.kind === 'authentication' && /teacher\.api_key.*bad key/.test(e.message));
+    await assert.rejects(
+      c.score(prompt, response),
+      (e: unknown) => e instanceof OpenClawError && e.kind === 'authentication' && /teacher\.api_key.*bad key/.test(e.message),
+    );
     answer = () => ({ status: 404, json: { detail: 'Not Found' } });
-    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && e.kind === 'not_found' && /teacher\.logprob_api \(sglang\)/.test(e.message));
+    await assert.rejects(
+      c.score(prompt, response),
+      (e: unknown) => e instanceof OpenClawError && e.kind === 'not_found' && /teacher\.logprob_api \(sglang\)/.test(e.message),
+    );
     answer = () => ({ status: 500, json: { error: 'boom' } });
-    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && e.kind === 'upstream' && e.status === 502 && /HTTP 500/.test(e.message));
+    await assert.rejects(
+      c.score(prompt, response),
+      (e: unknown) => e instanceof OpenClawError && e.kind === 'upstream' && e.status === 502 && /HTTP 500/.test(e.message),
+    );
     answer = () => 'hang';
-    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && e.kind === 'upstream_timeout' && /within 200 ms/.test(e.message));
+    await assert.rejects(
+      c.score(prompt, response),
+      (e: unknown) => e instanceof OpenClawError && e.kind === 'upstream_timeout' && /within 200 ms/.test(e.message),
+    );
   });
 });
 
 test('bad inputs and bad options are refused before any request', async () => {
   await withClient({}, async (c) => {
-    await assert.rejects(c.score([], response), (e: unknown) => e instanceof OpenClawError && e.code === 'teacher_bad_input' && /prompt has no tokens/.test(e.message));
+    await assert.rejects(
+      c.score([], response),
+      (e: unknown) => e instanceof OpenClawError && e.code === 'teacher_bad_input' && /prompt has no tokens/.test(e.message),
+    );
     await assert.rejects(c.score(prompt, []), (e: unknown) => e instanceof OpenClawError && e.code === 'teacher_bad_input');
     await assert.rejects(c.score(prompt, [1.5]), (e: unknown) => e instanceof OpenClawError && /token id 1\.5/.test(e.message));
   });
   assert.equal(requests.length, 0);
-  assert.throws(() => createTeacherClient({ baseUrl: 'not a url', dialect: 'vllm', temperature: 1 }), (e: unknown) => e instanceof OpenClawError && e.kind === 'config' && e.param === 'teacher.base_url');
-  assert.throws(() => createTeacherClient({ baseUrl: base, dialect: 'embedded' as 'vllm', temperature: 1 }), (e: unknown) => e instanceof OpenClawError && e.param === 'teacher.logprob_api');
-  assert.throws(() => createTeacherClient({ baseUrl: base, dialect: 'vllm', temperature: 1, maxConcurrency: 0 }), (e: unknown) => e instanceof OpenClawError && e.kind === 'config');
+  assert.throws(
+    () => createTeacherClient({ baseUrl: 'not a url', dialect: 'vllm', temperature: 1 }),
+    (e: unknown) => e instanceof OpenClawError && e.kind === 'config' && e.param === 'teacher.base_url',
+  );
+  assert.throws(
+    () => createTeacherClient({ baseUrl: base, dialect: 'embedded' as 'vllm', temperature: 1 }),
+    (e: unknown) => e instanceof OpenClawError && e.param === 'teacher.logprob_api',
+  );
+  assert.throws(
+    () => createTeacherClient({ baseUrl: base, dialect: 'vllm', temperature: 1, maxConcurrency: 0 }),
+    (e: unknown) => e instanceof OpenClawError && e.kind === 'config',
+  );
 });
 
 test('sglang and vllm report that their log-probs are at temperature 1', async () => {

@@ -70,10 +70,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export function createTeacherClient(opts: TeacherClientOptions): TeacherClient {
   const dialect = HTTP_DIALECTS[opts.dialect];
   if (dialect === undefined) {
-    throw new OpenClawError('config', `teacher.logprob_api ${JSON.stringify(opts.dialect)} is not an HTTP dialect; use sglang or vllm`, { param: 'teacher.logprob_api' });
+    throw new OpenClawError('config', `teacher.logprob_api ${JSON.stringify(opts.dialect)} is not an HTTP dialect; use sglang or vllm`, {
+      param: 'teacher.logprob_api',
+    });
   }
   if (!Number.isFinite(opts.temperature) || opts.temperature < 0) {
-    throw new OpenClawError('config', `teacher temperature must be a number ≥ 0, got ${opts.temperature}`, { param: 'teacher.temperature' });
+    throw new OpenClawError('config', `teacher temperature must be a number ≥ 0, got ${opts.temperature}`, {
+      param: 'teacher.temperature',
+    });
   }
   const maxConcurrency = opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const backend = createHttpBackend(dialect, { ...opts, maxConcurrency, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
@@ -136,9 +140,14 @@ function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): Teac
   try {
     url = new URL(opts.baseUrl);
   } catch {
-    throw new OpenClawError('config', `teacher.base_url ${JSON.stringify(opts.baseUrl)} is not a URL (expected e.g. http://127.0.0.1:30000)`, { param: 'teacher.base_url' });
+    throw new OpenClawError(
+      'config',
+      `teacher.base_url ${JSON.stringify(opts.baseUrl)} is not a URL (expected e.g. http://127.0.0.1:30000)`,
+      { param: 'teacher.base_url' },
+    );
   }
-  if (!(opts.timeoutMs > 0)) throw new OpenClawError('config', `teacher timeout must be > 0 ms, got ${opts.timeoutMs}`, { param: 'teacher.timeout_ms' });
+  if (!(opts.timeoutMs > 0))
+    throw new OpenClawError('config', `teacher timeout must be > 0 ms, got ${opts.timeoutMs}`, { param: 'teacher.timeout_ms' });
   const path = dialect.path(url.pathname.replace(/\/+$/, ''));
   // One pool for the client's lifetime: keep-alive connections, as many as requests may be in flight.
   const pool = new Pool(url.origin, { connections: opts.maxConcurrency, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
@@ -151,7 +160,14 @@ function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): Teac
     logprobTemperature: dialect.logprobTemperature,
     async score(promptIds, responseIds, topK) {
       const call = { promptIds, responseIds, topK, temperature: opts.temperature, model: opts.model };
-      const json = await postJson(pool, { path, headers, body: dialect.body(call), timeoutMs: opts.timeoutMs, where, dialect: dialect.name });
+      const json = await postJson(pool, {
+        path,
+        headers,
+        body: dialect.body(call),
+        timeoutMs: opts.timeoutMs,
+        where,
+        dialect: dialect.name,
+      });
       return dialect.parse(json, call);
     },
     // Close is shutdown: scoring still running is abandoned (its turn stays pending and is
@@ -191,7 +207,10 @@ async function postJson(pool: Pool, a: PostArgs): Promise<unknown> {
 function transportError(err: unknown, timedOut: boolean, a: PostArgs): OpenClawError {
   const code = (err as { code?: string }).code ?? '';
   if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new OpenClawError('upstream_timeout', `teacher ${a.where} did not answer within ${a.timeoutMs} ms`, { code: 'teacher_unavailable', cause: err });
+    return new OpenClawError('upstream_timeout', `teacher ${a.where} did not answer within ${a.timeoutMs} ms`, {
+      code: 'teacher_unavailable',
+      cause: err,
+    });
   }
   const detail = err instanceof Error ? `${code} ${err.message}`.trim() : String(err);
   return new OpenClawError(
@@ -204,10 +223,20 @@ function transportError(err: unknown, timedOut: boolean, a: PostArgs): OpenClawE
 function statusError(status: number, text: string, a: PostArgs): OpenClawError {
   const said = snippet(text);
   const opts = { code: 'teacher_unavailable' };
-  if (status === 401) return new OpenClawError('authentication', `teacher ${a.where} rejected the credentials (401): check teacher.api_key. Server said: ${said}`, opts);
-  if (status === 403) return new OpenClawError('permission', `teacher ${a.where} refused access (403): check teacher.api_key. Server said: ${said}`, opts);
+  if (status === 401)
+    return new OpenClawError(
+      'authentication',
+      `teacher ${a.where} rejected the credentials (401): check teacher.api_key. Server said: ${said}`,
+      opts,
+    );
+  if (status === 403)
+    return new OpenClawError('permission', `teacher ${a.where} refused access (403): check teacher.api_key. Server said: ${said}`, opts);
   if (status === 404) {
-    return new OpenClawError('not_found', `teacher has no ${a.where} (404): check teacher.base_url and teacher.logprob_api (${a.dialect}). Server said: ${said}`, opts);
+    return new OpenClawError(
+      'not_found',
+      `teacher has no ${a.where} (404): check teacher.base_url and teacher.logprob_api (${a.dialect}). Server said: ${said}`,
+      opts,
+    );
   }
   if (status === 429) return new OpenClawError('rate_limit', `teacher ${a.where} is rate-limiting (429). Server said: ${said}`, opts);
   return new OpenClawError('upstream', `teacher ${a.where} answered HTTP ${status}. Server said: ${said}`, { ...opts, status: 502 });

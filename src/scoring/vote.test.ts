@@ -32,7 +32,10 @@ test('quorum 2: one valid vote is not enough, two are', () => {
 });
 
 test('invalid quorum and vote counts are config errors', () => {
-  assert.throws(() => majorityVote([1], { quorum: 0 }), (e: unknown) => e instanceof OpenClawError && e.kind === 'config');
+  assert.throws(
+    () => majorityVote([1], { quorum: 0 }),
+    (e: unknown) => e instanceof OpenClawError && e.kind === 'config',
+  );
   assert.throws(() => majorityVote([1], { quorum: 1.5 }), OpenClawError);
   assert.throws(() => checkVoteCount(0), /majority_vote/);
   assert.equal(checkVoteCount(5), 5);

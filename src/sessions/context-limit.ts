@@ -36,14 +36,21 @@ export function createContextGuard(contextLength: number, count: PromptTokenCoun
 
 /** The parts of a loaded tokenizer (src/tokenize `HfTokenizer`) a prompt count needs. */
 export interface PromptTokenizer {
-  renderChat(messages: ChatMessage[], opts: { tools?: unknown[]; addGenerationPrompt: boolean; templateKwargs?: Record<string, unknown> }): string;
+  renderChat(
+    messages: ChatMessage[],
+    opts: { tools?: unknown[]; addGenerationPrompt: boolean; templateKwargs?: Record<string, unknown> },
+  ): string;
   encode(text: string): number[];
 }
 
 /** Counts prompt tokens as the policy server would: chat template with tools (and the server's template kwargs), then encode. */
 export function promptTokenCounter(tokenizer: PromptTokenizer, templateKwargs?: Record<string, unknown>): PromptTokenCounter {
   return (messages, tools) => {
-    const text = tokenizer.renderChat(messages, { tools: tools !== undefined && tools.length > 0 ? tools : undefined, addGenerationPrompt: true, templateKwargs });
+    const text = tokenizer.renderChat(messages, {
+      tools: tools !== undefined && tools.length > 0 ? tools : undefined,
+      addGenerationPrompt: true,
+      templateKwargs,
+    });
     return tokenizer.encode(text).length;
   };
 }

@@ -45,7 +45,8 @@ export function rebuildTurn<T extends TurnContent>(line: T, base: TurnContent | 
   const full: T = { ...line, messages: context.slice(0, d.keep).concat(line.messages ?? []) };
   delete full.base;
   if (d.tools === true) full.tools = base.tools;
-  if (d.ids_keep !== undefined) full.prompt_ids = [...(base.prompt_ids ?? []), ...(base.response_ids ?? [])].slice(0, d.ids_keep).concat(line.prompt_ids ?? []);
+  if (d.ids_keep !== undefined)
+    full.prompt_ids = [...(base.prompt_ids ?? []), ...(base.response_ids ?? [])].slice(0, d.ids_keep).concat(line.prompt_ids ?? []);
   if (d.text_keep !== undefined) full.prompt_text = (base.prompt_text ?? '').slice(0, d.text_keep) + (line.prompt_text ?? '');
   return full;
 }

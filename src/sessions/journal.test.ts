@@ -11,17 +11,39 @@ import type { Turn } from './tracker.ts';
 
 const tmpJournal = () => join(mkdtempSync(join(tmpdir(), 'ocrl-journal-')), 'records', 'turns.jsonl');
 const SYSTEM: ChatMessage = { role: 'system', content: 'S'.repeat(20_000) };
-const TOOLS = [{ type: 'function', function: { name: 'read', parameters: { type: 'object', properties: { p: { type: 'string', description: 'D'.repeat(5000) } } } } }];
+const TOOLS = [
+  {
+    type: 'function',
+    function: { name: 'read', parameters: { type: 'object', properties: { p: { type: 'string', description: 'D'.repeat(5000) } } } },
+  },
+];
 
 /** Turn n of a session whose client replays the whole history each time (like OpenClaw). */
 function turnOf(session: string, n: number, history: ChatMessage[], opts: { ids?: boolean; rewriteIds?: boolean } = {}): Turn {
   const messages = [...history, { role: 'user', content: `question ${n}` } as ChatMessage];
   const answer: ChatMessage = { role: 'assistant', content: `answer ${n}` };
   return {
-    sessionId: session, turnId: n, messages, prefix: [], tools: TOOLS, startedAt: 1000 * n, completedAt: 1000 * n + 500, finalized: false, failed: false,
+    sessionId: session,
+    turnId: n,
+    messages,
+    prefix: [],
+    tools: TOOLS,
+    startedAt: 1000 * n,
+    completedAt: 1000 * n + 500,
+    finalized: false,
+    failed: false,
     response: {
-      message: answer, finishReason: 'stop', policyVersion: 0,
-      ...(opts.ids ? { promptIds: Array.from({ length: 100 * n }, (_, i) => i), responseIds: Array.from({ length: 100 }, (_, i) => 100 * n + i), logprobs: Array(100).fill(-0.5), promptText: 'T'.repeat(1000 * n) } : {}),
+      message: answer,
+      finishReason: 'stop',
+      policyVersion: 0,
+      ...(opts.ids
+        ? {
+            promptIds: Array.from({ length: 100 * n }, (_, i) => i),
+            responseIds: Array.from({ length: 100 }, (_, i) => 100 * n + i),
+            logprobs: Array(100).fill(-0.5),
+            promptText: 'T'.repeat(1000 * n),
+          }
+        : {}),
     },
   };
 }
@@ -45,10 +67,16 @@ test('delta lines: each turn line holds only what is new, and readRecords rebuil
   const w = new RecordWriter(path);
   const written = writeSession(w, 's', 20, { ids: true });
   w.close();
-  const lines = readFileSync(path, 'utf8').trim().split('\n').filter((l) => l.startsWith('{"type":"turn"'));
+  const lines = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{"type":"turn"'));
   const sizes = lines.map((l) => Buffer.byteLength(l));
   assert.ok(sizes[0] > 25_000, `the first line is full (${sizes[0]} bytes)`);
-  assert.ok(Math.max(...sizes.slice(1)) < 3_000, `later lines hold only the new messages, ids and text (${Math.max(...sizes.slice(1))} bytes)`);
+  assert.ok(
+    Math.max(...sizes.slice(1)) < 3_000,
+    `later lines hold only the new messages, ids and text (${Math.max(...sizes.slice(1))} bytes)`,
+  );
   assert.deepEqual(JSON.parse(lines[5]).base, { turn_id: 5, keep: 11, tools: true, ids_keep: 600, text_keep: 5000 });
   const { turns, skipped } = readRecords(path);
   assert.equal(skipped, 0);
@@ -73,7 +101,10 @@ test('a rewritten message (a client changing a tool-call id) ends the kept part 
   const t2 = turnOf('s', 2, [...t1.messages, rewritten]);
   w.turnCompleted(t2);
   w.close();
-  const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines[1].base.keep, 2, 'system + question 1 kept; the edited answer differs from ours');
   assert.deepEqual(readRecords(path).turns[1].messages, t2.messages);
 });
@@ -96,16 +127,48 @@ test('segments: the journal rotates past the size limit, each segment starts wit
   }
   const { turns, skipped } = readRecords(path);
   assert.equal(skipped, 0);
-  assert.deepEqual(turns.map((t) => t.messages), [...a, ...b, ...c].map((t) => t.messages));
+  assert.deepEqual(
+    turns.map((t) => t.messages),
+    [...a, ...b, ...c].map((t) => t.messages),
+  );
 });
 
 test('an old single-file journal (full lines, no base) reads as before', () => {
   const path = tmpJournal();
   const w = new RecordWriter(path);
-  w.append({ type: 'turn', session_id: 's', turn_id: 1, messages: [{ role: 'user', content: 'hi' }], response: { role: 'assistant', content: 'yo' }, response_text: 'yo', finish_reason: 'stop', policy_version: 0, started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString() });
-  w.append({ type: 'turn', session_id: 's', turn_id: 2, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'yo' }, { role: 'user', content: 'again' }], response: { role: 'assistant', content: 'ok' }, response_text: 'ok', finish_reason: 'stop', policy_version: 0, started_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString() });
+  w.append({
+    type: 'turn',
+    session_id: 's',
+    turn_id: 1,
+    messages: [{ role: 'user', content: 'hi' }],
+    response: { role: 'assistant', content: 'yo' },
+    response_text: 'yo',
+    finish_reason: 'stop',
+    policy_version: 0,
+    started_at: new Date(0).toISOString(),
+    completed_at: new Date(0).toISOString(),
+  });
+  w.append({
+    type: 'turn',
+    session_id: 's',
+    turn_id: 2,
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'yo' },
+      { role: 'user', content: 'again' },
+    ],
+    response: { role: 'assistant', content: 'ok' },
+    response_text: 'ok',
+    finish_reason: 'stop',
+    policy_version: 0,
+    started_at: new Date(0).toISOString(),
+    completed_at: new Date(0).toISOString(),
+  });
   w.close();
-  assert.deepEqual(readRecords(path).turns.map((t) => t.messages.length), [1, 3]);
+  assert.deepEqual(
+    readRecords(path).turns.map((t) => t.messages.length),
+    [1, 3],
+  );
   assert.ok(!existsSync(join(path, '..', 'turns.000001.jsonl')));
 });
 
@@ -123,18 +186,34 @@ test('replay from a checkpoint: finished turns the store lacks are re-queued, wa
   const found: Turn[] = [];
   const r = replayJournal(path, checkpoint, store, (t) => found.push(t));
   assert.equal(r.requeued, 1);
-  assert.deepEqual(found.map((t) => `${t.sessionId}:${t.turnId}`), ['done:3']);
+  assert.deepEqual(
+    found.map((t) => `${t.sessionId}:${t.turnId}`),
+    ['done:3'],
+  );
   assert.deepEqual(found[0].nextState, { role: 'user', content: 'question 4', messages: 1 });
   assert.deepEqual(found[0].messages, done[2].messages, 'its prompt is rebuilt from the delta line');
   assert.equal(found[0].finalized, true);
-  assert.deepEqual(r.open.map((x) => [x.turn.sessionId, x.turn.turnId, x.turn.finalized, x.turn.prefix.length]), [['open', 1, false, 2]]);
-  assert.deepEqual([...r.lastTurnIds], [['done', 3], ['open', 1]], 'nothing before the checkpoint was read as a turn');
+  assert.deepEqual(
+    r.open.map((x) => [x.turn.sessionId, x.turn.turnId, x.turn.finalized, x.turn.prefix.length]),
+    [['open', 1, false, 2]],
+  );
+  assert.deepEqual(
+    [...r.lastTurnIds],
+    [
+      ['done', 3],
+      ['open', 1],
+    ],
+    'nothing before the checkpoint was read as a turn',
+  );
   assert.equal(r.stats.turns, 4);
   assert.ok(early.length === 2);
   // Without a checkpoint everything is replayed; the store's turns are still skipped.
   const again: Turn[] = [];
   const all = replayJournal(path, undefined, store, (t) => again.push(t));
-  assert.deepEqual(again.map((t) => `${t.sessionId}:${t.turnId}`), ['done:3']);
+  assert.deepEqual(
+    again.map((t) => `${t.sessionId}:${t.turnId}`),
+    ['done:3'],
+  );
   assert.equal(all.stats.turns, 6);
 });
 
@@ -147,8 +226,14 @@ test('replay: a waiting turn followed by a later turn of its session (an old jou
   w.close();
   const found: Turn[] = [];
   const r = replayJournal(path, undefined, { hasTurn: () => false }, (t) => found.push(t));
-  assert.deepEqual(found.map((t) => [t.turnId, t.nextState, t.noNextStateReason]), [[1, null, 'restart']]);
-  assert.deepEqual(r.open.map((x) => x.turn.turnId), [2]);
+  assert.deepEqual(
+    found.map((t) => [t.turnId, t.nextState, t.noNextStateReason]),
+    [[1, null, 'restart']],
+  );
+  assert.deepEqual(
+    r.open.map((x) => x.turn.turnId),
+    [2],
+  );
 });
 
 test('replay: a delta line after the checkpoint is rebuilt from its base before it; other sessions before it are not parsed', () => {
@@ -167,7 +252,10 @@ test('replay: a delta line after the checkpoint is rebuilt from its base before 
   w.close();
   const found: Turn[] = [];
   const r = replayJournal(path, checkpoint, { hasTurn: (s, n) => s !== 'span' || n !== 2 }, (t) => found.push(t));
-  assert.deepEqual(found.map((t) => [t.sessionId, t.turnId, t.messages.length]), [['span', 2, 4]]);
+  assert.deepEqual(
+    found.map((t) => [t.sessionId, t.turnId, t.messages.length]),
+    [['span', 2, 4]],
+  );
   assert.deepEqual(found[0].messages, t2.messages);
   assert.ok(r.stats.bytes > 0);
 });

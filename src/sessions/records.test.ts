@@ -11,13 +11,25 @@ const tmpFile = () => join(mkdtempSync(join(tmpdir(), 'ocrl-records-')), 'record
 
 function turnLine(session: string, turnId: number, text: string): RecordLine {
   return {
-    type: 'turn', session_id: session, turn_id: turnId, messages: [{ role: 'user', content: `q${turnId}` }],
-    response: { role: 'assistant', content: text }, response_text: text, finish_reason: 'stop', policy_version: 0,
-    started_at: '2026-01-01T00:00:00.000Z', completed_at: '2026-01-01T00:00:01.000Z',
+    type: 'turn',
+    session_id: session,
+    turn_id: turnId,
+    messages: [{ role: 'user', content: `q${turnId}` }],
+    response: { role: 'assistant', content: text },
+    response_text: text,
+    finish_reason: 'stop',
+    policy_version: 0,
+    started_at: '2026-01-01T00:00:00.000Z',
+    completed_at: '2026-01-01T00:00:01.000Z',
   };
 }
 const nsLine = (session: string, turnId: number, content: string | null): RecordLine => ({
-  type: 'next_state', session_id: session, turn_id: turnId, next_state: content === null ? null : { role: 'user', content }, reason: content === null ? 'expired' : undefined, at: '2026-01-01T00:00:02.000Z',
+  type: 'next_state',
+  session_id: session,
+  turn_id: turnId,
+  next_state: content === null ? null : { role: 'user', content },
+  reason: content === null ? 'expired' : undefined,
+  at: '2026-01-01T00:00:02.000Z',
 });
 
 test('restart: close and reopen the writer, append more, the reader sees every record', () => {
@@ -33,11 +45,14 @@ test('restart: close and reopen the writer, append more, the reader sees every r
   w2.close();
   const { turns, skipped } = readRecords(path);
   assert.equal(skipped, 0);
-  assert.deepEqual(turns.map((t) => [t.session_id, t.turn_id, t.response_text, t.next_state, t.next_state_reason]), [
-    ['s', 1, 'one', { role: 'user', content: 'thanks' }, undefined],
-    ['s', 2, 'two', null, 'expired'],
-    ['t', 1, 'other', undefined, undefined],
-  ]);
+  assert.deepEqual(
+    turns.map((t) => [t.session_id, t.turn_id, t.response_text, t.next_state, t.next_state_reason]),
+    [
+      ['s', 1, 'one', { role: 'user', content: 'thanks' }, undefined],
+      ['s', 2, 'two', null, 'expired'],
+      ['t', 1, 'other', undefined, undefined],
+    ],
+  );
   assert.equal(readFileSync(path, 'utf8').split('\n').length, 6, 'five lines and a final newline');
 });
 
@@ -53,7 +68,10 @@ test('a torn last line (crash mid-write) is terminated on reopen and skipped; no
   w2.close();
   const { turns, skipped } = readRecords(path);
   assert.equal(skipped, 1);
-  assert.deepEqual(turns.map((t) => t.turn_id), [1, 2, 4]);
+  assert.deepEqual(
+    turns.map((t) => t.turn_id),
+    [1, 2, 4],
+  );
   const lines = readFileSync(path, 'utf8').split('\n');
   assert.equal(JSON.parse(lines[3]).turn_id, 4, 'the new record starts on its own line');
 });
@@ -67,13 +85,29 @@ test('numbering restarted after a restart: both turns are kept, next states go t
   w.append(nsLine('s', 1, 'reply after'));
   w.close();
   const { turns } = readRecords(path);
-  assert.deepEqual(turns.map((t) => [t.response_text, t.next_state?.content]), [['before restart', 'reply before'], ['after restart', 'reply after']]);
-  assert.deepEqual([...lastTurnIds([...turns, { session_id: 's', turn_id: 5 }, { session_id: 'u', turn_id: 2 }])], [['s', 5], ['u', 2]]);
+  assert.deepEqual(
+    turns.map((t) => [t.response_text, t.next_state?.content]),
+    [
+      ['before restart', 'reply before'],
+      ['after restart', 'reply after'],
+    ],
+  );
+  assert.deepEqual(
+    [...lastTurnIds([...turns, { session_id: 's', turn_id: 5 }, { session_id: 'u', turn_id: 2 }])],
+    [
+      ['s', 5],
+      ['u', 2],
+    ],
+  );
 });
 
 test('a process SIGKILLed while appending loses no acknowledged record', async () => {
   const path = tmpFile();
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../test/sessions/append-child.ts', import.meta.url)), path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('../../test/sessions/append-child.ts', import.meta.url)), path],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let acked = 0;
   let buf = '';
   await new Promise<void>((resolve, reject) => {
@@ -92,7 +126,11 @@ test('a process SIGKILLed while appending loses no acknowledged record', async (
   const { turns, skipped } = readRecords(path);
   assert.ok(skipped <= 1, `at most the torn last line is unreadable (skipped ${skipped})`);
   const ids = turns.map((t) => t.turn_id);
-  assert.deepEqual(ids, Array.from({ length: ids.length }, (_, i) => i + 1), 'records are contiguous from 1');
+  assert.deepEqual(
+    ids,
+    Array.from({ length: ids.length }, (_, i) => i + 1),
+    'records are contiguous from 1',
+  );
   assert.ok(ids.length >= acked, `every acknowledged record is readable (${ids.length} read, ${acked} acked)`);
   // Reopening after the crash appends cleanly.
   const w = new RecordWriter(path);

@@ -116,7 +116,9 @@ export class RecordWriter {
     const r = turn.response!;
     const content = r.message.content;
     const head = {
-      type: 'turn', session_id: turn.sessionId, turn_id: turn.turnId!,
+      type: 'turn',
+      session_id: turn.sessionId,
+      turn_id: turn.turnId!,
       response: r.message,
       response_text: typeof content === 'string' ? content : '',
       tool_calls: r.message.tool_calls,
@@ -138,7 +140,10 @@ export class RecordWriter {
       promptText: r.promptText,
     };
     // The tools as the request spelled them, when they are still those tools (util/json-text.ts).
-    const toolsText = turn.toolsJson !== undefined && turn.toolsJson.value === turn.tools ? turn.toolsJson.text : (JSON.stringify(turn.tools) as string | undefined);
+    const toolsText =
+      turn.toolsJson !== undefined && turn.toolsJson.value === turn.tools
+        ? turn.toolsJson.text
+        : (JSON.stringify(turn.tools) as string | undefined);
     if (toolsText !== undefined) next.tools = digest(toolsText);
     const prev = this.bases.get(turn.sessionId);
     const members: string[] = [];
@@ -147,12 +152,15 @@ export class RecordWriter {
       keep = commonPrefix(prev.context, next.context.slice(0, -1));
       const base: DeltaBase = { turn_id: prev.turnId, keep };
       if (next.tools !== undefined && next.tools === prev.tools) base.tools = true;
-      if (r.promptIds !== undefined && prev.promptIds !== undefined) base.ids_keep = commonPrefix2(prev.promptIds, prev.responseIds ?? [], r.promptIds);
+      if (r.promptIds !== undefined && prev.promptIds !== undefined)
+        base.ids_keep = commonPrefix2(prev.promptIds, prev.responseIds ?? [], r.promptIds);
       if (r.promptText !== undefined && prev.promptText !== undefined) base.text_keep = commonTextPrefix(prev.promptText, r.promptText);
       members.push(`"base":${JSON.stringify(base)}`);
       if (!base.tools && toolsText !== undefined) members.push(`"tools":${toolsText}`);
-      if (r.promptText !== undefined) members.push(`"prompt_text":${JSON.stringify(base.text_keep === undefined ? r.promptText : r.promptText.slice(base.text_keep))}`);
-      if (r.promptIds !== undefined) members.push(`"prompt_ids":${JSON.stringify(base.ids_keep === undefined ? r.promptIds : r.promptIds.slice(base.ids_keep))}`);
+      if (r.promptText !== undefined)
+        members.push(`"prompt_text":${JSON.stringify(base.text_keep === undefined ? r.promptText : r.promptText.slice(base.text_keep))}`);
+      if (r.promptIds !== undefined)
+        members.push(`"prompt_ids":${JSON.stringify(base.ids_keep === undefined ? r.promptIds : r.promptIds.slice(base.ids_keep))}`);
     } else {
       if (toolsText !== undefined) members.push(`"tools":${toolsText}`);
       if (r.promptText !== undefined) members.push(`"prompt_text":${JSON.stringify(r.promptText)}`);
@@ -276,7 +284,12 @@ export function scanHeads(active: string, from: JournalPosition | undefined, onL
  * lines of those sessions are parsed and yielded (and lines whose head is not the writer's).
  * Memory: one line plus each session's latest full turn in the current segment.
  */
-export function* readJournal(active: string, from?: JournalPosition, stats: JournalReadStats = { skipped: 0, bytes: 0 }, sessions?: Set<string>): Generator<JournalEntry> {
+export function* readJournal(
+  active: string,
+  from?: JournalPosition,
+  stats: JournalReadStats = { skipped: 0, bytes: 0 },
+  sessions?: Set<string>,
+): Generator<JournalEntry> {
   for (const seg of journalSegments(active)) {
     if (from !== undefined && seg.n < from.segment) continue;
     const latest = new Map<string, RecordedTurn>();

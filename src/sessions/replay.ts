@@ -72,7 +72,12 @@ export function turnOfRecord(rec: RecordedTurn, withPrefix: boolean): Turn {
 const keyOf = (session: string, turn: number) => `${session}\u0000${turn}`;
 
 /** Replays the journal whose active segment is `active` from `from` (the start when undefined). */
-export function replayJournal(active: string, from: JournalPosition | undefined, store: ReplayStore, onFinished: (turn: Turn, at: JournalPosition) => void): ReplayResult {
+export function replayJournal(
+  active: string,
+  from: JournalPosition | undefined,
+  store: ReplayStore,
+  onFinished: (turn: Turn, at: JournalPosition) => void,
+): ReplayResult {
   const t0 = performance.now();
   const stats = { skipped: 0, bytes: 0, turns: 0, ms: 0 };
   const waiting = new Map<string, { rec: RecordedTurn; at: JournalPosition }>();

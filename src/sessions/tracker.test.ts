@@ -11,7 +11,11 @@ const sys = (content = 'You are a helpful agent.'): ChatMessage => ({ role: 'sys
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const ctx = (): ChatMessage => ({ role: 'user', content: [{ type: 'text', text: CTX }] });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
-const toolCall = (id: string, name: string, args: string): ChatMessage => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });
+const toolCall = (id: string, name: string, args: string): ChatMessage => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+});
 const toolResult = (id: string, content: string): ChatMessage => ({ role: 'tool', tool_call_id: id, content });
 
 /** A tracker with a fake clock and recording listeners. */
@@ -21,13 +25,28 @@ function setup(opts: Partial<TrackerOptions> = {}) {
   const finalized: Turn[] = [];
   const closed: Array<[string, string]> = [];
   const tracker = new SessionTracker(
-    { defaultTurnType: 'main', fallback: 'infer', idleTimeoutMs: 60_000, maxSessions: 1000, ignorePatterns: compileIgnorePatterns(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']), now: () => clock.t, ...opts },
-    { onTurnCompleted: (t) => completed.push(t), onTurnFinalized: (t) => finalized.push(t), onSessionClosed: (id, r) => closed.push([id, r]) },
+    {
+      defaultTurnType: 'main',
+      fallback: 'infer',
+      idleTimeoutMs: 60_000,
+      maxSessions: 1000,
+      ignorePatterns: compileIgnorePatterns(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
+      now: () => clock.t,
+      ...opts,
+    },
+    {
+      onTurnCompleted: (t) => completed.push(t),
+      onTurnFinalized: (t) => finalized.push(t),
+      onSessionClosed: (id, r) => closed.push([id, r]),
+    },
   );
   return { tracker, clock, completed, finalized, closed };
 }
 
-function req(messages: ChatMessage[], extra: Partial<TurnRequest> & { body?: Record<string, unknown>; traceparent?: string } = {}): TurnRequest {
+function req(
+  messages: ChatMessage[],
+  extra: Partial<TurnRequest> & { body?: Record<string, unknown>; traceparent?: string } = {},
+): TurnRequest {
   const { body, traceparent, ...rest } = extra;
   return { sessionDone: false, messages, prefix: prefixHashes(messages), hints: sessionHints(messages, body ?? {}, traceparent), ...rest };
 }
@@ -61,26 +80,37 @@ test("next state of a turn is the user's reply, delivered when the next request 
   assert.equal(first.t.nextState, undefined, 'pending until the next request');
   assert.equal(finalized.length, 0);
   tracker.begin(req([sys(), user('What is 2+2?'), assistant('4'), user('Thanks, and 3+3?')], { explicitSessionId: 'S' }));
-  assert.deepEqual(finalized.map((t) => [t.turnId, t.nextState]), [[1, { role: 'user', content: 'Thanks, and 3+3?', messages: 1 }]]);
+  assert.deepEqual(
+    finalized.map((t) => [t.turnId, t.nextState]),
+    [[1, { role: 'user', content: 'Thanks, and 3+3?', messages: 1 }]],
+  );
 });
 
 test('a tool-call turn gets its tool results as next state: several results become one `tool` state', () => {
   const { tracker, finalized } = setup();
-  const call: ChatMessage = { role: 'assistant', content: null, tool_calls: [
-    { id: 'call_a', type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } },
-    { id: 'call_b', type: 'function', function: { name: 'read', arguments: '{"path":"b"}' } },
-  ] };
+  const call: ChatMessage = {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      { id: 'call_a', type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } },
+      { id: 'call_b', type: 'function', function: { name: 'read', arguments: '{"path":"b"}' } },
+    ],
+  };
   turn(tracker, req([user('read a and b')], { explicitSessionId: 'T' }), call);
   // The client replays the call with rewritten ids, then both results and its internal block.
   const replayed: ChatMessage = { ...call, tool_calls: call.tool_calls!.map((tc, i) => ({ ...tc, id: `callrec${i}` })) };
-  tracker.begin(req([user('read a and b'), replayed, toolResult('callrec0', 'AAA'), toolResult('callrec1', 'BBB'), ctx()], { explicitSessionId: 'T' }));
+  tracker.begin(
+    req([user('read a and b'), replayed, toolResult('callrec0', 'AAA'), toolResult('callrec1', 'BBB'), ctx()], { explicitSessionId: 'T' }),
+  );
   assert.deepEqual(finalized[0].nextState, { role: 'tool', content: 'AAA\n\nBBB', messages: 2 });
 });
 
 test('side turns are forwarded but not recorded and leave session state alone', () => {
   const { tracker, completed, finalized } = setup({ maxSessions: 10 });
   turn(tracker, req([user('hello')], { explicitSessionId: 'S' }), assistant('hi'));
-  const side = tracker.begin(req([sys('Summarise the conversation.'), user('hello'), assistant('hi')], { explicitSessionId: 'S', turnType: 'side' }));
+  const side = tracker.begin(
+    req([sys('Summarise the conversation.'), user('hello'), assistant('hi')], { explicitSessionId: 'S', turnType: 'side' }),
+  );
   assert.equal(side.turnType, 'side');
   assert.equal(side.turn, undefined);
   assert.equal(tracker.complete(side, { message: assistant('summary'), finishReason: 'stop', policyVersion: 0 }), undefined);
@@ -98,7 +128,11 @@ test('side turns are forwarded but not recorded and leave session state alone', 
 test('an explicit non-main turn type is a side turn even when the default is main', () => {
   const { tracker } = setup();
   assert.equal(tracker.begin(req([user('q')], { explicitSessionId: 'S', turnType: 'summary' })).turnType, 'side');
-  assert.equal(tracker.begin(req([user('q')], { explicitSessionId: 'S', turnType: 'main', sideByRule: true })).turnType, 'main', 'explicit main beats the rule');
+  assert.equal(
+    tracker.begin(req([user('q')], { explicitSessionId: 'S', turnType: 'main', sideByRule: true })).turnType,
+    'main',
+    'explicit main beats the rule',
+  );
   const defSide = setup({ defaultTurnType: 'side' });
   assert.equal(defSide.tracker.begin(req([user('q')])).turnType, 'side');
 });
@@ -106,12 +140,19 @@ test('an explicit non-main turn type is a side turn even when the default is mai
 test('session_done closes the session and finalises its last turn with no next state', () => {
   const { tracker, finalized, closed } = setup();
   turn(tracker, req([user('one')], { explicitSessionId: 'D' }), assistant('1'));
-  const last = turn(tracker, req([user('one'), assistant('1'), user('two')], { explicitSessionId: 'D', sessionDone: true }), assistant('2'));
+  const last = turn(
+    tracker,
+    req([user('one'), assistant('1'), user('two')], { explicitSessionId: 'D', sessionDone: true }),
+    assistant('2'),
+  );
   assert.equal(last.t.turnId, 2);
-  assert.deepEqual(finalized.map((t) => [t.turnId, t.nextState, t.noNextStateReason]), [
-    [1, { role: 'user', content: 'two', messages: 1 }, undefined],
-    [2, null, 'session_done'],
-  ]);
+  assert.deepEqual(
+    finalized.map((t) => [t.turnId, t.nextState, t.noNextStateReason]),
+    [
+      [1, { role: 'user', content: 'two', messages: 1 }, undefined],
+      [2, null, 'session_done'],
+    ],
+  );
   assert.deepEqual(closed, [['D', 'session_done']]);
   assert.equal(tracker.size, 0);
   assert.deepEqual(tracker.memory(), { sessions: 0, prefixKeys: 0, traceKeys: 0, closedIds: 1 });
@@ -138,7 +179,10 @@ test('idle sessions expire: pending turns finalised, index entries freed, active
   clock.t += 40_000; // old: idle 70 s; fresh: idle 40 s
   assert.equal(tracker.expireIdle(), 1);
   assert.deepEqual(tracker.sessionIds(), [fresh.h.sessionId]);
-  assert.deepEqual(finalized.map((t) => [t.messages[0].content, t.nextState, t.noNextStateReason]), [['old', null, 'expired']]);
+  assert.deepEqual(
+    finalized.map((t) => [t.messages[0].content, t.nextState, t.noNextStateReason]),
+    [['old', null, 'expired']],
+  );
   assert.equal(tracker.counters.sessions_expired, 1);
   assert.equal(tracker.memory().prefixKeys, 2, 'only the live session keeps its two history keys');
   // The expired session's history no longer matches: its continuation starts a new session.
@@ -150,7 +194,9 @@ test('LRU cap: thousands of sessions keep memory bounded and evicted turns are f
   const { tracker, finalized, completed } = setup({ maxSessions: 100 });
   const longSystem = sys('x'.repeat(2000));
   for (let i = 0; i < 3000; i++) {
-    const r = req([longSystem, user(`question ${i}`), ctx()], { traceparent: `00-${i.toString(16).padStart(32, '0')}-bbbbbbbbbbbbbbbb-01` });
+    const r = req([longSystem, user(`question ${i}`), ctx()], {
+      traceparent: `00-${i.toString(16).padStart(32, '0')}-bbbbbbbbbbbbbbbb-01`,
+    });
     const h = tracker.begin(r);
     tracker.noteTrace(h.sessionId, r.hints.traceId);
     answer(tracker, h, assistant(`answer ${i}`));
@@ -173,7 +219,11 @@ test('a failed turn gets no number and no next state; the retry takes number 1',
   const { tracker, completed, finalized } = setup();
   const h = tracker.begin(req([user('hi')], { explicitSessionId: 'F' }));
   tracker.fail(h);
-  assert.equal(tracker.complete(h, { message: assistant('late'), finishReason: 'stop', policyVersion: 0 }), undefined, 'a failed turn cannot complete later');
+  assert.equal(
+    tracker.complete(h, { message: assistant('late'), finishReason: 'stop', policyVersion: 0 }),
+    undefined,
+    'a failed turn cannot complete later',
+  );
   const retry = turn(tracker, req([user('hi')], { explicitSessionId: 'F' }), assistant('hello'));
   assert.equal(retry.t.turnId, 1);
   assert.equal(h.turn!.turnId, undefined);
@@ -202,7 +252,10 @@ test('a request arriving while the previous turn is in flight: that turn ends wi
   const tb = answer(tracker, b, assistant('to second'));
   assert.equal(tb.turnId, 2);
   tracker.begin(req([user('second'), assistant('to second'), user('third')], { explicitSessionId: 'C' }));
-  assert.deepEqual(finalized.map((t) => t.turnId), [1, 2]);
+  assert.deepEqual(
+    finalized.map((t) => t.turnId),
+    [1, 2],
+  );
   assert.deepEqual(finalized[1].nextState, { role: 'user', content: 'third', messages: 1 });
 });
 
@@ -214,7 +267,10 @@ test('a session closed while its turn is in flight: the turn is numbered and fin
   assert.deepEqual(tracker.sessionIds(), ['X']);
   const t = answer(tracker, inflight, assistant('a2'));
   assert.deepEqual([t.turnId, t.nextState, t.noNextStateReason], [2, null, 'evicted']);
-  assert.deepEqual(finalized.map((x) => x.turnId), [1, 2]);
+  assert.deepEqual(
+    finalized.map((x) => x.turnId),
+    [1, 2],
+  );
   assert.equal(tracker.memory().prefixKeys, 0, 'the closed session left nothing in the index');
 });
 
@@ -222,8 +278,24 @@ test('OpenClaw shape without any hint: requests 1-3 form one session, request 4 
   const { tracker, finalized } = setup();
   const S = sys('long system prompt '.repeat(50));
   const r1 = turn(tracker, req([S, user('What is 2+2?'), ctx()]), assistant('4.'));
-  const r2 = turn(tracker, req([S, user('What is 2+2?'), assistant('4.'), user('LIST_FILES please'), ctx()]), toolCall('call_rec_2', 'ls', '{"path":"."}'));
-  const r3 = turn(tracker, req([S, user('What is 2+2?'), assistant('4.'), user('LIST_FILES please'), toolCall('callrec2', 'ls', '{"path":"."}'), toolResult('callrec2', 'a.txt\nb.txt'), ctx()]), assistant('Two files.'));
+  const r2 = turn(
+    tracker,
+    req([S, user('What is 2+2?'), assistant('4.'), user('LIST_FILES please'), ctx()]),
+    toolCall('call_rec_2', 'ls', '{"path":"."}'),
+  );
+  const r3 = turn(
+    tracker,
+    req([
+      S,
+      user('What is 2+2?'),
+      assistant('4.'),
+      user('LIST_FILES please'),
+      toolCall('callrec2', 'ls', '{"path":"."}'),
+      toolResult('callrec2', 'a.txt\nb.txt'),
+      ctx(),
+    ]),
+    assistant('Two files.'),
+  );
   const r4 = turn(tracker, req([S, user('Say hello.'), ctx()]), assistant('Hello!'));
   assert.equal(r1.h.source, 'new');
   assert.deepEqual([r2.h.source, r3.h.source], ['prefix', 'prefix']);
@@ -231,10 +303,13 @@ test('OpenClaw shape without any hint: requests 1-3 form one session, request 4 
   assert.equal(r3.h.sessionId, r1.h.sessionId);
   assert.notEqual(r4.h.sessionId, r1.h.sessionId);
   assert.deepEqual([r1.t.turnId, r2.t.turnId, r3.t.turnId, r4.t.turnId], [1, 2, 3, 1]);
-  assert.deepEqual(finalized.map((t) => [t.turnId, t.nextState]), [
-    [1, { role: 'user', content: 'LIST_FILES please', messages: 1 }],
-    [2, { role: 'tool', content: 'a.txt\nb.txt', messages: 1 }],
-  ]);
+  assert.deepEqual(
+    finalized.map((t) => [t.turnId, t.nextState]),
+    [
+      [1, { role: 'user', content: 'LIST_FILES please', messages: 1 }],
+      [2, { role: 'tool', content: 'a.txt\nb.txt', messages: 1 }],
+    ],
+  );
 });
 
 test('hints: Runtime sessionId trailer and prompt_cache_key name the session; traceparent ties a turn whose history changed', () => {
@@ -280,7 +355,10 @@ test('per-request work does not depend on how many sessions are live or how long
     const r = req([...history, ctx()]);
     const get = Map.prototype.get;
     let n = 0;
-    Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) { n++; return get.call(this, key); };
+    Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
+      n++;
+      return get.call(this, key);
+    };
     try {
       assert.equal(tracker.begin(r).source, historyTurns > 0 ? 'prefix' : 'new');
     } finally {
@@ -297,10 +375,18 @@ test('ignore patterns are configurable: without them the internal block would be
   const run = (patterns: string[]) => {
     const { tracker, finalized } = setup({ ignorePatterns: compileIgnorePatterns(patterns) });
     turn(tracker, req([user('q1'), ctx()], { explicitSessionId: 'I' }), assistant('a1'));
-    tracker.begin(req([user('q1'), assistant('a1'), user('q2'), { role: 'user', content: '[[client-note]] cwd=/tmp' }, ctx()], { explicitSessionId: 'I' }));
+    tracker.begin(
+      req([user('q1'), assistant('a1'), user('q2'), { role: 'user', content: '[[client-note]] cwd=/tmp' }, ctx()], {
+        explicitSessionId: 'I',
+      }),
+    );
     return finalized[0].nextState;
   };
-  assert.deepEqual(run(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>', '^\\[\\[client-note\\]\\]']), { role: 'user', content: 'q2', messages: 1 });
+  assert.deepEqual(run(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>', '^\\[\\[client-note\\]\\]']), {
+    role: 'user',
+    content: 'q2',
+    messages: 1,
+  });
   const leaked = run([]);
   assert.equal(leaked!.messages, 3);
   assert.match(leaked!.content, /BEGIN_OPENCLAW_INTERNAL_CONTEXT/);
@@ -332,7 +418,10 @@ test('restore after a restart: an inferred session (no id, no hints) finds its w
   const next = turn(tracker, req([sys(), user('Plan my trip'), assistant('Sure.'), user('to Rome'), ctx()]), assistant('Done.'));
   assert.equal(next.h.source, 'prefix');
   assert.equal(next.h.sessionId, first.t.sessionId);
-  assert.deepEqual(finalized.map((t) => [t.turnId, t.nextState?.content]), [[1, 'to Rome']]);
+  assert.deepEqual(
+    finalized.map((t) => [t.turnId, t.nextState?.content]),
+    [[1, 'to Rome']],
+  );
   assert.equal(completed.at(-1)!.turnId, 2, 'numbering continues after the restored turn');
   // An id the store knows but that was not restored continues after the store's number.
   const other = setup({ lastTurnIdOf: (id) => (id === 'old' ? 7 : 0) });

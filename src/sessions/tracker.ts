@@ -219,7 +219,12 @@ export class SessionTracker {
 
   /** Sizes of the in-memory tables, to show memory stays bounded. */
   memory(): TrackerMemory {
-    return { sessions: this.sessions.size, prefixKeys: this.prefixIndex.size, traceKeys: this.traceIndex.size, closedIds: this.closedCounters.size };
+    return {
+      sessions: this.sessions.size,
+      prefixKeys: this.prefixIndex.size,
+      traceKeys: this.traceIndex.size,
+      closedIds: this.closedCounters.size,
+    };
   }
 
   /** The turn type of a request: its explicit type, else side by rule, else the configured default. Pure. */
@@ -238,7 +243,12 @@ export class SessionTracker {
     if (turnType === 'side') {
       this.counters.side_turns++;
       if (req.sessionDone && req.explicitSessionId !== undefined) this.close(req.explicitSessionId, 'session_done');
-      return { sessionId: req.explicitSessionId ?? '', turnType, source: req.explicitSessionId !== undefined ? 'explicit' : 'new', sessionDone: req.sessionDone };
+      return {
+        sessionId: req.explicitSessionId ?? '',
+        turnType,
+        source: req.explicitSessionId !== undefined ? 'explicit' : 'new',
+        sessionDone: req.sessionDone,
+      };
     }
     const { state, source, matchedLength } = this.resolve(req);
     this.counters.sessions_by_source[source]++;
@@ -251,7 +261,14 @@ export class SessionTracker {
         this.setNextState(prev, nextStateFrom(appended, this.opts.ignorePatterns) ?? null, 'no_new_message');
       }
     }
-    const turn: Turn = { sessionId: state.id, messages: req.messages, prefix: req.prefix, startedAt: this.now(), finalized: false, failed: false };
+    const turn: Turn = {
+      sessionId: state.id,
+      messages: req.messages,
+      prefix: req.prefix,
+      startedAt: this.now(),
+      finalized: false,
+      failed: false,
+    };
     this.owner.set(turn, state);
     state.last = turn;
     this.counters.main_turns++;
@@ -386,7 +403,12 @@ export class SessionTracker {
     return { state: this.getOrCreate(`s-${randomUUID()}`, true), source: 'new', matchedLength: req.prefix.length };
   }
 
-  private named(req: TurnRequest, id: string, source: SessionSource, inferred: boolean): { state: SessionState; source: SessionSource; matchedLength?: number } {
+  private named(
+    req: TurnRequest,
+    id: string,
+    source: SessionSource,
+    inferred: boolean,
+  ): { state: SessionState; source: SessionSource; matchedLength?: number } {
     const state = this.getOrCreate(id, inferred);
     return { state, source, matchedLength: this.matchOwnHistory(state, req.prefix) };
   }

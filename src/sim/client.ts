@@ -77,10 +77,21 @@ export async function requestAnswer(client: ChatClientOptions, messages: readonl
   if (maxTokens !== undefined) body.max_tokens = maxTokens;
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers: turnHeaders(client, meta), body: JSON.stringify(body), signal: AbortSignal.timeout(client.timeoutMs ?? 300_000) });
+    res = await fetch(url, {
+      method: 'POST',
+      headers: turnHeaders(client, meta),
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(client.timeoutMs ?? 300_000),
+    });
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
-    throw new OpenClawError(timedOut ? 'upstream_timeout' : 'upstream_connection', timedOut ? `no answer from ${url} within ${client.timeoutMs ?? 300_000} ms; raise timeoutMs or check that the server is not stuck` : `could not reach ${url}: ${(err as Error).message}; is the RL server running there (check baseUrl)?`, { cause: err });
+    throw new OpenClawError(
+      timedOut ? 'upstream_timeout' : 'upstream_connection',
+      timedOut
+        ? `no answer from ${url} within ${client.timeoutMs ?? 300_000} ms; raise timeoutMs or check that the server is not stuck`
+        : `could not reach ${url}: ${(err as Error).message}; is the RL server running there (check baseUrl)?`,
+      { cause: err },
+    );
   }
   const json = await readJson(res);
   if (!res.ok) {
@@ -88,7 +99,8 @@ export async function requestAnswer(client: ChatClientOptions, messages: readonl
     throw new OpenClawError(kindForStatus(res.status), `${url} answered ${res.status}: ${detail}`, { status: res.status });
   }
   const choice = (json as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0];
-  if (choice?.message === undefined) throw new OpenClawError('upstream', `${url} answered 200 without choices[0].message: ${JSON.stringify(json).slice(0, 200)}`);
+  if (choice?.message === undefined)
+    throw new OpenClawError('upstream', `${url} answered 200 without choices[0].message: ${JSON.stringify(json).slice(0, 200)}`);
   const content = choice.message.content;
   return typeof content === 'string' ? content : '';
 }

@@ -73,7 +73,8 @@ export const DEFAULT_CLOSE_MAX_TOKENS = 8;
 /** Runs one episode: ask, read, reply, retry while unsatisfied, then close the session. */
 export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
   const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
-  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new OpenClawError('invalid_request', `maxTurns must be an integer ≥ 1, got ${maxTurns}`, { param: 'maxTurns' });
+  if (!Number.isInteger(maxTurns) || maxTurns < 1)
+    throw new OpenClawError('invalid_request', `maxTurns must be an integer ≥ 1, got ${maxTurns}`, { param: 'maxTurns' });
   const prompt = typeof opts.task === 'string' ? opts.task : opts.task.prompt;
   const messages: ChatMessage[] = [];
   if (opts.systemPrompt !== undefined) messages.push({ role: 'system', content: opts.systemPrompt });

@@ -45,8 +45,10 @@ export async function evaluatePersona(opts: EvaluateOptions): Promise<Evaluation
   const samples = opts.samples ?? tasks.length;
   const concurrency = opts.concurrency ?? 2;
   if (tasks.length === 0) throw new OpenClawError('invalid_request', 'evaluatePersona needs at least one task', { param: 'tasks' });
-  if (!Number.isInteger(samples) || samples < 1) throw new OpenClawError('invalid_request', `samples must be an integer ≥ 1, got ${samples}`, { param: 'samples' });
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new OpenClawError('invalid_request', `concurrency must be an integer ≥ 1, got ${concurrency}`, { param: 'concurrency' });
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new OpenClawError('invalid_request', `samples must be an integer ≥ 1, got ${samples}`, { param: 'samples' });
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new OpenClawError('invalid_request', `concurrency must be an integer ≥ 1, got ${concurrency}`, { param: 'concurrency' });
   const items: RatedAnswer[] = new Array(samples);
   let next = 0;
   const worker = async (): Promise<void> => {

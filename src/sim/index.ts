@@ -26,6 +26,13 @@ export {
 export { THANKS_REPLIES, REDO_REQUESTS, COMPLAINT_OPENERS, REPEAT_OPENERS, NO_ANSWER_OPENERS, CORRECTIONS } from './phrases.ts';
 export { TRAIN_TASKS, HELD_OUT_TASKS, HELD_OUT_TOPIC_IDS, pickTask, type Task } from './tasks.ts';
 export { requestAnswer, chatCompletionsUrl, turnHeaders, type ChatClientOptions, type TurnMeta } from './client.ts';
-export { runEpisode, DEFAULT_MAX_TURNS, DEFAULT_CLOSE_MAX_TOKENS, type EpisodeOptions, type EpisodeResult, type EpisodeTurn } from './episode.ts';
+export {
+  runEpisode,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_CLOSE_MAX_TOKENS,
+  type EpisodeOptions,
+  type EpisodeResult,
+  type EpisodeTurn,
+} from './episode.ts';
 export { evaluatePersona, type EvaluateOptions, type EvaluationResult, type RatedAnswer } from './evaluate.ts';
 export { Rng } from '../engines/embedded/rng.ts';

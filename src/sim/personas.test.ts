@@ -26,7 +26,11 @@ const CASES: Array<[string, string, Record<PersonaName, 0 | 1>]> = [
   ['long formal prose (41 words)', PLAIN_LONG, { 'no-markdown': 1, terse: 0, casual: 0, lowercase: 0, 'friendly-signoff': 0 }],
   ['casual', CASUAL, { 'no-markdown': 1, terse: 1, casual: 1, lowercase: 0, 'friendly-signoff': 0 }],
   ['lowercase', LOWER, { 'no-markdown': 1, terse: 1, casual: 0, lowercase: 1, 'friendly-signoff': 0 }],
-  ['sign-off line with emoji (its "!" is not in the body, so not casual)', SIGNOFF, { 'no-markdown': 1, terse: 1, casual: 0, lowercase: 0, 'friendly-signoff': 1 }],
+  [
+    'sign-off line with emoji (its "!" is not in the body, so not casual)',
+    SIGNOFF,
+    { 'no-markdown': 1, terse: 1, casual: 0, lowercase: 0, 'friendly-signoff': 1 },
+  ],
   ['empty answer', '', { 'no-markdown': 0, terse: 0, casual: 0, lowercase: 0, 'friendly-signoff': 0 }],
   ['two words', 'ok sure', { 'no-markdown': 0, terse: 0, casual: 0, lowercase: 0, 'friendly-signoff': 0 }],
 ];
@@ -59,13 +63,23 @@ const STYLE_WORDS: Record<StyleName, RegExp> = {
 const OPENERS = (style: StyleName) => [...COMPLAINT_OPENERS[style], ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS];
 
 test('phrase pools are large and varied: many phrasings per intent, some Chinese, some emoji', () => {
-  const all = [...THANKS_REPLIES, ...REDO_REQUESTS, ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS, ...Object.values(COMPLAINT_OPENERS).flat(), ...Object.values(CORRECTIONS).flat()];
+  const all = [
+    ...THANKS_REPLIES,
+    ...REDO_REQUESTS,
+    ...REPEAT_OPENERS,
+    ...NO_ANSWER_OPENERS,
+    ...Object.values(COMPLAINT_OPENERS).flat(),
+    ...Object.values(CORRECTIONS).flat(),
+  ];
   assert.ok(THANKS_REPLIES.length >= 30, `thanks: ${THANKS_REPLIES.length}`);
   assert.ok(REDO_REQUESTS.length >= 10);
   for (const style of Object.keys(CORRECTIONS) as StyleName[]) {
     assert.ok(CORRECTIONS[style].length >= 7, `${style} corrections: ${CORRECTIONS[style].length}`);
     assert.ok(COMPLAINT_OPENERS[style].length >= 5, `${style} openers`);
-    assert.ok(CORRECTIONS[style].some((c) => /[\u4e00-\u9fff]/.test(c)), `${style}: a Chinese correction`);
+    assert.ok(
+      CORRECTIONS[style].some((c) => /[\u4e00-\u9fff]/.test(c)),
+      `${style}: a Chinese correction`,
+    );
   }
   assert.equal(new Set(all).size, all.length, 'no phrase repeats');
   assert.ok(all.filter((p) => /[\u4e00-\u9fff]/.test(p)).length >= 15, 'some Chinese');
@@ -74,17 +88,34 @@ test('phrase pools are large and varied: many phrasings per intent, some Chinese
   assert.ok(Math.min(...words) <= 2 && Math.max(...words) >= 12, 'terse and wordy');
 });
 
-const normalise = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+const normalise = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 test("no phrase of a pool is one of the judge's cue words, rule examples or evaluation replies", () => {
-  const evalSet = ['dev', 'heldout'].flatMap((s) => parseJudgeSet(readFileSync(join(import.meta.dirname, `../../bench/judge-set/${s}.tsv`), 'utf8'), s).map((i) => i.text));
-  const examples = Object.values(RULE_EXAMPLES).flat().map((e) => e.text);
+  const evalSet = ['dev', 'heldout'].flatMap((s) =>
+    parseJudgeSet(readFileSync(join(import.meta.dirname, `../../bench/judge-set/${s}.tsv`), 'utf8'), s).map((i) => i.text),
+  );
+  const examples = Object.values(RULE_EXAMPLES)
+    .flat()
+    .map((e) => e.text);
   const forbidden = new Set([...judgeCueWords(), ...examples, ...evalSet].map(normalise).filter((w) => w !== ''));
-  const pools = [...THANKS_REPLIES, ...REDO_REQUESTS, ...REPEAT_OPENERS, ...NO_ANSWER_OPENERS, ...Object.values(COMPLAINT_OPENERS).flat(), ...Object.values(CORRECTIONS).flat()];
+  const pools = [
+    ...THANKS_REPLIES,
+    ...REDO_REQUESTS,
+    ...REPEAT_OPENERS,
+    ...NO_ANSWER_OPENERS,
+    ...Object.values(COMPLAINT_OPENERS).flat(),
+    ...Object.values(CORRECTIONS).flat(),
+  ];
   for (const phrase of pools) {
     assert.ok(!forbidden.has(normalise(phrase)), `"${phrase}" is a judge cue, rule example or evaluation reply`);
     // Each sentence of a phrase too: a pool phrase must not be a cue word padded with punctuation.
-    for (const sentence of phrase.split(/(?<=[.!?。！？])\s*/)) assert.ok(!forbidden.has(normalise(sentence)) || normalise(sentence) === '', `"${sentence}" in "${phrase}"`);
+    for (const sentence of phrase.split(/(?<=[.!?。！？])\s*/))
+      assert.ok(!forbidden.has(normalise(sentence)) || normalise(sentence) === '', `"${sentence}" in "${phrase}"`);
   }
 });
 
@@ -109,7 +140,12 @@ test('every combination of the pools scores as its intent: thanks +1 without hin
   }
 });
 
-const turn = (reply: string) => ({ promptMessages: [{ role: 'user', content: 'How do I cook pasta?' }], responseText: MARKDOWN, responseToolCalls: [], nextState: { role: 'user' as const, content: reply } });
+const turn = (reply: string) => ({
+  promptMessages: [{ role: 'user', content: 'How do I cook pasta?' }],
+  responseText: MARKDOWN,
+  responseToolCalls: [],
+  nextState: { role: 'user' as const, content: reply },
+});
 
 test('persona replies through the rules judges: satisfied +1, unsatisfied −1, corrections become accepted hints', async () => {
   const rng = new Rng(7);
@@ -161,9 +197,18 @@ test('later attempts and non-answers use their own openers', () => {
   const rng = new Rng(3);
   for (let i = 0; i < 20; i++) {
     const [again, empty, first] = [p.reply(MARKDOWN, rng, 2), p.reply('', rng, 1), p.reply(MARKDOWN, rng, 1)];
-    assert.ok(REPEAT_OPENERS.some((o) => again === o || again.startsWith(`${o} `)), again);
-    assert.ok(NO_ANSWER_OPENERS.some((o) => empty === o || empty.startsWith(`${o} `)), empty);
-    assert.ok(COMPLAINT_OPENERS.markdown.some((o) => first === o || first.startsWith(`${o} `)), first);
+    assert.ok(
+      REPEAT_OPENERS.some((o) => again === o || again.startsWith(`${o} `)),
+      again,
+    );
+    assert.ok(
+      NO_ANSWER_OPENERS.some((o) => empty === o || empty.startsWith(`${o} `)),
+      empty,
+    );
+    assert.ok(
+      COMPLAINT_OPENERS.markdown.some((o) => first === o || first.startsWith(`${o} `)),
+      first,
+    );
   }
 });
 
@@ -177,7 +222,11 @@ test('replies are deterministic given the seed', () => {
 });
 
 test('bad persona names and arguments are explained', () => {
-  assert.throws(() => createPersona('pirate'), (e: unknown) => e instanceof OpenClawError && /unknown persona 'pirate'.*no-markdown, terse, casual, lowercase, friendly-signoff/.test(e.message));
+  assert.throws(
+    () => createPersona('pirate'),
+    (e: unknown) =>
+      e instanceof OpenClawError && /unknown persona 'pirate'.*no-markdown, terse, casual, lowercase, friendly-signoff/.test(e.message),
+  );
   assert.throws(() => createPersona('terse', { correctionRate: 1.5 }), /correctionRate must be in \[0, 1\]/);
   assert.throws(() => PERSONAS.terse.reply(PLAIN_LONG, new Rng(1), 0), /attempt must be an integer ≥ 1/);
 });

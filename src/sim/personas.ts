@@ -58,11 +58,20 @@ const SPECS: Readonly<Record<PersonaName, PersonaSpec>> = {
   'no-markdown': {
     style: 'markdown',
     correctionRate: 0.6,
-    description: 'A student who hands answers in as homework and does not want them to look AI-written: no lists, bold text or headings, just prose.',
+    description:
+      'A student who hands answers in as homework and does not want them to look AI-written: no lists, bold text or headings, just prose.',
   },
   terse: { style: 'terse', correctionRate: 0.5, description: 'A busy professional who wants the short version: 25 words or fewer.' },
-  casual: { style: 'casual', correctionRate: 0.5, description: 'A teenager who wants a relaxed, chatty tone (contractions, slang, exclamation marks), not a textbook.' },
-  lowercase: { style: 'lowercase', correctionRate: 0.7, description: 'A user who finds capital letters loud and wants everything in lowercase.' },
+  casual: {
+    style: 'casual',
+    correctionRate: 0.5,
+    description: 'A teenager who wants a relaxed, chatty tone (contractions, slang, exclamation marks), not a textbook.',
+  },
+  lowercase: {
+    style: 'lowercase',
+    correctionRate: 0.7,
+    description: 'A user who finds capital letters loud and wants everything in lowercase.',
+  },
   'friendly-signoff': {
     style: 'signoff',
     correctionRate: 0.7,
@@ -101,7 +110,10 @@ function checkAttempt(attempt: number): void {
 export function createPersona(name: string, opts: { correctionRate?: number } = {}): Persona {
   const spec = (SPECS as Record<string, PersonaSpec | undefined>)[name];
   if (spec === undefined) {
-    throw new OpenClawError('invalid_request', `unknown persona '${name}'; choose one of: ${PERSONA_NAMES.join(', ')}`, { param: 'persona', code: 'unknown_persona' });
+    throw new OpenClawError('invalid_request', `unknown persona '${name}'; choose one of: ${PERSONA_NAMES.join(', ')}`, {
+      param: 'persona',
+      code: 'unknown_persona',
+    });
   }
   const correctionRate = opts.correctionRate ?? spec.correctionRate;
   if (!(correctionRate >= 0 && correctionRate <= 1)) {
@@ -133,4 +145,6 @@ export function createPersona(name: string, opts: { correctionRate?: number } = 
 }
 
 /** The shipped personas with their default correction rates, by name. */
-export const PERSONAS: Readonly<Record<PersonaName, Persona>> = Object.fromEntries(PERSONA_NAMES.map((n) => [n, createPersona(n)])) as Record<PersonaName, Persona>;
+export const PERSONAS: Readonly<Record<PersonaName, Persona>> = Object.fromEntries(
+  PERSONA_NAMES.map((n) => [n, createPersona(n)]),
+) as Record<PersonaName, Persona>;

@@ -26,7 +26,14 @@ after(async () => {
 test('an episode through the gateway becomes an opd+rl sample with the correction as hint and an rl sample for the thanks', async () => {
   h.policy.script({ kind: 'text', text: MARKDOWN }, { kind: 'text', text: PLAIN }, { kind: 'text', text: 'Glad to help.' });
   // Seed 2: the first complaint carries a concrete correction.
-  const result = await runEpisode({ baseUrl: `${h.url}/v1`, model: 'policy', persona: PERSONAS['no-markdown'], task: TRAIN_TASKS[0], sessionId: 'sim-1', rng: new Rng(2) });
+  const result = await runEpisode({
+    baseUrl: `${h.url}/v1`,
+    model: 'policy',
+    persona: PERSONAS['no-markdown'],
+    task: TRAIN_TASKS[0],
+    sessionId: 'sim-1',
+    rng: new Rng(2),
+  });
   const correction = result.turns[0].reply.correction;
   assert.ok(correction !== null && CORRECTIONS.markdown.includes(correction), `a markdown correction: ${correction}`);
   assert.deepEqual(result.ratings, [0, 1]);

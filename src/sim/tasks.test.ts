@@ -15,9 +15,14 @@ test('the other topics × the corpus phrasings train; 10 held-out topics × the 
 test('held-out tasks share no topic with training tasks, and their phrasings are absent from the pretraining corpus', () => {
   const trainTopics = new Set(TRAIN_TASKS.map((t) => t.topicId));
   for (const t of HELD_OUT_TASKS) assert.ok(!trainTopics.has(t.topicId), t.id);
-  const corpusUserTexts = new Set(generateCorpus(3000, 5).flatMap((d) => d.messages.filter((m) => m.role === 'user').map((m) => String(m.content).split('\n')[0])));
+  const corpusUserTexts = new Set(
+    generateCorpus(3000, 5).flatMap((d) => d.messages.filter((m) => m.role === 'user').map((m) => String(m.content).split('\n')[0])),
+  );
   for (const t of HELD_OUT_TASKS) assert.ok(!corpusUserTexts.has(t.prompt), t.prompt);
-  assert.ok(TRAIN_TASKS.some((t) => corpusUserTexts.has(t.prompt)), 'training prompts are phrased like the corpus');
+  assert.ok(
+    TRAIN_TASKS.some((t) => corpusUserTexts.has(t.prompt)),
+    'training prompts are phrased like the corpus',
+  );
 });
 
 test('pickTask is deterministic given the seed and refuses an empty list', () => {

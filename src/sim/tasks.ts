@@ -18,10 +18,23 @@ export interface Task {
 }
 
 /** Topics kept out of training episodes (two per category), for the held-out rating. */
-export const HELD_OUT_TOPIC_IDS: readonly string[] = ['soup', 'coffee', 'flights', 'safety', 'sql', 'variables', 'notes', 'essay', 'plants', 'email'];
+export const HELD_OUT_TOPIC_IDS: readonly string[] = [
+  'soup',
+  'coffee',
+  'flights',
+  'safety',
+  'sql',
+  'variables',
+  'notes',
+  'essay',
+  'plants',
+  'email',
+];
 
 function tasksFor(topics: readonly Topic[], templates: readonly string[], tag: string): Task[] {
-  return topics.flatMap((topic) => templates.map((template, k) => ({ id: `${topic.id}/${tag}${k}`, topicId: topic.id, prompt: question(template, topic) })));
+  return topics.flatMap((topic) =>
+    templates.map((template, k) => ({ id: `${topic.id}/${tag}${k}`, topicId: topic.id, prompt: question(template, topic) })),
+  );
 }
 
 const heldOutTopics = TOPICS.filter((t) => HELD_OUT_TOPIC_IDS.includes(t.id));

@@ -46,7 +46,14 @@ test('a tool-call response: prompt ids are a prefix and the response ids decode 
   const n = qwen.encode(expectedText).length;
   const out = alignResponse(
     qwen,
-    { messages: question, tools, responseText: 'Let me check.', responseToolCalls: [toolCall], finishReason: 'tool_calls', upstreamLogprobs: fakeLogprobs(n) },
+    {
+      messages: question,
+      tools,
+      responseText: 'Let me check.',
+      responseToolCalls: [toolCall],
+      finishReason: 'tool_calls',
+      upstreamLogprobs: fakeLogprobs(n),
+    },
     counters,
   );
   assert.deepEqual(out.promptIds, qwen.encode(qwen.renderChat(question, { tools, addGenerationPrompt: true })));
@@ -74,14 +81,21 @@ test('after a tool result, with thinking off, the final answer aligns to its own
     upstreamLogprobs: fakeLogprobs(10),
     templateKwargs: { enable_thinking: false },
   });
-  assert.ok(out.promptText.endsWith('<tool_response>\n{"temp_c": 18}\n</tool_response><|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n'));
+  assert.ok(
+    out.promptText.endsWith('<tool_response>\n{"temp_c": 18}\n</tool_response><|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n'),
+  );
   // 9 tokens of text (hand-checked with the Qwen3 vocabulary) plus <|im_end|>.
   assert.deepEqual(out.responseIds, [2132, 374, 220, 16, 23, 30937, 304, 12095, 13, IM_END]);
   assert.equal(qwen.decode(out.responseIds), 'It is 18°C in Paris.<|im_end|>');
 });
 
 test('reasoning split off by the upstream is put back into the think block of the response', () => {
-  const out = alignResponse(qwen, { messages: question, responseText: 'Sunny.', responseReasoning: 'Paris is sunny today.', upstreamLogprobs: fakeLogprobs(14) });
+  const out = alignResponse(qwen, {
+    messages: question,
+    responseText: 'Sunny.',
+    responseReasoning: 'Paris is sunny today.',
+    upstreamLogprobs: fakeLogprobs(14),
+  });
   assert.equal(qwen.decode(out.responseIds), '<think>\nParis is sunny today.\n</think>\n\nSunny.<|im_end|>');
 });
 
@@ -126,11 +140,15 @@ test('missing upstream log-probs are padded with mask 0 and counted; surplus one
 test('a prompt that is not a prefix of prompt+response is reported with its first mismatching index', async () => {
   // A template without special-token boundaries: "hel" + "lo world" re-merges into "hello" + " world".
   await symlink(join(qwen3TokenizerDir(), 'tokenizer.json'), join(scratch, 'tokenizer.json'));
-  await writeFile(join(scratch, 'tokenizer_config.json'), JSON.stringify({ eos_token: '<|im_end|>', chat_template: '{% for m in messages %}{{ m.content }}{% endfor %}' }));
+  await writeFile(
+    join(scratch, 'tokenizer_config.json'),
+    JSON.stringify({ eos_token: '<|im_end|>', chat_template: '{% for m in messages %}{{ m.content }}{% endfor %}' }),
+  );
   const tok = await loadHfTokenizer(scratch);
   const counters = createAlignmentCounters();
   assert.throws(
-    () => alignResponse(tok, { messages: [{ role: 'user', content: 'hel' }], responseText: 'lo world', upstreamLogprobs: [-1, -1] }, counters),
+    () =>
+      alignResponse(tok, { messages: [{ role: 'user', content: 'hel' }], responseText: 'lo world', upstreamLogprobs: [-1, -1] }, counters),
     (err: unknown) =>
       err instanceof OpenClawError &&
       err.kind === 'data' &&

@@ -89,7 +89,9 @@ export function alignResponse(tokenizer: HfTokenizer, input: AlignInput, counter
 
   const responseIds = cutAtEndOfTurn(fullIds.slice(promptIds.length), tokenizer.endOfTurnIds, input.finishReason);
   if (responseIds.length === 0) {
-    throw new OpenClawError('data', 'the re-rendered response has no tokens; the chat template dropped the assistant message', { code: 'empty_response' });
+    throw new OpenClawError('data', 'the re-rendered response has no tokens; the chat template dropped the assistant message', {
+      code: 'empty_response',
+    });
   }
   const fitted = fitLogprobs(input.upstreamLogprobs, responseIds.length);
   if (counters !== undefined) countFit(counters, fitted.padded, fitted.trimmed);

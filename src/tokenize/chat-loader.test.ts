@@ -32,7 +32,10 @@ test('a Hugging Face folder loads as HfChatTokenizer (Qwen3 template)', async ()
 test('a folder that is neither names the missing Hugging Face files', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-tok-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'qwen3' }));
-  await assert.rejects(loadChatTokenizer(dir), (err: Error) => /tokenizer\.json is missing/.test(err.message) && /rollout\.tokenizer/.test(err.message));
+  await assert.rejects(
+    loadChatTokenizer(dir),
+    (err: Error) => /tokenizer\.json is missing/.test(err.message) && /rollout\.tokenizer/.test(err.message),
+  );
 });
 
 test('an embedded checkpoint without a tokenizer.json says which file is missing', async () => {

@@ -32,7 +32,10 @@ export async function loadChatTokenizer(dir: string, opts: HfChatTokenizerOption
   try {
     json = JSON.parse(await readFile(path, 'utf8')) as TokenizerJson;
   } catch (err) {
-    throw new OpenClawError('config', `${dir} is an embedded checkpoint but ${path} could not be read: ${(err as Error).message}`, { param: SETTING, cause: err });
+    throw new OpenClawError('config', `${dir} is an embedded checkpoint but ${path} could not be read: ${(err as Error).message}`, {
+      param: SETTING,
+      cause: err,
+    });
   }
   return { tokenizer: new EmbeddedChatTokenizer(Tokenizer.fromJSON(json)), format: 'embedded', contextLength: embedded.ctx };
 }

@@ -69,7 +69,10 @@ export class HfChatTokenizer implements ChatTokenizer {
     // Generation prompts are a handful of tokens: look at the tail only.
     for (let i = promptIds.length - 1; i >= Math.max(0, promptIds.length - 16); i--) {
       if (promptIds[i] === this.thinkClose || promptIds[i] === this.turnStart) break;
-      if (promptIds[i] === this.thinkOpen) { inThink = true; break; }
+      if (promptIds[i] === this.thinkOpen) {
+        inThink = true;
+        break;
+      }
     }
     return new HermesOutputParser({ inThink });
   }

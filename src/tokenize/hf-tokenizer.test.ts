@@ -70,7 +70,13 @@ test('Qwen3 end-of-turn ids come from eos_token', () => {
 test('content part lists are joined and JSON-string tool arguments are rendered as objects', () => {
   const text = qwen.renderChat(
     [
-      { role: 'user', content: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'line one' },
+          { type: 'text', text: 'line two' },
+        ],
+      },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
     ],
     { addGenerationPrompt: false },
@@ -88,7 +94,10 @@ test('chat_template.jinja is used when the config has none, with bos/eos given a
   const tok = await loadHfTokenizer(dir);
   assert.equal(tok.bosToken, '<|endoftext|>');
   assert.equal(tok.eosToken, '<|im_end|>');
-  assert.equal(tok.renderChat([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true }), '<|endoftext|>[user]hi<|im_end|>[assistant]');
+  assert.equal(
+    tok.renderChat([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true }),
+    '<|endoftext|>[user]hi<|im_end|>[assistant]',
+  );
 });
 
 test('a named template list picks tool_use when tools are given', async () => {
@@ -110,7 +119,10 @@ test('missing folder, files and template are config errors that name what is mis
   const emptyDir = join(scratch, 'empty');
   await mkdir(emptyDir);
   await assert.rejects(loadHfTokenizer(emptyDir), configError(/tokenizer\.json is missing/));
-  await assert.rejects(loadHfTokenizer(await folder('no-template', { eos_token: '<|im_end|>' })), configError(/no chat template.*"chat_template"/));
+  await assert.rejects(
+    loadHfTokenizer(await folder('no-template', { eos_token: '<|im_end|>' })),
+    configError(/no chat template.*"chat_template"/),
+  );
   await assert.rejects(loadHfTokenizer(await folder('bad-json', '{ nope')), configError(/tokenizer_config\.json is not valid JSON/));
   await assert.rejects(
     loadHfTokenizer(await folder('bad-eos', { eos_token: '<no-such-token>', chat_template: 'x' })),

@@ -63,7 +63,10 @@ export async function loadHfTokenizer(dir: string, opts: LoadTokenizerOptions = 
   try {
     tokenizer = new Tokenizer(tokenizerJson as object, config);
   } catch (err) {
-    throw new OpenClawError('config', `${join(dir, 'tokenizer.json')} could not be loaded as a Hugging Face tokenizer: ${errText(err)}`, { param: SETTING, cause: err });
+    throw new OpenClawError('config', `${join(dir, 'tokenizer.json')} could not be loaded as a Hugging Face tokenizer: ${errText(err)}`, {
+      param: SETTING,
+      cause: err,
+    });
   }
   const bosToken = tokenText(config.bos_token);
   const eosToken = tokenText(config.eos_token);
@@ -95,7 +98,10 @@ export async function loadHfTokenizer(dir: string, opts: LoadTokenizerOptions = 
           add_generation_prompt: renderOpts.addGenerationPrompt,
         });
       } catch (err) {
-        throw new OpenClawError('data', `the chat template of ${dir} failed to render these messages: ${errText(err)}`, { code: 'template_render_failed', cause: err });
+        throw new OpenClawError('data', `the chat template of ${dir} failed to render these messages: ${errText(err)}`, {
+          code: 'template_render_failed',
+          cause: err,
+        });
       }
     },
     encode(text) {
@@ -195,7 +201,15 @@ function cleanSplitTokens(tokenizerJson: unknown): string[] {
   const added = (tokenizerJson as JsonObject).added_tokens;
   if (!Array.isArray(added)) return [];
   return (added as JsonObject[])
-    .filter((t) => typeof t.content === 'string' && t.content !== '' && t.lstrip !== true && t.rstrip !== true && t.single_word !== true && t.normalized !== true)
+    .filter(
+      (t) =>
+        typeof t.content === 'string' &&
+        t.content !== '' &&
+        t.lstrip !== true &&
+        t.rstrip !== true &&
+        t.single_word !== true &&
+        t.normalized !== true,
+    )
     .map((t) => t.content as string);
 }
 
@@ -214,7 +228,9 @@ function collectEndOfTurnIds(tokenizer: Tokenizer, eosToken: string | null, gene
     if (token === null) continue;
     const id = tokenizer.token_to_id(token);
     if (id === undefined) {
-      throw new OpenClawError('config', `end-of-turn token ${JSON.stringify(token)} is not in the vocabulary of the tokenizer`, { param: SETTING });
+      throw new OpenClawError('config', `end-of-turn token ${JSON.stringify(token)} is not in the vocabulary of the tokenizer`, {
+        param: SETTING,
+      });
     }
     ids.add(id);
   }
@@ -228,7 +244,11 @@ function collectEndOfTurnIds(tokenizer: Tokenizer, eosToken: string | null, gene
 async function requireFolder(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => null);
   if (info === null || !info.isDirectory()) {
-    throw new OpenClawError('config', `tokenizer folder ${dir} does not exist or is not a folder; set ${SETTING} to a local Hugging Face model folder (with tokenizer.json and tokenizer_config.json)`, { param: SETTING });
+    throw new OpenClawError(
+      'config',
+      `tokenizer folder ${dir} does not exist or is not a folder; set ${SETTING} to a local Hugging Face model folder (with tokenizer.json and tokenizer_config.json)`,
+      { param: SETTING },
+    );
   }
 }
 
@@ -245,7 +265,11 @@ async function readJson(path: string, required: boolean): Promise<unknown> {
   const text = await readText(path);
   if (text === null) {
     if (!required) return null;
-    throw new OpenClawError('config', `${path} is missing; ${SETTING} must be a local Hugging Face model folder containing tokenizer.json and tokenizer_config.json`, { param: SETTING });
+    throw new OpenClawError(
+      'config',
+      `${path} is missing; ${SETTING} must be a local Hugging Face model folder containing tokenizer.json and tokenizer_config.json`,
+      { param: SETTING },
+    );
   }
   try {
     return JSON.parse(text);

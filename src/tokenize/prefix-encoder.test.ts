@@ -10,7 +10,9 @@ import type { ChatMessage } from '../engines/types.ts';
 const FIXTURE = '/work/shared/fixtures/openclaw-2026.9.6-requests.sanitized.jsonl';
 
 let qwen: HfTokenizer;
-before(async () => { qwen = await loadHfTokenizer(qwen3TokenizerDir()); });
+before(async () => {
+  qwen = await loadHfTokenizer(qwen3TokenizerDir());
+});
 
 /** Full (non-incremental) ids of a chat, the reference every incremental encode must equal. */
 function fullIds(messages: ChatMessage[], tools?: unknown[]): number[] {
@@ -18,12 +20,25 @@ function fullIds(messages: ChatMessage[], tools?: unknown[]): number[] {
 }
 
 const tools = [
-  { type: 'function', function: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } },
-  { type: 'function', function: { name: 'exec', description: 'Run a shell command', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } } },
+  {
+    type: 'function',
+    function: {
+      name: 'read',
+      description: 'Read a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  },
+  {
+    type: 'function',
+    function: { name: 'exec', description: 'Run a shell command', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } },
+  },
 ];
 
 test('OpenClaw fixture: every request encodes to the full-encode ids, later turns reuse the earlier prefix', () => {
-  const requests = readFileSync(FIXTURE, 'utf8').trim().split('\n').map((l) => JSON.parse(l).body as { messages: ChatMessage[]; tools: unknown[] });
+  const requests = readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).body as { messages: ChatMessage[]; tools: unknown[] });
   const chat = new HfChatTokenizer(qwen);
   for (const [i, body] of requests.entries()) {
     const before = { ...chat.prompts.stats };
@@ -42,17 +57,38 @@ function syntheticTurns(): ChatMessage[][] {
   const internal: ChatMessage = { role: 'user', content: [{ type: 'text', text: '<<<BEGIN_CONTEXT>>>\nnone\n<<<END_CONTEXT>>>' }] };
   const history: ChatMessage[] = [{ role: 'system', content: 'You are a careful agent. 🚀 Use tools.' }];
   const turns: ChatMessage[][] = [];
-  const ask = (m: ChatMessage) => { history.push(m); turns.push([...history, internal]); };
+  const ask = (m: ChatMessage) => {
+    history.push(m);
+    turns.push([...history, internal]);
+  };
   ask({ role: 'user', content: 'List the files, then read notes.txt.' });
-  history.push({ role: 'assistant', content: '<think>\nI should list first.\n</think>\n\nListing.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'exec', arguments: '{"cmd":"ls"}' } }] });
+  history.push({
+    role: 'assistant',
+    content: '<think>\nI should list first.\n</think>\n\nListing.',
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'exec', arguments: '{"cmd":"ls"}' } }],
+  });
   ask({ role: 'tool', tool_call_id: 'c1', content: 'notes.txt\nREADME.md' });
-  history.push({ role: 'assistant', content: null, reasoning_content: 'Now read it.', tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read', arguments: '{"path":"notes.txt"}' } }, { id: 'c3', type: 'function', function: { name: 'read', arguments: { path: 'README.md' } } }] });
+  history.push({
+    role: 'assistant',
+    content: null,
+    reasoning_content: 'Now read it.',
+    tool_calls: [
+      { id: 'c2', type: 'function', function: { name: 'read', arguments: '{"path":"notes.txt"}' } },
+      { id: 'c3', type: 'function', function: { name: 'read', arguments: { path: 'README.md' } } },
+    ],
+  });
   history.push({ role: 'tool', tool_call_id: 'c2', content: 'café ☕ — "quoted" <tool_call> not a call' });
   ask({ role: 'tool', tool_call_id: 'c3', content: '# Readme\n\n```js\nconsole.log(1)\n```' });
   history.push({ role: 'assistant', content: '<think>\nSummarise.\n</think>\n\nnotes.txt says café.' });
   ask({ role: 'user', content: 'Literal tokens: <|im_start|>user and <|im_end|> and <think>.' });
   history.push({ role: 'assistant', content: 'Noted.' });
-  ask({ role: 'user', content: [{ type: 'text', text: 'part one' }, { type: 'text', text: 'part two' }] });
+  ask({
+    role: 'user',
+    content: [
+      { type: 'text', text: 'part one' },
+      { type: 'text', text: 'part two' },
+    ],
+  });
   return turns;
 }
 
@@ -87,7 +123,12 @@ test('interleaved sessions and a one-entry cache still give full-encode ids', ()
 
 test('a cut is reused only where the new text holds the whole split token', () => {
   const enc = new PrefixEncoder((t) => qwen.encode(t), qwen.splitTokens);
-  const texts = ['hello<|im_start|>user\nhi<|im_end|>', 'hello<|im_startle the rest', 'hello<|im_start|>user\nbye', 'hello<|im_start|>user\nbye'];
+  const texts = [
+    'hello<|im_start|>user\nhi<|im_end|>',
+    'hello<|im_startle the rest',
+    'hello<|im_start|>user\nbye',
+    'hello<|im_start|>user\nbye',
+  ];
   for (const t of texts) assert.deepEqual(enc.encode(t), qwen.encode(t), JSON.stringify(t));
   assert.equal(enc.stats.hits, 2, 'the partial token is no cut; the third text reuses "hello", the fourth is an exact hit');
 });
@@ -105,14 +146,22 @@ test('outputParser starts inside a think block only when the generation prompt o
   const plain = chat.encodeChat([{ role: 'user', content: 'hi' }]);
   const opened = [...plain, ...qwen.encode('<think>\n')];
   const closed = [...plain, ...qwen.encode('<think>\n\n</think>\n\n')];
-  const run = (ids: number[]) => { const p = chat.outputParser(ids); const d = p.push('x\n</think>\n\ny'); const f = p.finish(); return [(d.reasoning ?? '') + (f.reasoning ?? ''), (d.content ?? '') + (f.content ?? '')]; };
+  const run = (ids: number[]) => {
+    const p = chat.outputParser(ids);
+    const d = p.push('x\n</think>\n\ny');
+    const f = p.finish();
+    return [(d.reasoning ?? '') + (f.reasoning ?? ''), (d.content ?? '') + (f.content ?? '')];
+  };
   assert.deepEqual(run(opened), ['x', 'y']);
   assert.deepEqual(run(closed), ['', 'x\n</think>\n\ny']);
   assert.deepEqual(run(plain), ['', 'x\n</think>\n\ny']);
 });
 
 test('a new session with the same system prompt and tools reuses the system prompt ids', () => {
-  const [first] = readFileSync(FIXTURE, 'utf8').trim().split('\n').map((l) => JSON.parse(l).body as { messages: ChatMessage[]; tools: unknown[] });
+  const [first] = readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).body as { messages: ChatMessage[]; tools: unknown[] });
   const chat = new HfChatTokenizer(qwen);
   chat.encodeChat(first.messages, first.tools);
   const other = [first.messages[0], { role: 'user', content: 'A different first question.' }];
@@ -123,9 +172,40 @@ test('a new session with the same system prompt and tools reuses the system prom
 });
 
 test('random texts built from tokens, partial tokens, whitespace and unicode: always the full-encode ids', () => {
-  const pieces = ['<|im_start|>', '<|im_end|>', '<|im_', '|>', '<think>', '</think>', '<tool_call>', '</tool_call>', '<tool', 'user', 'assistant', '\n', '\n\n', ' ', '  ', 'hello', ' world', "'s", '123', 'é', '🚀', '天气', '{"a": 1}', '<', '>', '\t', 'x'];
+  const pieces = [
+    '<|im_start|>',
+    '<|im_end|>',
+    '<|im_',
+    '|>',
+    '<think>',
+    '</think>',
+    '<tool_call>',
+    '</tool_call>',
+    '<tool',
+    'user',
+    'assistant',
+    '\n',
+    '\n\n',
+    ' ',
+    '  ',
+    'hello',
+    ' world',
+    "'s",
+    '123',
+    'é',
+    '🚀',
+    '天气',
+    '{"a": 1}',
+    '<',
+    '>',
+    '\t',
+    'x',
+  ];
   let seed = 7;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
   const enc = new PrefixEncoder((t) => qwen.encode(t), qwen.splitTokens, 4);
   let text = '';
   for (let i = 0; i < 300; i++) {
@@ -134,5 +214,8 @@ test('random texts built from tokens, partial tokens, whitespace and unicode: al
     for (let k = rnd(6); k >= 0; k--) text += pieces[rnd(pieces.length)];
     assert.deepEqual(enc.encode(text), qwen.encode(text), JSON.stringify(text));
   }
-  assert.ok(enc.stats.reusedChars > 2 * enc.stats.encodedChars, `reused ${enc.stats.reusedChars} characters, encoded ${enc.stats.encodedChars}`);
+  assert.ok(
+    enc.stats.reusedChars > 2 * enc.stats.encodedChars,
+    `reused ${enc.stats.reusedChars} characters, encoded ${enc.stats.encodedChars}`,
+  );
 });

@@ -51,7 +51,8 @@ export class PrefixEncoder {
     splitTokens: readonly string[],
     private readonly capacity = 16,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`PrefixEncoder capacity must be a non-negative integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError(`PrefixEncoder capacity must be a non-negative integer, got ${capacity}`);
     // Longest first, so a token that is a prefix of another never hides it.
     const alternatives = [...splitTokens].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.splitPattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : null;

@@ -6,9 +6,26 @@ import { join } from 'node:path';
 
 /** The fixed metric keys of one step (docs/design.md §4), in log order. */
 export const STEP_KEYS = [
-  'step', 'policy_version', 'batch_size', 'advantage_mean', 'advantage_std', 'effective_sample_rate', 'hint_accept_rate',
-  'reward_mean', 'pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'kl_loss', 'grad_norm', 'staleness_mean',
-  'stale_dropped', 'train_rollout_logprob_abs_diff', 'response_length_mean', 'tokens', 'step_time_s',
+  'step',
+  'policy_version',
+  'batch_size',
+  'advantage_mean',
+  'advantage_std',
+  'effective_sample_rate',
+  'hint_accept_rate',
+  'reward_mean',
+  'pg_loss',
+  'pg_clipfrac',
+  'ppo_kl',
+  'entropy',
+  'kl_loss',
+  'grad_norm',
+  'staleness_mean',
+  'stale_dropped',
+  'train_rollout_logprob_abs_diff',
+  'response_length_mean',
+  'tokens',
+  'step_time_s',
 ] as const;
 
 /** One step's numbers. */
@@ -21,8 +38,16 @@ function fmt(v: number): string {
 
 /** Formats a step as `step=3 advantage_mean=0.0200 …` (fixed keys first, extras after). */
 export function formatStepLine(m: StepMetrics): string {
-  const keys = [...STEP_KEYS, ...Object.keys(m).filter((k) => !(STEP_KEYS as readonly string[]).includes(k)).sort()];
-  return keys.filter((k) => m[k] !== undefined).map((k) => `${k}=${fmt(m[k])}`).join(' ');
+  const keys = [
+    ...STEP_KEYS,
+    ...Object.keys(m)
+      .filter((k) => !(STEP_KEYS as readonly string[]).includes(k))
+      .sort(),
+  ];
+  return keys
+    .filter((k) => m[k] !== undefined)
+    .map((k) => `${k}=${fmt(m[k])}`)
+    .join(' ');
 }
 
 /** Appends step lines to train.log and metrics.jsonl; keeps the latest step for /metrics. */

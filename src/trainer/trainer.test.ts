@@ -17,23 +17,48 @@ class RecordingEngine implements PolicyEngine {
   opts: TrainOptions[] = [];
   saved: string[] = [];
   failNext = false;
-  version() { return this.v; }
-  async generate(): Promise<never> { throw new Error('not used'); }
-  async score(): Promise<never> { throw new Error('not used'); }
+  version() {
+    return this.v;
+  }
+  async generate(): Promise<never> {
+    throw new Error('not used');
+  }
+  async score(): Promise<never> {
+    throw new Error('not used');
+  }
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
-    if (this.failNext) { this.failNext = false; throw new Error('engine exploded'); }
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('engine exploded');
+    }
     this.batches.push(samples);
     this.opts.push(opts);
-    return { pg_loss: -0.5, pg_clipfrac: 0.1, ppo_kl: 0.01, entropy: 1.2, kl_loss: 0, grad_norm: 0.3, train_rollout_logprob_abs_diff: 0.002, tokens: samples.reduce((n, s) => n + s.responseIds.length, 0) };
+    return {
+      pg_loss: -0.5,
+      pg_clipfrac: 0.1,
+      ppo_kl: 0.01,
+      entropy: 1.2,
+      kl_loss: 0,
+      grad_norm: 0.3,
+      train_rollout_logprob_abs_diff: 0.002,
+      tokens: samples.reduce((n, s) => n + s.responseIds.length, 0),
+    };
   }
-  async publish() { return ++this.v; }
-  async save(dir: string) { this.saved.push(dir); }
+  async publish() {
+    return ++this.v;
+  }
+  async save(dir: string) {
+    this.saved.push(dir);
+  }
   async close() {}
 }
 
 function setup(overrides: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-trainer-'));
-  const config = parseConfig({}, { env: {}, overrides: { output_dir: dir, 'training.batch_size': 2, mode: 'openclaw-combine', ...overrides } });
+  const config = parseConfig(
+    {},
+    { env: {}, overrides: { output_dir: dir, 'training.batch_size': 2, mode: 'openclaw-combine', ...overrides } },
+  );
   const store = SampleStore.open(join(dir, 'samples.sqlite'));
   const engine = new RecordingEngine();
   return { dir, config, store, engine, trainer: new Trainer({ engine, store, config }) };
@@ -42,7 +67,13 @@ function setup(overrides: Record<string, unknown> = {}) {
 test('advantages per mode: combine adds w_opd·(teacher − old) and w_rl·r; masked samples are not trained', () => {
   const { config } = setup({ 'training.w_opd': 0.5, 'training.w_rl': 2 });
   const samples = [
-    { ...makeSample('a', 1, { reward: 1, teacherLogprobs: [-0.25, -1, -0.25], rolloutLogprobs: [-0.5, -1, -1.25], type: 'opd+rl' }), state: 'leased', dropReason: null, leaseId: 'x', leaseCount: 1 },
+    {
+      ...makeSample('a', 1, { reward: 1, teacherLogprobs: [-0.25, -1, -0.25], rolloutLogprobs: [-0.5, -1, -1.25], type: 'opd+rl' }),
+      state: 'leased',
+      dropReason: null,
+      leaseId: 'x',
+      leaseCount: 1,
+    },
     { ...makeSample('a', 2, { reward: -1 }), state: 'leased', dropReason: null, leaseId: 'x', leaseCount: 1 },
     { ...makeSample('a', 3, { lossMask: 0, reward: 0 }), state: 'leased', dropReason: null, leaseId: 'x', leaseCount: 1 },
   ] as any;
@@ -69,7 +100,22 @@ test('a step trains the oldest batch, publishes, marks it trained and logs every
   assert.equal(m.advantage_mean, 0);
   assert.equal(m.advantage_std, 1);
   const line = readFileSync(join(dir, 'logs', 'train.log'), 'utf8').trim();
-  for (const key of ['step=1', 'advantage_mean=', 'advantage_std=', 'effective_sample_rate=1', 'hint_accept_rate=', 'reward_mean=', 'pg_loss=-0.5000', 'pg_clipfrac=', 'ppo_kl=', 'entropy=', 'kl_loss=', 'staleness_mean=0', 'train_rollout_logprob_abs_diff=', 'step_time_s=']) {
+  for (const key of [
+    'step=1',
+    'advantage_mean=',
+    'advantage_std=',
+    'effective_sample_rate=1',
+    'hint_accept_rate=',
+    'reward_mean=',
+    'pg_loss=-0.5000',
+    'pg_clipfrac=',
+    'ppo_kl=',
+    'entropy=',
+    'kl_loss=',
+    'staleness_mean=0',
+    'train_rollout_logprob_abs_diff=',
+    'step_time_s=',
+  ]) {
     assert.ok(line.includes(key), `train.log line lacks ${key}: ${line}`);
   }
   const json = JSON.parse(readFileSync(join(dir, 'logs', 'metrics.jsonl'), 'utf8').trim());
@@ -106,7 +152,10 @@ test('the background loop trains when a batch fills, checkpoints every save_inte
   const steps: number[] = [];
   const trainer = new Trainer({ engine, store, config, pollMs: 20, onStep: (m) => steps.push(m.step) });
   trainer.start();
-  for (let t = 1; t <= 4; t++) { store.addSample(makeSample('loop', t, { policyVersion: 0 })); trainer.notify(); }
+  for (let t = 1; t <= 4; t++) {
+    store.addSample(makeSample('loop', t, { policyVersion: 0 }));
+    trainer.notify();
+  }
   const deadline = Date.now() + 5000;
   while (steps.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   await trainer.stop();

@@ -28,7 +28,13 @@ export interface TrainerDeps {
 export function trainOptionsFrom(config: Config): TrainOptions {
   const t = config.training;
   return {
-    loss: { clipRatio: t.clip_ratio, clipRatioHigh: t.clip_ratio_high, klCoef: t.kl_coef, entropyCoef: t.entropy_coef, distillTopKCoef: config.scoring.distill_topk > 0 ? 1 : 0 },
+    loss: {
+      clipRatio: t.clip_ratio,
+      clipRatioHigh: t.clip_ratio_high,
+      klCoef: t.kl_coef,
+      entropyCoef: t.entropy_coef,
+      distillTopKCoef: config.scoring.distill_topk > 0 ? 1 : 0,
+    },
     lr: t.lr,
     epochs: t.epochs,
     minibatches: t.minibatches,
@@ -148,7 +154,10 @@ export class Trainer {
   async trainOnce(): Promise<StepMetrics | undefined> {
     const { engine, store, config } = this.deps;
     const t0 = performance.now();
-    const lease = store.leaseBatch(config.training.batch_size, { currentVersion: engine.version(), maxStaleness: config.training.max_staleness });
+    const lease = store.leaseBatch(config.training.batch_size, {
+      currentVersion: engine.version(),
+      maxStaleness: config.training.max_staleness,
+    });
     if (lease.samples.length === 0) return undefined;
     try {
       const versionAtLease = engine.version();
@@ -157,7 +166,15 @@ export class Trainer {
       const version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
       store.markTrained(lease.leaseId);
       this.step++;
-      const stats = batchStats(lease.samples.map((s, i) => ({ advantages: advantages[i], lossMask: s.lossMask, reward: s.reward, policyVersion: s.policyVersion })), versionAtLease);
+      const stats = batchStats(
+        lease.samples.map((s, i) => ({
+          advantages: advantages[i],
+          lossMask: s.lossMask,
+          reward: s.reward,
+          policyVersion: s.policyVersion,
+        })),
+        versionAtLease,
+      );
       const m: StepMetrics = {
         step: this.step,
         policy_version: version,

@@ -19,13 +19,23 @@ test('JsonObjectParts writes the plain members then the raw ones as their text, 
   const toolsText = '[{"type":"function","function":{"name":"f"}}]';
   const body = new JsonObjectParts(
     { model: 'm', stream: true, skipped: undefined, n: null },
-    new Map([['messages', RawJson.parsed(JSON.parse(messagesText), messagesText)!], ['tools', RawJson.parsed(JSON.parse(toolsText), toolsText)!]]),
+    new Map([
+      ['messages', RawJson.parsed(JSON.parse(messagesText), messagesText)!],
+      ['tools', RawJson.parsed(JSON.parse(toolsText), toolsText)!],
+    ]),
   );
   const text = body.text();
   // The raw text is spliced in as written (the escape stays), not formatted again.
   assert.equal(text, `{"model":"m","stream":true,"n":null,"messages":${messagesText},"tools":${toolsText}}`);
   assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(jsonObjectValue(body))));
-  assert.deepEqual(jsonObjectValue(body), { model: 'm', stream: true, skipped: undefined, n: null, messages: JSON.parse(messagesText), tools: JSON.parse(toolsText) });
+  assert.deepEqual(jsonObjectValue(body), {
+    model: 'm',
+    stream: true,
+    skipped: undefined,
+    n: null,
+    messages: JSON.parse(messagesText),
+    tools: JSON.parse(toolsText),
+  });
   // Only raw members, or none.
   assert.equal(new JsonObjectParts({}, new Map([['messages', RawJson.parsed([1, 2], '[1, 2]')!]])).text(), '{"messages":[1, 2]}');
   assert.equal(new JsonObjectParts({ a: 1 }).text(), '{"a":1}');
@@ -67,7 +77,7 @@ function randomValue(rand: () => number, depth: number): unknown {
 
 test('topLevelMembers finds exactly the text JSON.parse read each member from', () => {
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let n = 0; n < 300; n++) {
     const obj = { model: 'm', messages: randomValue(rand, 0), tools: randomValue(rand, 0), x: randomValue(rand, 0) };
     for (const text of [JSON.stringify(obj), JSON.stringify(obj, null, n % 3 === 0 ? '\t' : 2)]) {
@@ -81,7 +91,10 @@ test('topLevelMembers finds exactly the text JSON.parse read each member from', 
   assert.equal(m.get('messages'), '[ {"role":"user","content":"caf\\u00e9 \\"q\\" \\\\"} ]');
   assert.equal(m.get('n'), '-1.5e3');
   // The last of duplicate keys, as JSON.parse keeps; nested keys of the same name are not members.
-  assert.equal(topLevelMembers('{"messages":[1],"a":{"messages":[2]},"messages":[3]}', new Set(new Set(['messages'])))!.get('messages'), '[3]');
+  assert.equal(
+    topLevelMembers('{"messages":[1],"a":{"messages":[2]},"messages":[3]}', new Set(new Set(['messages'])))!.get('messages'),
+    '[3]',
+  );
   // Unsure: a key with escapes (it may spell a wanted key), or not an object.
   assert.equal(topLevelMembers('{"m\\u0065ssages":[1]}', new Set(new Set(['messages']))), undefined);
   assert.equal(topLevelMembers('[1,2]', new Set(new Set(['messages']))), undefined);

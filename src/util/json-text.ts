@@ -6,7 +6,12 @@
 // where such text flows: a plain object never carries a hidden one.
 
 /** A type whose members, all the way down, cannot be assigned through it. */
-type DeepReadonly<T> = T extends ReadonlyArray<infer E> ? ReadonlyArray<DeepReadonly<E>> : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> =
+  T extends ReadonlyArray<infer E>
+    ? ReadonlyArray<DeepReadonly<E>>
+    : T extends object
+      ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+      : T;
 
 /** A JSON value and the one-line text it was parsed from. */
 export class RawJson<T = unknown> {
@@ -146,7 +151,11 @@ function valueEnd(text: string, i: number): number {
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
     // A number or a literal: up to the next delimiter.
     let j = i;
-    for (let c = text.charCodeAt(j); j < text.length && c !== COMMA && c !== CLOSE_BRACE && c !== CLOSE_BRACKET && c !== 32 && c !== 10 && c !== 13 && c !== 9; c = text.charCodeAt(++j));
+    for (
+      let c = text.charCodeAt(j);
+      j < text.length && c !== COMMA && c !== CLOSE_BRACE && c !== CLOSE_BRACKET && c !== 32 && c !== 10 && c !== 13 && c !== 9;
+      c = text.charCodeAt(++j)
+    );
     return j;
   }
   let depth = 0;

@@ -59,7 +59,8 @@ export function parseWithLazyInts(text: string, key: string): Record<string, unk
   if (end <= 0) return JSON.parse(text);
   const arrayText = text.slice(start, end);
   // Strings or nested arrays may hide a ']'; a line break would split a JSONL record.
-  if (arrayText.includes('"') || arrayText.includes('[', 1) || arrayText.includes('\n') || arrayText.includes('\r')) return JSON.parse(text);
+  if (arrayText.includes('"') || arrayText.includes('[', 1) || arrayText.includes('\n') || arrayText.includes('\r'))
+    return JSON.parse(text);
   let rest: unknown;
   try {
     // The array replaced by 0: if the key was where we think, the rest parses with key = 0.
@@ -67,7 +68,8 @@ export function parseWithLazyInts(text: string, key: string): Record<string, unk
   } catch {
     return JSON.parse(text);
   }
-  if (rest === null || typeof rest !== 'object' || Array.isArray(rest) || (rest as Record<string, unknown>)[key] !== 0) return JSON.parse(text);
+  if (rest === null || typeof rest !== 'object' || Array.isArray(rest) || (rest as Record<string, unknown>)[key] !== 0)
+    return JSON.parse(text);
   (rest as Record<string, unknown>)[key] = new LazyInts(arrayText);
   return rest as Record<string, unknown>;
 }

@@ -10,7 +10,8 @@ export class Limiter {
   private readonly queue: Array<() => void> = [];
 
   constructor(max: number, setting: string) {
-    if (!Number.isInteger(max) || max < 1) throw new OpenClawError('config', `${setting} must be a whole number ≥ 1, got ${max}`, { param: setting });
+    if (!Number.isInteger(max) || max < 1)
+      throw new OpenClawError('config', `${setting} must be a whole number ≥ 1, got ${max}`, { param: setting });
     this.max = max;
   }
 

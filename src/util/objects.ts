@@ -6,7 +6,7 @@
 export function withoutKeys<T extends Record<string, unknown>>(obj: T, omit: ReadonlySet<string>): T {
   const out: Record<string, unknown> = {};
   for (const key in obj) {
-    if (Object.prototype.hasOwnProperty.call(obj, key) && !omit.has(key)) out[key] = obj[key];
+    if (Object.hasOwn(obj, key) && !omit.has(key)) out[key] = obj[key];
   }
   return out as T;
 }

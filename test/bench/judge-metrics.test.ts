@@ -19,7 +19,11 @@ test('judge set files: comments skipped, \\n unescaped, empty hint is none; malf
 
 test('hint matching: most expected words covered, mostly expected words given (CJK by character)', () => {
   assert.equal(hintMatches('Make it shorter.', 'make it shorter'), true);
-  assert.equal(hintMatches('Fix the date.', 'This is wrong, the deadline is Friday not Thursday. Fix the date.'), false, 'too much extra text');
+  assert.equal(
+    hintMatches('Fix the date.', 'This is wrong, the deadline is Friday not Thursday. Fix the date.'),
+    false,
+    'too much extra text',
+  );
   assert.equal(hintMatches('Keep it under 50 words.', 'Keep it short.'), false, 'the limit is missing');
   assert.equal(hintMatches('以后回答短一点', '以后回答短一点'), true);
   assert.equal(hintMatches('以后回答短一点', '谢谢'), false);
@@ -41,7 +45,10 @@ test('metrics: accuracy, per-class recall, hint recall/precision and false hints
 });
 
 test('npm run bench:judge prints the metrics of both sets and meets the issue-17 targets', () => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts')], { encoding: 'utf8', timeout: 120_000 });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts')], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   assert.equal(res.status, 0, res.stderr);
   for (const set of ['dev', 'heldout', 'all']) {
     const line = res.stdout.split('\n').find((l) => l.startsWith(set));
@@ -59,7 +66,10 @@ test('bench:judge --judge-config refuses a config whose judge is not a model, na
   const dir = mkdtempSync(join(tmpdir(), 'bench-judge-'));
   const cfg = join(dir, 'c.yaml');
   writeFileSync(cfg, 'judge:\n  provider: rules\n');
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], { encoding: 'utf8', timeout: 60_000 });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.notEqual(res.status, 0);
   assert.match(res.stderr, /c\.yaml: judge\.provider is rules; --judge-config needs an openai_compatible judge/);
 });
@@ -73,7 +83,14 @@ test('bench:judge --judge-config scores a judge model over HTTP on the same set'
     req.on('end', () => {
       calls++;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'j', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Looks bad. \\boxed{-1}' } }] }));
+      res.end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          model: 'j',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Looks bad. \\boxed{-1}' } }],
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -82,7 +99,9 @@ test('bench:judge --judge-config scores a judge model over HTTP on the same set'
   const cfg = join(dir, 'judge.yaml');
   writeFileSync(cfg, `judge:\n  provider: openai_compatible\n  base_url: http://127.0.0.1:${port}/v1\n  model_id: j\n`);
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -92,7 +111,9 @@ test('bench:judge --judge-config scores a judge model over HTTP on the same set'
   assert.equal(code, 0, err);
   assert.match(out, new RegExp(`judge: model from ${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   const all = out.split('\n').find((l) => l.startsWith('all'))!;
-  const items = ['dev', 'heldout'].flatMap((s) => parseJudgeSet(readFileSync(join(import.meta.dirname, `../../bench/judge-set/${s}.tsv`), 'utf8'), s));
+  const items = ['dev', 'heldout'].flatMap((s) =>
+    parseJudgeSet(readFileSync(join(import.meta.dirname, `../../bench/judge-set/${s}.tsv`), 'utf8'), s),
+  );
   const negatives = items.filter((i) => i.score === -1).length;
   assert.match(all, new RegExp(`accuracy ${(negatives / items.length).toFixed(2)} `));
   assert.match(all, /recall −1 1\.00 \/ 0 0\.00 \/ \+1 0\.00 {2}hint recall 0\.00/);

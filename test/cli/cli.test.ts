@@ -90,8 +90,18 @@ function runWithSamples(n: number): string {
 test('export writes snake_case JSONL and says how many samples on stderr', async () => {
   const r = await cli(['export', '--output-dir', runWithSamples(3)]);
   assert.equal(r.code, 0);
-  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => [l.id, l.session_id, l.turn_id, l.prompt_ids]), [['s:0', 's', 0, [1, 2, 0]], ['s:1', 's', 1, [1, 2, 1]], ['s:2', 's', 2, [1, 2, 2]]]);
+  const lines = r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.id, l.session_id, l.turn_id, l.prompt_ids]),
+    [
+      ['s:0', 's', 0, [1, 2, 0]],
+      ['s:1', 's', 1, [1, 2, 1]],
+      ['s:2', 's', 2, [1, 2, 2]],
+    ],
+  );
   assert.match(r.stderr, /^openclaw-rl: exported 3 samples from .*samples\.sqlite\n$/);
 });
 
@@ -114,7 +124,10 @@ test('export | head -1 prints one line and exits 0, with no EPIPE stack trace', 
 test('train --config configs/embedded.yaml serves the bundled model and stops cleanly on SIGTERM', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-cli-train-'));
   const config = join(import.meta.dirname, '..', '..', 'configs', 'embedded.yaml');
-  const child = spawn(process.execPath, [BIN, 'train', '--config', config, '--port', '0', '--output-dir', outDir, '--batch-size', '4'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [BIN, 'train', '--config', config, '--port', '0', '--output-dir', outDir, '--batch-size', '4'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn' },
+  });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -124,12 +137,19 @@ test('train --config configs/embedded.yaml serves the bundled model and stops cl
     });
     child.on('exit', (code) => reject(new Error(`train exited ${code}: ${stderr}`)));
   });
-  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'cli-train' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'How do I boil an egg?' }], max_tokens: 24 }) });
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-session-id': 'cli-train' },
+    body: JSON.stringify({ messages: [{ role: 'user', content: 'How do I boil an egg?' }], max_tokens: 24 }),
+  });
   assert.equal(res.status, 200);
   const body = await res.json();
   assert.equal(typeof body.choices[0].message.content, 'string');
   const health = await (await fetch(`${url}/healthz`)).json();
   assert.equal(health.trainer.batch_size, 4);
-  const code = await new Promise<number | null>((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); });
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('exit', resolve);
+    child.kill('SIGTERM');
+  });
   assert.equal(code, 0, stderr);
 });

@@ -38,15 +38,46 @@ const REPLIES: Array<{ role: string; content: string } | null | 'pending'> = [
 function richTurn(t: number, last: number): TurnSummary {
   const at = new Date(Date.now() - (last - t) * 60_000).toISOString();
   const base: TurnSummary = {
-    turn_id: t, started_at: at, completed_at: at, policy_version: Math.floor(t / 6), finish_reason: 'stop',
-    response: ANSWERS[t % 4], tool_calls: 0, next_state: t === last ? 'pending' : REPLIES[t % 4],
+    turn_id: t,
+    started_at: at,
+    completed_at: at,
+    policy_version: Math.floor(t / 6),
+    finish_reason: 'stop',
+    response: ANSWERS[t % 4],
+    tool_calls: 0,
+    next_state: t === last ? 'pending' : REPLIES[t % 4],
   };
   if (t === last) return base;
   const kind = t % 4;
-  if (kind === 0) base.judgement = { score: -1, votes: [-1, -1, 1], loss_mask: 1, hint_accepted: true, hint: 'Write one casual paragraph without bullet points or bold text.', sample_type: 'combined' };
+  if (kind === 0)
+    base.judgement = {
+      score: -1,
+      votes: [-1, -1, 1],
+      loss_mask: 1,
+      hint_accepted: true,
+      hint: 'Write one casual paragraph without bullet points or bold text.',
+      sample_type: 'combined',
+    };
   if (kind === 1) base.judgement = { score: 1, votes: [1, 1, 1], loss_mask: 1, hint_accepted: false, hint: null, sample_type: 'rl' };
-  if (kind === 2) base.judgement = { score: 0, votes: [0, 1, -1], loss_mask: 0, hint_accepted: false, hint: null, sample_type: null, dropped_reason: 'no_signal' };
-  if (kind === 3) base.judgement = { score: -1, votes: [-1, 'fail', -1], loss_mask: 1, hint_accepted: true, hint: 'Never mention being an AI; answer directly.', sample_type: 'combined' };
+  if (kind === 2)
+    base.judgement = {
+      score: 0,
+      votes: [0, 1, -1],
+      loss_mask: 0,
+      hint_accepted: false,
+      hint: null,
+      sample_type: null,
+      dropped_reason: 'no_signal',
+    };
+  if (kind === 3)
+    base.judgement = {
+      score: -1,
+      votes: [-1, 'fail', -1],
+      loss_mask: 1,
+      hint_accepted: true,
+      hint: 'Never mention being an AI; answer directly.',
+      sample_type: 'combined',
+    };
   return base;
 }
 
@@ -65,9 +96,20 @@ function metrics(n: number) {
 
 test('the dashboard page shows live charts and session turns in headless chromium', { timeout: 90_000 }, async (t) => {
   if (!existsSync(CHROMIUM)) {
-    assert.fail(`Chromium is not installed at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run installs it), or set OPENCLAW_RL_CHROMIUM to a Chromium binary. This browser test does not skip.`);
+    assert.fail(
+      `Chromium is not installed at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run installs it), or set OPENCLAW_RL_CHROMIUM to a Chromium binary. This browser test does not skip.`,
+    );
   }
-  const source = new MemoryDashboardSource({ mode: 'openclaw-combine', policy_version: 5, samples_ready: 3, samples_pending: 2, samples_trained: 40, samples_dropped: 7, drops_by_reason: { no_signal: 5, no_next_state: 2 }, live_sessions: 30 });
+  const source = new MemoryDashboardSource({
+    mode: 'openclaw-combine',
+    policy_version: 5,
+    samples_ready: 3,
+    samples_pending: 2,
+    samples_trained: 40,
+    samples_dropped: 7,
+    drops_by_reason: { no_signal: 5, no_next_state: 2 },
+    live_sessions: 30,
+  });
   for (let n = 1; n <= 5; n++) source.addStep(metrics(n));
   seed(source);
 
@@ -83,7 +125,16 @@ test('the dashboard page shows live charts and session turns in headless chromiu
   const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1440, height: 900 },
   });
   t.after(() => context.close());
@@ -92,17 +143,22 @@ test('the dashboard page shows live charts and session turns in headless chromiu
   context.on('request', (r) => requested.push(r.url()));
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+  });
 
   await page.goto(`${origin}/dashboard#key=${KEY}`);
   const points = (id: string) => page.getAttribute(`figure.chart[data-chart="${id}"]`, 'data-points');
   await page.waitForSelector('figure.chart[data-chart="reward"][data-points="5"]');
-  for (const id of ['reward', 'advantage', 'effective', 'hint', 'clipfrac', 'kl', 'staleness', 'step-time']) assert.equal(await points(id), '5', id);
+  for (const id of ['reward', 'advantage', 'effective', 'hint', 'clipfrac', 'kl', 'staleness', 'step-time'])
+    assert.equal(await points(id), '5', id);
   assert.equal(new URL(page.url()).hash, '', 'the key is taken out of the address bar');
   assert.equal(await page.textContent('#status [data-field="policy_version"]'), '5');
   assert.equal(await page.textContent('#status [data-field="samples_ready"]'), '3');
-  assert.match(await page.textContent('figure[data-chart="reward"] .legend') ?? '', /rating/, 'a rating metric joins the reward chart');
+  assert.match((await page.textContent('figure[data-chart="reward"] .legend')) ?? '', /rating/, 'a rating metric joins the reward chart');
 
   // Training goes on while the page is open: the charts grow by the new steps only.
   for (let n = 6; n <= 8; n++) source.addStep(metrics(n));
@@ -111,27 +167,38 @@ test('the dashboard page shows live charts and session turns in headless chromiu
   for (const id of ['advantage', 'kl', 'step-time']) assert.equal(await points(id), '8', id);
   await page.waitForFunction(() => document.querySelector('#status [data-field="policy_version"]')?.textContent === '8');
   // Step 8: reward_mean = -0.5 + 0.8 = 0.3, rating = 0.95 (capped).
-  assert.match(await page.textContent('figure[data-chart="reward"] .legend') ?? '', /reward 0\.3.*rating 0\.95/);
-  assert.ok(requested.some((u) => u.includes('/dashboard/api/steps?since=5')), 'the page asked only for steps after the last one it had');
+  assert.match((await page.textContent('figure[data-chart="reward"] .legend')) ?? '', /reward 0\.3.*rating 0\.95/);
+  assert.ok(
+    requested.some((u) => u.includes('/dashboard/api/steps?since=5')),
+    'the page asked only for steps after the last one it had',
+  );
 
   // Sessions: newest first, one page of 20 of 30.
   assert.equal(await page.locator('#sessions tbody tr[data-session-id]').count(), 20);
-  assert.match(await page.textContent('#sessions-pager .range') ?? '', /1–20 of 30/);
+  assert.match((await page.textContent('#sessions-pager .range')) ?? '', /1–20 of 30/);
   await page.click('#sessions tbody tr[data-session-id="student-homework"]');
   await page.waitForSelector('#turns tbody tr[data-turn-id="0"]');
   assert.equal(await page.locator('#turns tbody tr[data-turn-id]').count(), 20);
-  const first = await page.textContent('#turns tbody tr[data-turn-id="0"]') ?? '';
-  for (const part of ['Causes', 'too formal', '−1', 'accepted', 'Write one casual paragraph', 'combined']) assert.ok(first.includes(part), `turn 0 shows ${part}: ${first}`);
-  assert.match(await page.textContent('#turns tbody tr[data-turn-id="2"]') ?? '', /tool.*word_count.*no_signal/s);
-  assert.match(await page.textContent('#turns-pager .range') ?? '', /1–20 of 45/);
+  const first = (await page.textContent('#turns tbody tr[data-turn-id="0"]')) ?? '';
+  for (const part of ['Causes', 'too formal', '−1', 'accepted', 'Write one casual paragraph', 'combined'])
+    assert.ok(first.includes(part), `turn 0 shows ${part}: ${first}`);
+  assert.match((await page.textContent('#turns tbody tr[data-turn-id="2"]')) ?? '', /tool.*word_count.*no_signal/s);
+  assert.match((await page.textContent('#turns-pager .range')) ?? '', /1–20 of 45/);
   await page.click('#turns-pager button[data-page="last"]');
   await page.waitForSelector('#turns tbody tr[data-turn-id="44"]');
-  assert.deepEqual(await page.locator('#turns tbody tr[data-turn-id]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.turnId)), ['40', '41', '42', '43', '44']);
-  assert.match(await page.textContent('#turns tbody tr[data-turn-id="44"]') ?? '', /waiting for the next request/);
+  assert.deepEqual(
+    await page.locator('#turns tbody tr[data-turn-id]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.turnId)),
+    ['40', '41', '42', '43', '44'],
+  );
+  assert.match((await page.textContent('#turns tbody tr[data-turn-id="44"]')) ?? '', /waiting for the next request/);
   await page.click('#turns-pager button[data-page="first"]');
   await page.waitForSelector('#turns tbody tr[data-turn-id="0"]');
 
-  assert.deepEqual(requested.filter((u) => !u.startsWith(`${origin}/`)), [], 'the page loads nothing from elsewhere');
+  assert.deepEqual(
+    requested.filter((u) => !u.startsWith(`${origin}/`)),
+    [],
+    'the page loads nothing from elsewhere',
+  );
   assert.deepEqual(problems, []);
 
   // Opened without a key (a new tab has none), the page asks for it and then shows the data.

@@ -12,7 +12,9 @@ export function gatewayAuth(app: FastifyInstance, apiKey: string): void {
   app.addHook('onRequest', async (request, reply) => {
     if (isDashboardShellPath(request.url.split('?')[0])) return;
     if (!bearerMatches(request.headers.authorization, expected)) {
-      await reply.status(401).send({ error: { message: 'Missing or wrong API key.', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+      await reply
+        .status(401)
+        .send({ error: { message: 'Missing or wrong API key.', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
     }
   });
 }

@@ -20,12 +20,25 @@ async function get(app: FastifyInstance, url: string, headers: Record<string, st
   return { status: res.statusCode, json: () => res.json(), text: res.body, headers: res.headers };
 }
 
-test('status answers the source\'s header numbers', async () => {
-  const source = new MemoryDashboardSource({ mode: 'openclaw-opd', policy_version: 7, samples_ready: 3, samples_pending: 2, live_sessions: 4 });
+test("status answers the source's header numbers", async () => {
+  const source = new MemoryDashboardSource({
+    mode: 'openclaw-opd',
+    policy_version: 7,
+    samples_ready: 3,
+    samples_pending: 2,
+    live_sessions: 4,
+  });
   source.addStep(step(1));
   const res = await get(build(source), '/dashboard/api/status');
   assert.equal(res.status, 200);
-  assert.deepEqual(res.json(), { policy_version: 7, mode: 'openclaw-opd', step: 1, samples_ready: 3, samples_pending: 2, live_sessions: 4 });
+  assert.deepEqual(res.json(), {
+    policy_version: 7,
+    mode: 'openclaw-opd',
+    step: 1,
+    samples_ready: 3,
+    samples_pending: 2,
+    live_sessions: 4,
+  });
   assert.equal(res.headers['cache-control'], 'no-store');
 });
 
@@ -55,7 +68,12 @@ test('steps: bad since/limit are 400s that name the parameter', async () => {
   ] as const) {
     const res = await get(app, url);
     assert.equal(res.status, 400, url);
-    assertOpenAIError(res.json(), { type: 'invalid_request_error', param, code: 'invalid_parameter', mentions: [new RegExp(`'${param}'`)] });
+    assertOpenAIError(res.json(), {
+      type: 'invalid_request_error',
+      param,
+      code: 'invalid_parameter',
+      mentions: [new RegExp(`'${param}'`)],
+    });
   }
 });
 
@@ -69,10 +87,19 @@ test('sessions: newest first, 20 by default, offset past the end is an empty pag
   assert.equal(first.offset, 0);
   assert.equal(first.limit, 20);
   assert.equal(first.items.length, 20);
-  assert.deepEqual(first.items[0], { session_id: 's-44', turns: 3, judged: 2, last_turn_at: '2025-01-01T12:32:00.000Z', policy_version: 3 });
+  assert.deepEqual(first.items[0], {
+    session_id: 's-44',
+    turns: 3,
+    judged: 2,
+    last_turn_at: '2025-01-01T12:32:00.000Z',
+    policy_version: 3,
+  });
   assert.equal(first.items[1].session_id, 's-43');
   const last = (await get(app, '/dashboard/api/sessions?offset=40&limit=10')).json();
-  assert.deepEqual(last.items.map((s: { session_id: string }) => s.session_id), ['s-4', 's-3', 's-2', 's-1', 's-0']);
+  assert.deepEqual(
+    last.items.map((s: { session_id: string }) => s.session_id),
+    ['s-4', 's-3', 's-2', 's-1', 's-0'],
+  );
   const past = (await get(app, '/dashboard/api/sessions?offset=100')).json();
   assert.deepEqual([past.total, past.items.length], [45, 0]);
   assert.equal((await get(app, '/dashboard/api/sessions?limit=100')).json().items.length, 45);
@@ -106,8 +133,18 @@ test('turns: one page of a long session in turn order; ids with slashes and spac
   const body = res.json();
   assert.equal(body.session_id, id);
   assert.equal(body.total, 250);
-  assert.deepEqual(body.items.map((t: { turn_id: number }) => t.turn_id), [240, 241, 242, 243, 244, 245, 246, 247, 248, 249]);
-  assert.deepEqual(body.items[0].judgement, { score: 1, votes: [1, 1, -1], loss_mask: 1, hint_accepted: true, hint: 'keep answers shorter than 250 words', sample_type: 'combined' });
+  assert.deepEqual(
+    body.items.map((t: { turn_id: number }) => t.turn_id),
+    [240, 241, 242, 243, 244, 245, 246, 247, 248, 249],
+  );
+  assert.deepEqual(body.items[0].judgement, {
+    score: 1,
+    votes: [1, 1, -1],
+    loss_mask: 1,
+    hint_accepted: true,
+    hint: 'keep answers shorter than 250 words',
+    sample_type: 'combined',
+  });
   assert.deepEqual(body.items[0].next_state, { role: 'user', content: 'reply to answer 240' });
   assert.equal((await get(app, `/dashboard/api/sessions/${encodeURIComponent(id)}/turns`)).json().items.length, 20);
 });
@@ -129,12 +166,18 @@ test('the page and every file it loads are served from the package, with no exte
   for (const name of files) {
     const res = await get(app, `/dashboard/assets/${name}`);
     assert.equal(res.status, 200, name);
-    assert.match(String(res.headers['content-type']), name.endsWith('.css') ? /^text\/css/ : name.endsWith('.svg') ? /^image\/svg\+xml/ : /^text\/javascript/);
+    assert.match(
+      String(res.headers['content-type']),
+      name.endsWith('.css') ? /^text\/css/ : name.endsWith('.svg') ? /^image\/svg\+xml/ : /^text\/javascript/,
+    );
     bodies.push(res.text);
   }
   assert.match(page.text, /src="dashboard\/assets\/app\.js"/);
   // The SVG namespace is an identifier, not a download.
-  const external = bodies.join('\n').replaceAll('http://www.w3.org/2000/svg', '').match(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/gi);
+  const external = bodies
+    .join('\n')
+    .replaceAll('http://www.w3.org/2000/svg', '')
+    .match(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/gi);
   assert.equal(external, null, `external references: ${external?.join(', ')}`);
   const redirect = await get(app, '/dashboard/');
   assert.equal(redirect.status, 302);
@@ -163,8 +206,18 @@ test('behind an API key: the shell loads without it, the data needs it', async (
 });
 
 test('only the page shell counts as public', () => {
-  for (const p of ['/dashboard', '/dashboard/', '/dashboard/assets/app.js', '/dashboard/assets/style.css']) assert.equal(isDashboardShellPath(p), true, p);
-  for (const p of ['/dashboard/api/status', '/dashboard/api/sessions', '/dashboard/assets/../api/status', '/dashboard/assets/%2e%2e/api/status', '/dashboard/assets/a/b.js', '/dashboardx', '/v1/models', '/dashboard/assets/']) {
+  for (const p of ['/dashboard', '/dashboard/', '/dashboard/assets/app.js', '/dashboard/assets/style.css'])
+    assert.equal(isDashboardShellPath(p), true, p);
+  for (const p of [
+    '/dashboard/api/status',
+    '/dashboard/api/sessions',
+    '/dashboard/assets/../api/status',
+    '/dashboard/assets/%2e%2e/api/status',
+    '/dashboard/assets/a/b.js',
+    '/dashboardx',
+    '/v1/models',
+    '/dashboard/assets/',
+  ]) {
     assert.equal(isDashboardShellPath(p), false, p);
   }
 });

@@ -19,7 +19,14 @@ async function shortDemo(engine: 'embedded' | 'tinker') {
   let printed = '';
   out.on('data', (d) => (printed += d));
   const r = await runDemo({
-    mode: 'openclaw-combine', persona: 'no-markdown', steps: 2, seed: 3, evalSamples: 4, outputDir, out, engine,
+    mode: 'openclaw-combine',
+    persona: 'no-markdown',
+    steps: 2,
+    seed: 3,
+    evalSamples: 4,
+    outputDir,
+    out,
+    engine,
     overrides: { 'rollout.checkpoint': checkpoint, 'training.batch_size': 4, 'rollout.max_tokens': 16, 'training.epochs': 1 },
   });
   return { r, outputDir, printed };
@@ -30,7 +37,9 @@ test('demo: episodes → samples → 2 training steps → new versions, table an
   assert.deepEqual(Object.keys(r.ratings).map(Number).sort(), [0, 1, 2]);
   for (const v of Object.values(r.ratings)) assert.ok(v >= 0 && v <= 1);
   assert.ok(r.episodes >= 2);
-  const lines = readFileSync(join(outputDir, 'logs', 'train.log'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(outputDir, 'logs', 'train.log'), 'utf8')
+    .trim()
+    .split('\n');
   assert.equal(lines.length, 2);
   assert.match(lines[1], /step=2 policy_version=2 /);
   const store = SampleStore.open(join(outputDir, 'samples.sqlite'), { recoverLeases: false });
@@ -51,7 +60,9 @@ test('demo --engine tinker: the same loop through the Tinker API on an embedded 
   assert.deepEqual(Object.keys(r.ratings).map(Number).sort(), [0, 1, 2]);
   assert.match(printed, /trained through the Tinker API/);
   assert.match(printed, /tinker: embedded Tinker server at http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
-  const lines = readFileSync(join(outputDir, 'logs', 'train.log'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(outputDir, 'logs', 'train.log'), 'utf8')
+    .trim()
+    .split('\n');
   assert.equal(lines.length, 2);
   assert.match(lines[1], /step=2 policy_version=2 /);
   // The policy that answered was the Tinker sampler: two sampler snapshots were saved by the server.

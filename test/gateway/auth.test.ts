@@ -10,11 +10,20 @@ import { assertOpenAIError } from './expect.ts';
 
 const KEY = 'sk-gateway-secret-123';
 let h: Harness;
-before(async () => { h = await startHarness({}, { apiKey: KEY }); });
-after(async () => { await h.close(); });
+before(async () => {
+  h = await startHarness({}, { apiKey: KEY });
+});
+after(async () => {
+  await h.close();
+});
 
 const body = { messages: [{ role: 'user', content: 'hi' }], session_id: 'auth-1' };
-const unauthorized = { type: 'authentication_error', code: 'invalid_api_key', param: null, mentions: [/Authorization: Bearer/, /--api-key/, /server\.api_key/, /OPENCLAW_RL_API_KEY/] };
+const unauthorized = {
+  type: 'authentication_error',
+  code: 'invalid_api_key',
+  param: null,
+  mentions: [/Authorization: Bearer/, /--api-key/, /server\.api_key/, /OPENCLAW_RL_API_KEY/],
+};
 
 test('no header, wrong key, wrong scheme: 401 in OpenAI shape, nothing reaches the upstream', async () => {
   const sentBefore = h.upstream.received.length;
@@ -74,8 +83,18 @@ test('/healthz stays open; every other route wants the key', async () => {
   assert.equal(health.status, 200);
   assert.equal((await health.json()).status, 'ok');
   assert.equal((await fetch(`${h.url}/healthz?verbose=1`)).status, 200);
-  for (const [method, path] of [['GET', '/v1/models'], ['GET', '/metrics'], ['GET', '/sessions/auth-1'], ['POST', '/session'], ['GET', '/no/such/route']]) {
-    const res = await fetch(`${h.url}${path}`, { method, headers: method === 'POST' ? { 'content-type': 'application/json' } : {}, body: method === 'POST' ? '{}' : undefined });
+  for (const [method, path] of [
+    ['GET', '/v1/models'],
+    ['GET', '/metrics'],
+    ['GET', '/sessions/auth-1'],
+    ['POST', '/session'],
+    ['GET', '/no/such/route'],
+  ]) {
+    const res = await fetch(`${h.url}${path}`, {
+      method,
+      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+      body: method === 'POST' ? '{}' : undefined,
+    });
     assert.equal(res.status, 401, `${method} ${path}`);
     assertOpenAIError(await res.json(), unauthorized);
   }
@@ -96,7 +115,11 @@ test('the key can come from OPENCLAW_RL_API_KEY or server.api_key; --api-key win
     }
     const fromConfig = await startHarness({ 'server.api_key': 'config-key' });
     try {
-      assert.equal((await postJson(`${fromConfig.url}/v1/chat/completions`, body, { authorization: 'Bearer env-key' })).status, 401, 'the config key wins over the environment');
+      assert.equal(
+        (await postJson(`${fromConfig.url}/v1/chat/completions`, body, { authorization: 'Bearer env-key' })).status,
+        401,
+        'the config key wins over the environment',
+      );
       assert.equal((await postJson(`${fromConfig.url}/v1/chat/completions`, body, { authorization: 'Bearer config-key' })).status, 200);
     } finally {
       await fromConfig.close();

@@ -11,16 +11,32 @@ import { MAX_SESSION_ID_CHARS } from '../../src/sessions/session-id.ts';
 import { assertOpenAIError, assertStillServes, chat, recordedTurns } from './expect.ts';
 
 let h: Harness;
-before(async () => { h = await startHarness(); });
-after(async () => { await h.close(); });
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await h.close();
+});
 
 const user = (content: string) => ({ role: 'user', content });
 
 /** A streamed chat request with fetch; status, the x-session-id header and the SSE events. */
 async function stream(body: Record<string, unknown>): Promise<{ status: number; header: string | null; events: string[] }> {
-  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }), signal: AbortSignal.timeout(5000) });
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, stream: true }),
+    signal: AbortSignal.timeout(5000),
+  });
   const text = await res.text();
-  return { status: res.status, header: res.headers.get('x-session-id'), events: text.split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => b.slice(6)) };
+  return {
+    status: res.status,
+    header: res.headers.get('x-session-id'),
+    events: text
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => b.slice(6)),
+  };
 }
 
 test('session ids with Chinese, emoji or spaces are answered (plain and streamed), their header decodes to the id', async () => {
@@ -59,15 +75,28 @@ test('explicit session ids with CR/LF, NUL, a lone surrogate or over the length 
     for (const streamed of [false, true]) {
       const res = await postJson(`${h.url}/v1/chat/completions`, { messages: [user('hi')], session_id: id, stream: streamed });
       assert.equal(res.status, 400, JSON.stringify(id));
-      assertOpenAIError(res.body, { type: 'invalid_request_error', param: 'session_id', code: 'invalid_session_id', mentions: [/session id/] });
+      assertOpenAIError(res.body, {
+        type: 'invalid_request_error',
+        param: 'session_id',
+        code: 'invalid_session_id',
+        mentions: [/session id/],
+      });
     }
     const viaSession = await postJson(`${h.url}/session`, { session_id: id, messages: [user('hi')] });
     assert.equal(viaSession.status, 400);
     assertOpenAIError(viaSession.body, { type: 'invalid_request_error', param: 'session_id' });
   }
-  const long = await postJson(`${h.url}/v1/chat/completions`, { messages: [user('hi')] }, { 'x-session-id': 'h'.repeat(MAX_SESSION_ID_CHARS + 1) });
+  const long = await postJson(
+    `${h.url}/v1/chat/completions`,
+    { messages: [user('hi')] },
+    { 'x-session-id': 'h'.repeat(MAX_SESSION_ID_CHARS + 1) },
+  );
   assert.equal(long.status, 400);
-  assertOpenAIError(long.body, { type: 'invalid_request_error', param: 'x-session-id', mentions: [new RegExp(`limit is ${MAX_SESSION_ID_CHARS}`)] });
+  assertOpenAIError(long.body, {
+    type: 'invalid_request_error',
+    param: 'x-session-id',
+    mentions: [new RegExp(`limit is ${MAX_SESSION_ID_CHARS}`)],
+  });
   assert.equal(h.upstream.received.length, sentBefore, 'none reached the upstream');
 });
 
@@ -90,7 +119,12 @@ test('POST /session with a session_id that is not a string or number is a 400', 
   for (const sid of [{ toString: 1 }, ['a'], true, {}]) {
     const res = await postJson(`${h.url}/session`, { session_id: sid, messages: [user('hi')] });
     assert.equal(res.status, 400, JSON.stringify(sid));
-    assertOpenAIError(res.body, { type: 'invalid_request_error', param: 'session_id', code: 'invalid_value', mentions: [/string or a number/] });
+    assertOpenAIError(res.body, {
+      type: 'invalid_request_error',
+      param: 'session_id',
+      code: 'invalid_value',
+      mentions: [/string or a number/],
+    });
   }
   await assertStillServes(h);
 });
@@ -142,13 +176,44 @@ test('errors Node and Fastify raise before our handler are in OpenAI shape', asy
   const cases: Array<{ name: string; request: string; status: number; code: string }> = [
     { name: 'bad URL escape', request: 'GET /v1/models% HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'invalid_url' },
     { name: 'bad escape in a session path', request: 'GET /sessions/%E4%ZZ HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'invalid_url' },
-    { name: 'header line without a colon', request: 'GET /v1/models HTTP/1.1\r\nHost: x\r\nthis is not a header\r\n\r\n', status: 400, code: 'malformed_request' },
-    { name: 'invalid character in a header value', request: 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Session-Id: a\u0001b\r\n\r\n', status: 400, code: 'malformed_request' },
+    {
+      name: 'header line without a colon',
+      request: 'GET /v1/models HTTP/1.1\r\nHost: x\r\nthis is not a header\r\n\r\n',
+      status: 400,
+      code: 'malformed_request',
+    },
+    {
+      name: 'invalid character in a header value',
+      request: 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Session-Id: a\u0001b\r\n\r\n',
+      status: 400,
+      code: 'malformed_request',
+    },
     { name: 'garbage request line', request: 'HELLO THERE\r\n\r\n', status: 400, code: 'malformed_request' },
-    { name: 'headers over 16 KB', request: `GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'headers_too_large' },
-    { name: 'unknown Expect', request: 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', status: 417, code: 'expectation_failed' },
-    { name: 'over-long session path', request: `GET /sessions/${'y'.repeat(4000)} HTTP/1.1\r\nHost: x\r\n\r\n`, status: 414, code: 'uri_too_long' },
-    { name: 'bad Content-Length', request: 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}', status: 400, code: 'malformed_request' },
+    {
+      name: 'headers over 16 KB',
+      request: `GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      status: 431,
+      code: 'headers_too_large',
+    },
+    {
+      name: 'unknown Expect',
+      request:
+        'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      status: 417,
+      code: 'expectation_failed',
+    },
+    {
+      name: 'over-long session path',
+      request: `GET /sessions/${'y'.repeat(4000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      status: 414,
+      code: 'uri_too_long',
+    },
+    {
+      name: 'bad Content-Length',
+      request: 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}',
+      status: 400,
+      code: 'malformed_request',
+    },
   ];
   for (const c of cases) {
     const res = await raw(c.request);

@@ -8,16 +8,25 @@ import { fakeTokenId } from '../support/scripted-upstream.ts';
 import { readRecords } from '../../src/sessions/index.ts';
 
 let h: Harness;
-before(async () => { h = await startHarness(); });
-after(async () => { await h.close(); });
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await h.close();
+});
 
 const user = (content: string) => ({ role: 'user', content });
 
 test('non-streaming: answer passes through, unknown fields reach upstream, our fields do not', async () => {
   h.upstream.script({ kind: 'text', text: 'Four.' });
   const res = await postJson(`${h.url}/v1/chat/completions`, {
-    model: 'whatever-client-says', messages: [user('2+2?')], session_id: 'nonstream-1', turn_type: 'main',
-    prompt_logprobs: 2, custom_engine_flag: { a: 1 }, max_tokens: 100000,
+    model: 'whatever-client-says',
+    messages: [user('2+2?')],
+    session_id: 'nonstream-1',
+    turn_type: 'main',
+    prompt_logprobs: 2,
+    custom_engine_flag: { a: 1 },
+    max_tokens: 100000,
   });
   assert.equal(res.status, 200);
   assert.equal(res.body.choices[0].message.content, 'Four.');
@@ -37,9 +46,15 @@ test('non-streaming: answer passes through, unknown fields reach upstream, our f
 test('streaming with the official openai client: deltas, finish_reason, usage chunk', async () => {
   h.upstream.script({ kind: 'text', tokens: ['Hel', 'lo', ' there'] });
   const client = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-  const stream = await client.chat.completions.create({
-    model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true },
-  }, { headers: { 'X-Session-Id': 'stream-1', 'X-Turn-Type': 'main' } });
+  const stream = await client.chat.completions.create(
+    {
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    },
+    { headers: { 'X-Session-Id': 'stream-1', 'X-Turn-Type': 'main' } },
+  );
   const deltas: string[] = [];
   let finish: string | null = null;
   let usage: unknown;
@@ -57,7 +72,11 @@ test('streaming is real: the first chunk arrives before the upstream finished', 
   h.upstream.tokenDelayMs = 150;
   h.upstream.script({ kind: 'text', tokens: ['a', 'b', 'c', 'd', 'e', 'f'] });
   const t0 = Date.now();
-  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('x')], stream: true, session_id: 'real-stream' }) });
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [user('x')], stream: true, session_id: 'real-stream' }),
+  });
   const reader = res.body!.getReader();
   let firstAt = 0;
   let text = '';
@@ -79,7 +98,11 @@ test('an upstream that ends its response late after [DONE]: the client is answer
   const closedBefore = h.upstream.closedEarly.length;
   h.upstream.script({ kind: 'text', tokens: ['late', ' end'] });
   const t0 = Date.now();
-  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('x')], stream: true, session_id: 'late-end' }) });
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [user('x')], stream: true, session_id: 'late-end' }),
+  });
   const text = await res.text();
   const elapsed = Date.now() - t0;
   assert.ok(text.includes('"content":" end"') && text.endsWith('data: [DONE]\n\n'));
@@ -91,7 +114,15 @@ test('an upstream that ends its response late after [DONE]: the client is answer
 
 test('tool calls stream through and are recorded with token ids and log-probs', async () => {
   h.upstream.script({ kind: 'tool_call', name: 'read_file', arguments: '{"path":"a.txt"}', id: 'call_rec_1' });
-  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'tools-1' }, body: JSON.stringify({ messages: [user('read a.txt')], stream: true, tools: [{ type: 'function', function: { name: 'read_file', parameters: {} } }] }) });
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-session-id': 'tools-1' },
+    body: JSON.stringify({
+      messages: [user('read a.txt')],
+      stream: true,
+      tools: [{ type: 'function', function: { name: 'read_file', parameters: {} } }],
+    }),
+  });
   const events = await readSse(res);
   assert.equal(events.at(-1), '[DONE]');
   const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
@@ -101,7 +132,18 @@ test('tool calls stream through and are recorded with token ids and log-probs', 
   assert.equal(chunks.at(-1).choices[0].finish_reason, 'tool_calls');
   // Next request of the session: the tool result becomes turn 1's next state.
   h.upstream.script({ kind: 'text', text: 'The file says hi.' });
-  await postJson(`${h.url}/v1/chat/completions`, { session_id: 'tools-1', messages: [user('read a.txt'), { role: 'assistant', content: null, tool_calls: [{ id: 'call_rec_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] }, { role: 'tool', tool_call_id: 'call_rec_1', content: 'hi' }] });
+  await postJson(`${h.url}/v1/chat/completions`, {
+    session_id: 'tools-1',
+    messages: [
+      user('read a.txt'),
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_rec_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_rec_1', content: 'hi' },
+    ],
+  });
   const { turns } = readRecords(join(h.outDir, 'records', 'turns.jsonl'));
   const t1 = turns.find((t) => t.session_id === 'tools-1' && t.turn_id === 1)!;
   assert.deepEqual(t1.response_ids, ['<tool_call>read_file', '{"path":"a.txt"}', '</tool_call>'].map(fakeTokenId));
@@ -146,7 +188,10 @@ test('requests without session id or turn type are counted and reported, not dro
 });
 
 test('records file has messages, prompt, response, ids, log-probs and timestamps', () => {
-  const lines = readFileSync(join(h.outDir, 'records', 'turns.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync(join(h.outDir, 'records', 'turns.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const turn = lines.find((l) => l.type === 'turn' && l.session_id === 'nonstream-1');
   assert.equal(turn.turn_id, 1);
   assert.equal(turn.response_text, 'Four.');

@@ -33,12 +33,22 @@ export function chat(h: Harness, body: Record<string, unknown>, headers: Record<
 }
 
 /** POSTs a streamed chat request; returns status, content type and the SSE data payloads (or the JSON error body). */
-export async function chatStream(h: Harness, body: Record<string, unknown>): Promise<{ status: number; contentType: string; events: string[]; json?: unknown }> {
-  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }) });
+export async function chatStream(
+  h: Harness,
+  body: Record<string, unknown>,
+): Promise<{ status: number; contentType: string; events: string[]; json?: unknown }> {
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, stream: true }),
+  });
   const contentType = res.headers.get('content-type') ?? '';
   const text = await res.text();
   if (!contentType.startsWith('text/event-stream')) return { status: res.status, contentType, events: [], json: JSON.parse(text) };
-  const events = text.split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => b.slice(6));
+  const events = text
+    .split('\n\n')
+    .filter((b) => b.startsWith('data: '))
+    .map((b) => b.slice(6));
   return { status: res.status, contentType, events };
 }
 

@@ -13,9 +13,18 @@ const user = (content: string) => ({ role: 'user', content });
 
 /** Starts a streamed request; resolves with its SSE events once the response ends. */
 function streamEvents(h: Harness, body: Record<string, unknown>): Promise<string[]> {
-  return fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }) })
+  return fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, stream: true }),
+  })
     .then((res) => res.text())
-    .then((text) => text.split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => b.slice(6)));
+    .then((text) =>
+      text
+        .split('\n\n')
+        .filter((b) => b.startsWith('data: '))
+        .map((b) => b.slice(6)),
+    );
 }
 
 /** Closes the server; resolves with the seconds it took. */
@@ -35,7 +44,10 @@ test('a stream that ends within the grace period finishes and is recorded', asyn
   const seconds = await timedClose(h);
   const got = await events;
   assert.equal(got.at(-1), '[DONE]');
-  const text = got.slice(0, -1).map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '').join('');
+  const text = got
+    .slice(0, -1)
+    .map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '')
+    .join('');
   assert.equal(text, 'one two three four five', 'the whole answer arrived');
   assert.equal(recordedTurns(h, 'drain-ok').length, 1, 'and the turn was recorded');
   assert.ok(seconds < 5, `close waited for the stream only (${seconds.toFixed(2)} s)`);
@@ -69,7 +81,9 @@ test('a request arriving on an open connection during the drain gets a 503 in Op
   let received = '';
   socket.on('data', (c) => (received += c.toString()));
   const closed = new Promise((r) => socket.once('close', r));
-  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.write(
+    `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
   await until(() => h.upstream.streamedTokens >= 1);
   const closing = timedClose(h);
   await new Promise((r) => setTimeout(r, 100));
@@ -91,7 +105,9 @@ test('back-pressure: a client that stops reading holds the upstream, and its tur
   const body = JSON.stringify({ messages: [user('write a lot')], session_id: 'never-reads', stream: true });
   const socket = connect(Number(new URL(h.url).port), '127.0.0.1');
   socket.pause(); // never read: the kernel buffers fill, then the gateway's socket
-  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.write(
+    `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
   // Wait until the upstream stalls (no progress for 500 ms).
   let last = -1;
   await until(() => h.upstream.streamedTokens > 0);

@@ -5,11 +5,25 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import type { Behaviour } from '../support/scripted-upstream.ts';
-import { assertNotRecorded, assertOpenAIError, assertStillServes, chat, chatAnswer, chatStream, recordedTurns, until, type ErrorExpectation } from './expect.ts';
+import {
+  assertNotRecorded,
+  assertOpenAIError,
+  assertStillServes,
+  chat,
+  chatAnswer,
+  chatStream,
+  recordedTurns,
+  until,
+  type ErrorExpectation,
+} from './expect.ts';
 
 let h: Harness;
-before(async () => { h = await startHarness(); });
-after(async () => { await h.close(); });
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await h.close();
+});
 
 const user = (content: string) => ({ role: 'user', content });
 let sessionCounter = 0;
@@ -28,19 +42,28 @@ const statusCases: StatusCase[] = [
   {
     name: '401 bad key',
     script: [{ kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided' } } }],
-    status: 401, attempts: 1,
-    want: { type: 'authentication_error', code: 'upstream_auth', mentions: [/rollout\.api_key/, /OAuth/, /Incorrect API key provided/, /HTTP 401/] },
+    status: 401,
+    attempts: 1,
+    want: {
+      type: 'authentication_error',
+      code: 'upstream_auth',
+      mentions: [/rollout\.api_key/, /OAuth/, /Incorrect API key provided/, /HTTP 401/],
+    },
   },
   {
     name: '403 forbidden',
     script: [{ kind: 'status', status: 403, body: { error: { message: 'This credential is only valid for OAuth login sessions' } } }],
-    status: 403, attempts: 1,
+    status: 403,
+    attempts: 1,
     want: { type: 'permission_error', code: 'upstream_auth', mentions: [/rollout\.api_key/, /OAuth/, /HTTP 403/] },
   },
   {
     name: '404 unknown model',
-    script: [{ kind: 'status', status: 404, body: { error: { message: 'The model `policy-upstream` does not exist.', type: 'NotFoundError' } } }],
-    status: 404, attempts: 1,
+    script: [
+      { kind: 'status', status: 404, body: { error: { message: 'The model `policy-upstream` does not exist.', type: 'NotFoundError' } } },
+    ],
+    status: 404,
+    attempts: 1,
     want: { type: 'not_found_error', code: 'model_not_found', mentions: [/'policy-upstream'/, /rollout\.model_id/, /\/models/] },
   },
   {
@@ -49,32 +72,43 @@ const statusCases: StatusCase[] = [
       { kind: 'status', status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'slow down' } } },
       { kind: 'status', status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'slow down' } } },
     ],
-    status: 429, attempts: 2,
+    status: 429,
+    attempts: 2,
     want: { type: 'rate_limit_error', code: 'upstream_rate_limited', mentions: [/429/, /slow down/] },
   },
   {
     // retry-after (1 h) is beyond the 5 s total deadline: waiting would be pointless, answer now.
     name: '429 whose retry-after exceeds the deadline is returned without waiting',
     script: [{ kind: 'status', status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'quota' } } }],
-    status: 429, attempts: 1,
+    status: 429,
+    attempts: 1,
     want: { type: 'rate_limit_error', code: 'upstream_rate_limited', mentions: [/3600/] },
   },
   {
     name: '500 retried, then returned with its real status',
-    script: [{ kind: 'status', status: 500 }, { kind: 'status', status: 500, body: { error: { message: 'CUDA out of memory' } } }],
-    status: 500, attempts: 2,
+    script: [
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500, body: { error: { message: 'CUDA out of memory' } } },
+    ],
+    status: 500,
+    attempts: 2,
     want: { type: 'upstream_error', code: 'upstream_server_error', mentions: [/HTTP 500/, /CUDA out of memory/] },
   },
   {
     name: '503 retried, then returned with its real status',
-    script: [{ kind: 'status', status: 503 }, { kind: 'status', status: 503, body: { detail: 'engine is loading' } }],
-    status: 503, attempts: 2,
+    script: [
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503, body: { detail: 'engine is loading' } },
+    ],
+    status: 503,
+    attempts: 2,
     want: { type: 'upstream_error', code: 'upstream_server_error', mentions: [/HTTP 503/, /engine is loading/] },
   },
   {
     name: '200 without choices',
     script: [{ kind: 'no_choices' }],
-    status: 502, attempts: 1,
+    status: 502,
+    attempts: 1,
     want: { type: 'upstream_error', code: 'upstream_bad_body', mentions: [/choices/, /rollout\.base_url/, /not a chat completion/] },
   },
 ];
@@ -114,7 +148,10 @@ test('a 503 then 200 retry is invisible to the client and recorded once', async 
       const res = await chatStream(h, body);
       assert.equal(res.status, 200);
       assert.equal(res.events.at(-1), '[DONE]');
-      const text = res.events.slice(0, -1).map((e) => JSON.parse(e).choices[0]?.delta?.content ?? '').join('');
+      const text = res.events
+        .slice(0, -1)
+        .map((e) => JSON.parse(e).choices[0]?.delta?.content ?? '')
+        .join('');
       assert.equal(text, 'All good');
     } else {
       const res = await chat(h, body);
@@ -123,10 +160,13 @@ test('a 503 then 200 retry is invisible to the client and recorded once', async 
     }
     assert.equal(h.upstream.received.length - sentBefore, 2);
     const view = await (await fetch(`${h.url}/sessions/${sid}`)).json();
-    assert.deepEqual(view.turns.map((t: { turn_id: number; response: string }) => [t.turn_id, t.response]), [[1, 'All good']]);
+    assert.deepEqual(
+      view.turns.map((t: { turn_id: number; response: string }) => [t.turn_id, t.response]),
+      [[1, 'All good']],
+    );
     assert.equal(recordedTurns(h, sid).length, 1);
   }
-  assert.equal(await chatRequests(200) - ok0, 2, 'two client requests, each counted once');
+  assert.equal((await chatRequests(200)) - ok0, 2, 'two client requests, each counted once');
   assert.equal(await chatRequests(503), unavailable0, 'the upstream 503s never reached the client');
 });
 
@@ -139,7 +179,11 @@ test('a stream cut midway ends with an error event and [DONE], is not retried an
   assert.equal(res.events.at(-1), '[DONE]');
   const chunks = res.events.slice(0, -2).map((e) => JSON.parse(e));
   assert.equal(chunks.map((c) => c.choices[0].delta.content ?? '').join(''), 'partial answer');
-  assertOpenAIError(JSON.parse(res.events.at(-2)!), { type: 'upstream_error', code: 'upstream_stream_cut', mentions: [/ended midway/, /not recorded/] });
+  assertOpenAIError(JSON.parse(res.events.at(-2)!), {
+    type: 'upstream_error',
+    code: 'upstream_stream_cut',
+    mentions: [/ended midway/, /not recorded/],
+  });
   assert.equal(h.upstream.received.length - sentBefore, 1, 'never retried once the stream started');
   await assertNotRecorded(h, sid);
   await assertStillServes(h);
@@ -151,7 +195,11 @@ test('an error event from the upstream mid-stream is passed on as an error event
   const res = await chatStream(h, { messages: [user('go')], session_id: sid });
   assert.equal(res.status, 200);
   assert.equal(res.events.at(-1), '[DONE]');
-  assertOpenAIError(JSON.parse(res.events.at(-2)!), { type: 'upstream_error', code: 'upstream_stream_error', mentions: [/scripted engine failure mid-stream/] });
+  assertOpenAIError(JSON.parse(res.events.at(-2)!), {
+    type: 'upstream_error',
+    code: 'upstream_stream_error',
+    mentions: [/scripted engine failure mid-stream/],
+  });
   await assertNotRecorded(h, sid);
   await assertStillServes(h);
 });
@@ -172,7 +220,12 @@ test('a client disconnecting mid-stream aborts the upstream request; nothing is 
   h.upstream.script({ kind: 'text', tokens: Array.from({ length: 100 }, (_, i) => ` t${i}`) });
   const closed = h.upstream.nextEarlyClose();
   const ac = new AbortController();
-  const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', signal: ac.signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('long answer please')], session_id: sid, stream: true }) });
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    signal: ac.signal,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [user('long answer please')], session_id: sid, stream: true }),
+  });
   const reader = res.body!.getReader();
   let seen = '';
   while (!seen.includes(' t1')) seen += new TextDecoder().decode((await reader.read()).value);
@@ -190,7 +243,12 @@ test('a client disconnecting while a non-streamed answer is pending aborts the u
   const closed = h.upstream.nextEarlyClose();
   const ac = new AbortController();
   const sentBefore = h.upstream.received.length;
-  const pending = fetch(`${h.url}/v1/chat/completions`, { method: 'POST', signal: ac.signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('slow one')], session_id: sid }) }).catch((e: Error) => e);
+  const pending = fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    signal: ac.signal,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [user('slow one')], session_id: sid }),
+  }).catch((e: Error) => e);
   await until(() => h.upstream.received.length > sentBefore);
   ac.abort();
   assert.ok((await pending) instanceof Error);
@@ -210,7 +268,11 @@ test('404 from a wrong path says to check /v1 in base_url', async () => {
       const body = { messages: [user('hi')], session_id: sid };
       const res = await chatAnswer(hp, body, stream);
       assert.equal(res.status, 404);
-      assertOpenAIError(res.json, { type: 'not_found_error', code: 'upstream_not_found', mentions: [/rollout\.base_url/, /\/v1/, /doubled|missing/, /\/api\/v1\/chat\/completions/] });
+      assertOpenAIError(res.json, {
+        type: 'not_found_error',
+        code: 'upstream_not_found',
+        mentions: [/rollout\.base_url/, /\/v1/, /doubled|missing/, /\/api\/v1\/chat\/completions/],
+      });
       await assertNotRecorded(hp, sid);
     }
     assert.equal(hp.upstream.received.at(-1)!.path, '/api/v1/chat/completions');
@@ -229,7 +291,11 @@ test('connection refused (upstream stopped): 502 naming base_url; recovers when 
       const body = { messages: [user('anyone there?')], session_id: sid };
       const res = await chatAnswer(hc, body, stream);
       assert.equal(res.status, 502);
-      assertOpenAIError(res.json, { type: 'upstream_error', code: 'upstream_unreachable', mentions: [/connection refused/, /running/, /rollout\.base_url/, new RegExp(`127\\.0\\.0\\.1:${port}`)] });
+      assertOpenAIError(res.json, {
+        type: 'upstream_error',
+        code: 'upstream_unreachable',
+        mentions: [/connection refused/, /running/, /rollout\.base_url/, new RegExp(`127\\.0\\.0\\.1:${port}`)],
+      });
       await assertNotRecorded(hc, sid);
     }
     const health = await (await fetch(`${hc.url}/healthz`)).json();
@@ -250,7 +316,11 @@ test('DNS failure: 502 saying the host does not resolve', async () => {
       const body = { messages: [user('hi')], session_id: sid };
       const res = await chatAnswer(hd, body, stream);
       assert.equal(res.status, 502);
-      assertOpenAIError(res.json, { type: 'upstream_error', code: 'upstream_unreachable', mentions: [/does not resolve/, /rollout\.base_url/, /policy-server\.invalid/] });
+      assertOpenAIError(res.json, {
+        type: 'upstream_error',
+        code: 'upstream_unreachable',
+        mentions: [/does not resolve/, /rollout\.base_url/, /policy-server\.invalid/],
+      });
       await assertNotRecorded(hd, sid);
     }
   } finally {
@@ -264,14 +334,20 @@ test('TLS to a plain-http server: 502 asking whether https:// is right', async (
     const sid = newSession('tls');
     const res = await chat(hs, { messages: [user('hi')], session_id: sid });
     assert.equal(res.status, 502);
-    assertOpenAIError(res.body, { type: 'upstream_error', code: 'upstream_unreachable', mentions: [/TLS handshake failed/, /rollout\.base_url/, /https:\/\/ for a plain-http server/] });
+    assertOpenAIError(res.body, {
+      type: 'upstream_error',
+      code: 'upstream_unreachable',
+      mentions: [/TLS handshake failed/, /rollout\.base_url/, /https:\/\/ for a plain-http server/],
+    });
     await assertNotRecorded(hs, sid);
   } finally {
     await hs.close();
   }
 });
 
-test('timeouts: first token (streaming) gives 504 and cancels the upstream call; the total deadline covers whole answers', { timeout: 15_000 }, async () => {
+test('timeouts: first token (streaming) gives 504 and cancels the upstream call; the total deadline covers whole answers', {
+  timeout: 15_000,
+}, async () => {
   const ht = await startHarness({ 'rollout.first_token_timeout_s': 0.3, 'rollout.timeout_s': 2.5 });
   try {
     const sid = newSession('ftt');
@@ -279,7 +355,11 @@ test('timeouts: first token (streaming) gives 504 and cancels the upstream call;
     ht.upstream.script({ kind: 'slow_first_token', delayMs: 3000 });
     const res = await chatStream(ht, { messages: [user('hi')], session_id: sid });
     assert.equal(res.status, 504);
-    assertOpenAIError(res.json, { type: 'upstream_error', code: 'upstream_first_token_timeout', mentions: [/first_token_timeout_s/, /300 ms/] });
+    assertOpenAIError(res.json, {
+      type: 'upstream_error',
+      code: 'upstream_first_token_timeout',
+      mentions: [/first_token_timeout_s/, /300 ms/],
+    });
     assert.equal((await closed).body.stream, true);
     await assertNotRecorded(ht, sid);
 
@@ -305,7 +385,11 @@ test('timeouts: first token (streaming) gives 504 and cancels the upstream call;
     assertOpenAIError(hung.body, { type: 'upstream_error', code: 'upstream_timeout', mentions: [/rollout\.timeout_s/, /2500 ms/] });
     assert.equal(stalled.status, 200);
     assert.equal(stalled.events.at(-1), '[DONE]');
-    assertOpenAIError(JSON.parse(stalled.events.at(-2)!), { type: 'upstream_error', code: 'upstream_timeout', mentions: [/rollout\.timeout_s/] });
+    assertOpenAIError(JSON.parse(stalled.events.at(-2)!), {
+      type: 'upstream_error',
+      code: 'upstream_timeout',
+      mentions: [/rollout\.timeout_s/],
+    });
     assert.equal(ht.upstream.received.length - sentBefore, 2, 'no retry after the total deadline');
     await assertNotRecorded(ht, sid2);
     await assertNotRecorded(ht, sid3);

@@ -8,8 +8,12 @@ import { assertNotRecorded, assertOpenAIError, chatStream } from './expect.ts';
 
 // 0.01 MB = 10 485 bytes: small enough to exceed cheaply, large enough for every other request.
 let h: Harness;
-before(async () => { h = await startHarness({ 'server.body_limit_mb': 0.01 }); });
-after(async () => { await h.close(); });
+before(async () => {
+  h = await startHarness({ 'server.body_limit_mb': 0.01 });
+});
+after(async () => {
+  await h.close();
+});
 
 const user = (content: string) => ({ role: 'user', content });
 
@@ -42,14 +46,26 @@ test('messages missing, empty, or not a list', async () => {
 
 test('a message that is not an object, or has a bad or missing role', async () => {
   await rejects({ messages: ['hello'] }, 'messages[0]', [/'messages\[0\]'/, /object/]);
-  await rejects({ messages: [user('hi'), { role: 'robot', content: 'beep' }] }, 'messages[1].role', [/'messages\[1\]\.role'/, /'robot'/, /'user'/, /'assistant'/]);
+  await rejects({ messages: [user('hi'), { role: 'robot', content: 'beep' }] }, 'messages[1].role', [
+    /'messages\[1\]\.role'/,
+    /'robot'/,
+    /'user'/,
+    /'assistant'/,
+  ]);
   await rejects({ messages: [{ content: 'no role' }] }, 'messages[0].role', [/Required/]);
 });
 
 test('bad content types name the message and say what is allowed', async () => {
-  await rejects({ messages: [{ role: 'user', content: 42 }] }, 'messages[0].content', [/'messages\[0\]\.content'/, /string/, /content parts/]);
+  await rejects({ messages: [{ role: 'user', content: 42 }] }, 'messages[0].content', [
+    /'messages\[0\]\.content'/,
+    /string/,
+    /content parts/,
+  ]);
   await rejects({ messages: [user('a'), { role: 'user', content: { text: 'x' } }] }, 'messages[1].content', [/'messages\[1\]\.content'/]);
-  await rejects({ messages: [{ role: 'user', content: [{ text: 'part without type' }] }] }, 'messages[0].content', [/'messages\[0\]\.content'/, /type/]);
+  await rejects({ messages: [{ role: 'user', content: [{ text: 'part without type' }] }] }, 'messages[0].content', [
+    /'messages\[0\]\.content'/,
+    /type/,
+  ]);
   await rejects({ messages: [{ role: 'tool', content: 'result', tool_call_id: 7 }] }, 'messages[0].tool_call_id', [/string/]);
   await rejects({ messages: [{ role: 'assistant', content: null, tool_calls: 'read_file' }] }, 'messages[0].tool_calls', [/array/]);
 });
@@ -78,7 +94,11 @@ test('a body over server.body_limit_mb is a 413 in OpenAI shape', async () => {
   const sentBefore = h.upstream.received.length;
   const res = await postJson(`${h.url}/v1/chat/completions`, { messages: [user('x'.repeat(20_000))] });
   assert.equal(res.status, 413);
-  assertOpenAIError(res.body, { type: 'invalid_request_error', code: 'request_too_large', mentions: [/10486 bytes/, /server\.body_limit_mb/] });
+  assertOpenAIError(res.body, {
+    type: 'invalid_request_error',
+    code: 'request_too_large',
+    mentions: [/10486 bytes/, /server\.body_limit_mb/],
+  });
   assert.equal(h.upstream.received.length, sentBefore);
 });
 
@@ -93,14 +113,28 @@ test('a body sent with another content type is a 400 that asks for application/j
 test('unknown fields, at the top and inside messages, reach the upstream untouched (streaming too)', async () => {
   const messages = [
     { role: 'system', content: 'Be brief.', cache_control: { type: 'ephemeral' } },
-    { role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+      ],
+    },
     { role: 'assistant', content: 'Hello.', reasoning_content: 'greet back' },
     user('again'),
   ];
   const extras = {
-    top_k: 20, min_p: 0.05, repetition_penalty: 1.1, seed: 7, stop: ['</s>'],
-    chat_template_kwargs: { enable_thinking: false }, response_format: { type: 'json_object' },
-    prompt_logprobs: 1, skip_special_tokens: false, max_tokens: null, metadata: { nested: [1, { deep: true }] },
+    top_k: 20,
+    min_p: 0.05,
+    repetition_penalty: 1.1,
+    seed: 7,
+    stop: ['</s>'],
+    chat_template_kwargs: { enable_thinking: false },
+    response_format: { type: 'json_object' },
+    prompt_logprobs: 1,
+    skip_special_tokens: false,
+    max_tokens: null,
+    metadata: { nested: [1, { deep: true }] },
   };
   h.upstream.script({ kind: 'text', text: 'ok' });
   const res = await chatStream(h, { messages, ...extras, session_id: 'passthrough-1', turn_type: 'main', session_done: false });

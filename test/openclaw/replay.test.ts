@@ -44,19 +44,28 @@ async function replayAndCheck(requests: RecordedRequest[], expectSession: (i: nu
     for (const r of requests) {
       const res = await fetch(`${h.url}${r.path}`, {
         method: r.method,
-        headers: { 'content-type': 'application/json', traceparent: r.headers.traceparent, 'user-agent': r.headers['user-agent'] ?? 'replay' },
+        headers: {
+          'content-type': 'application/json',
+          traceparent: r.headers.traceparent,
+          'user-agent': r.headers['user-agent'] ?? 'replay',
+        },
         body: JSON.stringify(r.body),
       });
       assert.equal(res.status, 200, `request ${r.seq} answered`);
       const events = await readSse(res);
       assert.equal(events.at(-1), '[DONE]');
-      assert.ok(events.some((e) => e !== '[DONE]' && JSON.parse(e).usage !== undefined), 'usage chunk streamed (stream_options.include_usage)');
+      assert.ok(
+        events.some((e) => e !== '[DONE]' && JSON.parse(e).usage !== undefined),
+        'usage chunk streamed (stream_options.include_usage)',
+      );
       sessionIds.push(res.headers.get('x-session-id') ?? '');
     }
     assert.equal(sessionIds[1], sessionIds[0], 'request 2 continues the session of request 1');
     assert.equal(sessionIds[2], sessionIds[0], 'request 3 (tool follow-up) continues it too');
     assert.notEqual(sessionIds[3], sessionIds[0], 'request 4 is another session');
-    sessionIds.forEach((id, i) => (typeof expectSession(i) === 'string' ? assert.equal(id, expectSession(i)) : assert.match(id, expectSession(i) as RegExp)));
+    sessionIds.forEach((id, i) =>
+      typeof expectSession(i) === 'string' ? assert.equal(id, expectSession(i)) : assert.match(id, expectSession(i) as RegExp),
+    );
 
     // Everything the client sent reached the upstream (tools, tool_choice, streaming).
     assert.equal(h.upstream.received.length, 4);
@@ -70,8 +79,14 @@ async function replayAndCheck(requests: RecordedRequest[], expectSession: (i: nu
     const live = readRecords(recordsPath).turns;
     const a = live.filter((t) => t.session_id === sessionIds[0]);
     const b = live.filter((t) => t.session_id === sessionIds[3]);
-    assert.deepEqual(a.map((t) => t.turn_id), [1, 2, 3]);
-    assert.deepEqual(b.map((t) => t.turn_id), [1]);
+    assert.deepEqual(
+      a.map((t) => t.turn_id),
+      [1, 2, 3],
+    );
+    assert.deepEqual(
+      b.map((t) => t.turn_id),
+      [1],
+    );
     assert.deepEqual(a[0].next_state, expectedNextState(requests[1]));
     assert.equal(a[0].next_state!.role, 'user');
     assert.deepEqual(a[1].next_state, expectedNextState(requests[2]));
@@ -84,19 +99,26 @@ async function replayAndCheck(requests: RecordedRequest[], expectSession: (i: nu
     serverClosed = true;
     const all = readRecords(recordsPath).turns;
     for (const t of all) {
-      assert.ok(!(t.next_state?.content ?? '').includes(INTERNAL_BEGIN), `turn ${t.turn_id} was not given the internal block as next state`);
+      assert.ok(
+        !(t.next_state?.content ?? '').includes(INTERNAL_BEGIN),
+        `turn ${t.turn_id} was not given the internal block as next state`,
+      );
     }
-    assert.deepEqual(all.filter((t) => t.next_state === null).map((t) => [t.session_id, t.turn_id, t.next_state_reason]), [
-      [sessionIds[0], 3, 'shutdown'],
-      [sessionIds[3], 1, 'shutdown'],
-    ]);
+    assert.deepEqual(
+      all.filter((t) => t.next_state === null).map((t) => [t.session_id, t.turn_id, t.next_state_reason]),
+      [
+        [sessionIds[0], 3, 'shutdown'],
+        [sessionIds[3], 1, 'shutdown'],
+      ],
+    );
   } finally {
     if (serverClosed) await h.upstream.stop();
     else await h.close();
   }
 }
 
-const runtimeId = (r: RecordedRequest): string => /sessionId=([A-Za-z0-9._:-]+)/.exec(String((r.body.messages as ChatMessage[])[1].content))![1];
+const runtimeId = (r: RecordedRequest): string =>
+  /sessionId=([A-Za-z0-9._:-]+)/.exec(String((r.body.messages as ChatMessage[])[1].content))![1];
 
 test('generated OpenClaw sequence: Runtime trailer names the sessions', async () => {
   const seq = generateOpenClawSequence();
@@ -124,7 +146,10 @@ test('generator output has the shape of the real client requests', () => {
     assert.ok(Array.isArray(last.content) && String((last.content[0] as { text: string }).text).startsWith(INTERNAL_BEGIN));
     assert.match(r.headers.traceparent, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   }
-  assert.deepEqual(seq.map((r) => (r.body.tools as unknown[]).length), [12, 12, 12, 11]);
+  assert.deepEqual(
+    seq.map((r) => (r.body.tools as unknown[]).length),
+    [12, 12, 12, 11],
+  );
   assert.ok(String(seq[0].body.messages[0].content).length >= 39_000);
   const trace = (r: RecordedRequest) => r.headers.traceparent.split('-')[1];
   assert.equal(trace(seq[1]), trace(seq[2]), 'one user turn shares a trace id');
@@ -134,14 +159,22 @@ test('generator output has the shape of the real client requests', () => {
 });
 
 const realFile = existsSync(SHARED) ? SHARED : undefined;
-const realRequests = (): RecordedRequest[] => readFileSync(realFile!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RecordedRequest);
+const realRequests = (): RecordedRequest[] =>
+  readFileSync(realFile!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RecordedRequest);
 
-test('real OpenClaw 2026.9.6 recording (shared fixture), as sent', { skip: realFile === undefined && 'shared fixture not present' }, async () => {
+test('real OpenClaw 2026.9.6 recording (shared fixture), as sent', {
+  skip: realFile === undefined && 'shared fixture not present',
+}, async () => {
   const seq = realRequests();
   await replayAndCheck(seq, (i) => `openclaw-${runtimeId(seq[i])}`);
 });
 
-test('real OpenClaw recording without its Runtime trailer: pure prefix inference', { skip: realFile === undefined && 'shared fixture not present' }, async () => {
+test('real OpenClaw recording without its Runtime trailer: pure prefix inference', {
+  skip: realFile === undefined && 'shared fixture not present',
+}, async () => {
   const seq = withoutHints(realRequests());
   assert.ok(!JSON.stringify(seq).includes('sessionId='), 'hints removed');
   await replayAndCheck(seq, () => /^s-/);

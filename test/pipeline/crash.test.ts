@@ -32,7 +32,14 @@ for (const thread of [false, true]) {
     const outDir = mkdtempSync(join(tmpdir(), 'ocrl-crash-'));
     const spec = {
       tree: {
-        rollout: { provider: 'openai_compatible', base_url: policy.url, model_id: 'p', timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 },
+        rollout: {
+          provider: 'openai_compatible',
+          base_url: policy.url,
+          model_id: 'p',
+          timeout_s: 5,
+          first_token_timeout_s: 2,
+          max_retries: 0,
+        },
         judge: { provider: 'openai_compatible', base_url: judge.url, model_id: 'j', timeout_s: 60 },
       },
       overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl', 'scoring.worker_thread': thread },
@@ -47,7 +54,15 @@ for (const thread of [false, true]) {
       const a = (content: string) => ({ role: 'assistant', content });
       policy.fallback = { kind: 'text', text: 'Sure, here you go.' };
       // Session A stays open: turns 1-3 get next states (acknowledged), turn 4 is still awaiting one.
-      const hist = [u('Plan my trip'), a('Sure, here you go.'), u('ok'), a('Sure, here you go.'), u('fine'), a('Sure, here you go.'), u('and the hotel?')];
+      const hist = [
+        u('Plan my trip'),
+        a('Sure, here you go.'),
+        u('ok'),
+        a('Sure, here you go.'),
+        u('fine'),
+        a('Sure, here you go.'),
+        u('and the hotel?'),
+      ];
       for (const n of [1, 3, 5, 7]) await chat(url, 'crash-A', hist.slice(0, n));
       // Session B ends: turn 1 is judged (in flight), turn 2 has no next state and is resolved at once.
       await chat(url, 'crash-B', [u('Hello')]);
@@ -83,8 +98,20 @@ for (const thread of [false, true]) {
     try {
       const { turns } = readRecords(join(outDir, 'records', 'turns.jsonl'));
       const acknowledged = turns.filter((t) => t.next_state !== undefined);
-      assert.deepEqual(acknowledged.map((t) => `${t.session_id}:${t.turn_id}`).sort(), ['crash-A:1', 'crash-A:2', 'crash-A:3', 'crash-A:4', 'crash-A:5', 'crash-B:1', 'crash-B:2']);
-      assert.deepEqual(turns.find((t) => t.session_id === 'crash-A' && t.turn_id === 4)!.next_state, { role: 'user', content: 'and breakfast?' }, 'the turn waiting at the crash finds its next state after the restart');
+      assert.deepEqual(acknowledged.map((t) => `${t.session_id}:${t.turn_id}`).sort(), [
+        'crash-A:1',
+        'crash-A:2',
+        'crash-A:3',
+        'crash-A:4',
+        'crash-A:5',
+        'crash-B:1',
+        'crash-B:2',
+      ]);
+      assert.deepEqual(
+        turns.find((t) => t.session_id === 'crash-A' && t.turn_id === 4)!.next_state,
+        { role: 'user', content: 'and breakfast?' },
+        'the turn waiting at the crash finds its next state after the restart',
+      );
       for (const t of acknowledged) {
         const o = store.getTurnOutcome(t.session_id, t.turn_id);
         assert.ok(o !== null && o.status !== 'pending', `${t.session_id}:${t.turn_id} is resolved`);
@@ -94,12 +121,27 @@ for (const thread of [false, true]) {
         assert.ok(o?.status === 'samples');
         return o.samples[0];
       };
-      assert.deepEqual([sample('crash-A', 2).reward, sample('crash-A', 2).lossMask], [1, 1], 'feedback given before the crash still applies');
-      assert.deepEqual([sample('crash-A', 1).lossMask, sample('crash-A', 3).lossMask], [0, 0], 'no promotion: the session has a trainable turn');
+      assert.deepEqual(
+        [sample('crash-A', 2).reward, sample('crash-A', 2).lossMask],
+        [1, 1],
+        'feedback given before the crash still applies',
+      );
+      assert.deepEqual(
+        [sample('crash-A', 1).lossMask, sample('crash-A', 3).lossMask],
+        [0, 0],
+        'no promotion: the session has a trainable turn',
+      );
       assert.deepEqual([sample('crash-B', 1).reward, sample('crash-B', 1).lossMask], [1, 1]);
       assert.deepEqual([sample('crash-B', 2).reward, sample('crash-B', 2).lossMask], [0, 0]);
-      assert.deepEqual([sample('crash-A', 4).reward, sample('crash-A', 4).lossMask], [0, 0], 'judged on its next state from after the restart');
-      const records = readFileSync(join(outDir, 'records', 'judge.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(
+        [sample('crash-A', 4).reward, sample('crash-A', 4).lossMask],
+        [0, 0],
+        'judged on its next state from after the restart',
+      );
+      const records = readFileSync(join(outDir, 'records', 'judge.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(records.filter((r) => r.rejudged === true).length, 4);
     } finally {
       store.close();

@@ -55,27 +55,51 @@ export async function startScoring(opts: {
   const config = parseConfig(
     {
       rollout: {
-        provider: 'openai_compatible', base_url: policy.url, model_id: 'policy-upstream', max_tokens: 256, timeout_s: 5, first_token_timeout_s: 2, max_retries: 0,
+        provider: 'openai_compatible',
+        base_url: policy.url,
+        model_id: 'policy-upstream',
+        max_tokens: 256,
+        timeout_s: 5,
+        first_token_timeout_s: 2,
+        max_retries: 0,
         ...(opts.thread ? { tokenizer: qwen3TokenizerDir() } : {}),
       },
       judge: judgeTree,
       teacher: { provider: 'openai_compatible', base_url: teacher.url, logprob_api: 'sglang', timeout_s: 5 },
     },
-    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, mode: opts.mode, 'scoring.feedback': opts.feedbackPolicy ?? 'override', 'scoring.worker_thread': opts.thread === true, ...(opts.overrides ?? {}) } },
+    {
+      env: {},
+      overrides: {
+        output_dir: outDir,
+        'server.port': 0,
+        mode: opts.mode,
+        'scoring.feedback': opts.feedbackPolicy ?? 'override',
+        'scoring.worker_thread': opts.thread === true,
+        ...(opts.overrides ?? {}),
+      },
+    },
   );
   const rendered: ChatMessage[][] = [];
   const server = await startServer(config, {
     log: pino({ level: 'silent' }),
-    scoring: opts.thread ? undefined : {
-      feedbackPolicy: opts.feedbackPolicy,
-      renderPrompt: (messages) => {
-        rendered.push(messages);
-        return [...RENDERED_PROMPT];
-      },
-    },
+    scoring: opts.thread
+      ? undefined
+      : {
+          feedbackPolicy: opts.feedbackPolicy,
+          renderPrompt: (messages) => {
+            rendered.push(messages);
+            return [...RENDERED_PROMPT];
+          },
+        },
   });
   return {
-    server, policy, judge, teacher, rendered, url: server.url, outDir,
+    server,
+    policy,
+    judge,
+    teacher,
+    rendered,
+    url: server.url,
+    outDir,
     async close() {
       await server.close();
       await Promise.all([policy.stop(), judge.stop(), teacher.stop()]);
@@ -90,13 +114,25 @@ const user = (content: string): ChatMessage => ({ role: 'user', content });
  * with `users[k]` and gets `answers[k]`; the last request carries session_done. So turn k's next
  * state is `users[k+1]`, and the last turn has none.
  */
-export async function runSession(h: ScoringHarness, sessionId: string, users: string[], answers: string[], opts: { done?: boolean } = {}): Promise<void> {
+export async function runSession(
+  h: ScoringHarness,
+  sessionId: string,
+  users: string[],
+  answers: string[],
+  opts: { done?: boolean } = {},
+): Promise<void> {
   const messages: ChatMessage[] = [];
   for (let k = 0; k < users.length; k++) {
     messages.push(user(users[k]));
     h.policy.script({ kind: 'text', text: answers[k] });
     const done = (opts.done ?? true) && k === users.length - 1;
-    const res = await postJson(`${h.url}/v1/chat/completions`, { model: 'm', messages, session_id: sessionId, turn_type: 'main', session_done: done });
+    const res = await postJson(`${h.url}/v1/chat/completions`, {
+      model: 'm',
+      messages,
+      session_id: sessionId,
+      turn_type: 'main',
+      session_done: done,
+    });
     if (res.status !== 200) throw new Error(`turn ${k + 1} of ${sessionId} failed: ${res.status} ${JSON.stringify(res.body)}`);
     messages.push({ role: 'assistant', content: answers[k] });
   }
@@ -115,7 +151,9 @@ export function answerLogprobs(n: number): number[] {
 /** The prompt ids the teacher was sent before `answer`'s ids (the rendered hinted prompt). */
 export function teacherPrompt(h: ScoringHarness, answer: string): number[] {
   const ids = answerIds(answer);
-  const call = h.teacher.received.find((r) => r.input_ids.length > ids.length && ids.every((id, i) => r.input_ids[r.input_ids.length - ids.length + i] === id));
+  const call = h.teacher.received.find(
+    (r) => r.input_ids.length > ids.length && ids.every((id, i) => r.input_ids[r.input_ids.length - ids.length + i] === id),
+  );
   if (call === undefined) throw new Error(`the teacher was never sent the answer '${answer}'`);
   return call.input_ids.slice(0, -ids.length);
 }

@@ -17,8 +17,22 @@ import { SampleStore } from '../../src/samples/index.ts';
 
 function recordedTurn(session: string, n: number, question: string): Turn {
   return {
-    sessionId: session, turnId: n, messages: [{ role: 'user', content: question }], prefix: [], startedAt: 1000, completedAt: 2000, finalized: false, failed: false,
-    response: { message: { role: 'assistant', content: 'Sure.' }, finishReason: 'stop', policyVersion: 0, promptIds: [1, 2, 3], responseIds: [4, 5], logprobs: [-0.1, -0.2] },
+    sessionId: session,
+    turnId: n,
+    messages: [{ role: 'user', content: question }],
+    prefix: [],
+    startedAt: 1000,
+    completedAt: 2000,
+    finalized: false,
+    failed: false,
+    response: {
+      message: { role: 'assistant', content: 'Sure.' },
+      finishReason: 'stop',
+      policyVersion: 0,
+      promptIds: [1, 2, 3],
+      responseIds: [4, 5],
+      logprobs: [-0.1, -0.2],
+    },
   };
 }
 
@@ -41,16 +55,34 @@ test('start-up replay: a finished turn the store never got is stored; a waiting 
     assert.deepEqual(o.samples[0].promptIds, [1, 2, 3]);
 
     h.upstream.fallback = { kind: 'text', text: 'Done.' };
-    const res = await postJson(`${h.url}/v1/chat/completions`, { session_id: 'waiting', turn_type: 'main', messages: [{ role: 'user', content: 'Book a hotel' }, { role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'near the station' }] });
+    const res = await postJson(`${h.url}/v1/chat/completions`, {
+      session_id: 'waiting',
+      turn_type: 'main',
+      messages: [
+        { role: 'user', content: 'Book a hotel' },
+        { role: 'assistant', content: 'Sure.' },
+        { role: 'user', content: 'near the station' },
+      ],
+    });
     assert.equal(res.status, 200);
     await h.server.pipeline.whenIdle();
     const waiting = h.server.store.getTurnOutcome('waiting', 1);
     // Stored with its next state (at-least-one may hold it as pending until the session ends).
     assert.ok(waiting !== null, 'the restored turn is stored');
     const stored = waiting.status === 'pending' ? waiting.turn.nextState : 'resolved';
-    assert.ok(stored === 'resolved' || JSON.stringify(stored) === JSON.stringify([{ role: 'user', content: 'near the station' }]), 'with the next state that came after the restart');
+    assert.ok(
+      stored === 'resolved' || JSON.stringify(stored) === JSON.stringify([{ role: 'user', content: 'near the station' }]),
+      'with the next state that came after the restart',
+    );
     const turns = readRecords(join(outDir, 'records', 'turns.jsonl')).turns.filter((t) => t.session_id === 'waiting');
-    assert.deepEqual(turns.map((t) => [t.turn_id, t.next_state?.content]), [[1, 'near the station'], [2, undefined]], 'numbering continues at 2');
+    assert.deepEqual(
+      turns.map((t) => [t.turn_id, t.next_state?.content]),
+      [
+        [1, 'near the station'],
+        [2, undefined],
+      ],
+      'numbering continues at 2',
+    );
   } finally {
     await h.close();
   }
@@ -79,13 +111,26 @@ for (const stream of [false, true]) {
     const outDir = mkdtempSync(join(tmpdir(), 'ocrl-ack-'));
     // The server SIGKILLs itself the moment the turn line is written: whatever the client holds then came before it.
     const { child, url } = await launch({
-      tree: { rollout: { provider: 'openai_compatible', base_url: policy.url, model_id: 'p', timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 } },
+      tree: {
+        rollout: {
+          provider: 'openai_compatible',
+          base_url: policy.url,
+          model_id: 'p',
+          timeout_s: 5,
+          first_token_timeout_s: 2,
+          max_retries: 0,
+        },
+      },
       overrides: { output_dir: outDir, 'server.port': 0 },
       killOnTurnCompleted: true,
     });
     let received = '';
     try {
-      const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: 'ack', turn_type: 'main', stream, messages: [{ role: 'user', content: 'hi' }] }) });
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: 'ack', turn_type: 'main', stream, messages: [{ role: 'user', content: 'hi' }] }),
+      });
       received = await res.text();
     } catch {
       // the connection died with the server: the client has no answer
@@ -94,8 +139,16 @@ for (const stream of [false, true]) {
       await policy.stop();
     }
     const complete = stream ? received.includes('[DONE]') : received.includes('whole answer');
-    assert.equal(complete, false, `the client got no complete answer from a server that died at the turn line (got ${JSON.stringify(received.slice(0, 120))})`);
-    assert.deepEqual(readRecords(join(outDir, 'records', 'turns.jsonl')).turns.map((t) => [t.session_id, t.turn_id]), [['ack', 1]], 'the line itself is there');
+    assert.equal(
+      complete,
+      false,
+      `the client got no complete answer from a server that died at the turn line (got ${JSON.stringify(received.slice(0, 120))})`,
+    );
+    assert.deepEqual(
+      readRecords(join(outDir, 'records', 'turns.jsonl')).turns.map((t) => [t.session_id, t.turn_id]),
+      [['ack', 1]],
+      'the line itself is there',
+    );
   });
 }
 
@@ -103,14 +156,28 @@ test('a turn line that cannot be written (a full disk) is never acknowledged: pl
   const upstream = await new ScriptedUpstream().start();
   upstream.fallback = { kind: 'text', text: 'An answer that cannot be recorded.' };
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-full-'));
-  const config = parseConfig({ rollout: { provider: 'openai_compatible', base_url: upstream.url, model_id: 'p', timeout_s: 5, max_retries: 0 } }, { env: {}, overrides: { output_dir: outDir, 'server.port': 0 } });
+  const config = parseConfig(
+    { rollout: { provider: 'openai_compatible', base_url: upstream.url, model_id: 'p', timeout_s: 5, max_retries: 0 } },
+    { env: {}, overrides: { output_dir: outDir, 'server.port': 0 } },
+  );
   // The hook runs inside the journal listener, right after the line is written: its error is the writer's.
-  const server = await startServer(config, { log: pino({ level: 'silent' }), hooks: { onTurnCompleted: () => { throw new Error('ENOSPC: no space left on device, write'); } } });
+  const server = await startServer(config, {
+    log: pino({ level: 'silent' }),
+    hooks: {
+      onTurnCompleted: () => {
+        throw new Error('ENOSPC: no space left on device, write');
+      },
+    },
+  });
   try {
     const plain = await postJson(`${server.url}/v1/chat/completions`, { session_id: 'full', messages: [{ role: 'user', content: 'hi' }] });
     assert.ok(plain.status >= 500, `plain: an error status, not the answer (got ${plain.status})`);
     assert.equal(typeof plain.body.error?.message, 'string', 'in the OpenAI error shape');
-    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: 'full2', stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: 'full2', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
     const events = await readSse(res);
     assert.equal(events.at(-1), '[DONE]');
     assert.ok(JSON.parse(events.at(-2)!).error !== undefined, `stream: an error event before [DONE] (got ${events.at(-2)})`);

@@ -5,12 +5,21 @@ import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 
-const spec = JSON.parse(process.argv[2] ?? '{}') as { tree: Record<string, unknown>; overrides: Record<string, unknown>; thread?: boolean; killOnTurnCompleted?: boolean };
+const spec = JSON.parse(process.argv[2] ?? '{}') as {
+  tree: Record<string, unknown>;
+  overrides: Record<string, unknown>;
+  thread?: boolean;
+  killOnTurnCompleted?: boolean;
+};
 const config = parseConfig(spec.tree, { env: {}, overrides: spec.overrides });
 // `thread`: no parts from here, so scoring runs in its worker thread.
 // `killOnTurnCompleted`: die the moment a turn's line is written, to show what the client got by then.
 const hooks = spec.killOnTurnCompleted ? { onTurnCompleted: () => process.kill(process.pid, 'SIGKILL') } : undefined;
-const server = await startServer(config, { log: pino({ level: 'silent' }), hooks, scoring: spec.thread ? undefined : { renderPrompt: () => [5, 6, 7, 8] } });
+const server = await startServer(config, {
+  log: pino({ level: 'silent' }),
+  hooks,
+  scoring: spec.thread ? undefined : { renderPrompt: () => [5, 6, 7, 8] },
+});
 process.stdout.write(`READY ${server.url}\n`);
 process.once('SIGTERM', () => {
   void server.close().then(() => process.exit(0));

@@ -19,7 +19,8 @@ before(async () => {
     mode: 'openclaw-opd',
     script: (v) => {
       assert.equal(v.kind, 'hint', 'openclaw-opd runs only the hint judge');
-      if (v.nextState.startsWith('No, you should show the formula')) return [hintAnswer(SHORT_HINT), hintAnswer(LONG_HINT), 'Not needed. \\boxed{-1}'][v.seen % 3];
+      if (v.nextState.startsWith('No, you should show the formula'))
+        return [hintAnswer(SHORT_HINT), hintAnswer(LONG_HINT), 'Not needed. \\boxed{-1}'][v.seen % 3];
       if (v.nextState.startsWith('Use metric units')) return hintAnswer('Answer in metric units (metres, kilograms).');
       return undefined; // \boxed{-1}: no hint
     },
@@ -33,7 +34,12 @@ after(async () => {
 
 test('a scripted session: accepted hint → opd sample with teacher log-probs; rejected hint and last turn dropped', async () => {
   const answers = ['20 degrees is 68.', 'F = C × 9/5 + 32, so 68.', 'You are welcome.'];
-  await runSession(h, 'opd-1', ['Convert 20 °C to Fahrenheit.', 'No, you should show the formula F = C × 9/5 + 32 first.', 'Thanks!'], answers);
+  await runSession(
+    h,
+    'opd-1',
+    ['Convert 20 °C to Fahrenheit.', 'No, you should show the formula F = C × 9/5 + 32 first.', 'Thanks!'],
+    answers,
+  );
   await h.server.pipeline.whenIdle();
   const s = samplesByTurn(h, 'opd-1');
   assert.deepEqual([...s.keys()], [1]);
@@ -52,7 +58,12 @@ test('a scripted session: accepted hint → opd sample with teacher log-probs; r
 });
 
 test('teacher token mismatch: the turn is dropped with its reason, never padded', async () => {
-  await runSession(h, 'opd-mismatch', ['How tall is the tower?', 'Use metric units instead please.'], ['Imperial: 984 feet.', 'About 300 metres.']);
+  await runSession(
+    h,
+    'opd-mismatch',
+    ['How tall is the tower?', 'Use metric units instead please.'],
+    ['Imperial: 984 feet.', 'About 300 metres.'],
+  );
   await h.server.pipeline.whenIdle();
   assert.equal(outcomeOf(h, 'opd-mismatch', 1), 'dropped:teacher_mismatch');
   assert.equal(samplesByTurn(h, 'opd-mismatch').size, 0);
@@ -63,14 +74,24 @@ test('teacher token mismatch: the turn is dropped with its reason, never padded'
 
 test('a feedback comment given before judging is the hint the teacher distils from', async () => {
   h.policy.script({ kind: 'text', text: 'Nine is prime.' });
-  await postJson(`${h.url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'Name a prime.' }], session_id: 'opd-fb', turn_type: 'main' });
+  await postJson(`${h.url}/v1/chat/completions`, {
+    messages: [{ role: 'user', content: 'Name a prime.' }],
+    session_id: 'opd-fb',
+    turn_type: 'main',
+  });
   const comment = '9 is not prime; answer with 7 or another actual prime.';
   const fb = await postJson(`${h.url}/v1/feedback`, { session_id: 'opd-fb', score: -1, comment });
   assert.deepEqual([fb.status, fb.body.status, fb.body.hint_applied], [200, 'recorded', true]);
   h.policy.script({ kind: 'text', text: 'Done.' });
   await postJson(`${h.url}/v1/chat/completions`, {
-    messages: [{ role: 'user', content: 'Name a prime.' }, { role: 'assistant', content: 'Nine is prime.' }, { role: 'user', content: 'ok next' }],
-    session_id: 'opd-fb', turn_type: 'main', session_done: true,
+    messages: [
+      { role: 'user', content: 'Name a prime.' },
+      { role: 'assistant', content: 'Nine is prime.' },
+      { role: 'user', content: 'ok next' },
+    ],
+    session_id: 'opd-fb',
+    turn_type: 'main',
+    session_done: true,
   });
   await h.server.pipeline.whenIdle();
   const t1 = samplesByTurn(h, 'opd-fb').get(1)!;
@@ -78,6 +99,9 @@ test('a feedback comment given before judging is the hint the teacher distils fr
   assert.deepEqual(t1.teacherLogprobs, expectedTeacherLogprobs(RENDERED_PROMPT.length, answerIds('Nine is prime.')));
   assert.ok(h.rendered.some((m) => m.at(-1)!.content === `Name a prime.\n\n${HINT_MARKER}\n${comment}`));
   const view = (await (await fetch(`${h.url}/sessions/opd-fb`)).json()) as { turns: Array<{ judgement: Record<string, unknown> }> };
-  assert.deepEqual([view.turns[0].judgement.hint_accepted, view.turns[0].judgement.hint, view.turns[0].judgement.score], [true, comment, null]);
+  assert.deepEqual(
+    [view.turns[0].judgement.hint_accepted, view.turns[0].judgement.hint, view.turns[0].judgement.score],
+    [true, comment, null],
+  );
   assert.equal(view.turns[1].judgement.dropped_reason, 'no_next_state');
 });

@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { postJson } from '../support/harness.ts';
-import { answerIds, answerLogprobs, outcomeOf, runSession, samplesByTurn, sortedVotes, startScoring, type ScoringHarness } from './helpers.ts';
+import {
+  answerIds,
+  answerLogprobs,
+  outcomeOf,
+  runSession,
+  samplesByTurn,
+  sortedVotes,
+  startScoring,
+  type ScoringHarness,
+} from './helpers.ts';
 
 for (const thread of [false, true]) {
   describe(thread ? 'scoring in the worker thread' : 'scoring on the main thread', () => {
@@ -31,7 +40,12 @@ for (const thread of [false, true]) {
 
     test('a scripted session: -1 and +1 turns train, the unanswered last turn is kept masked', async () => {
       const answers = ['Rain falls, soft and slow', 'Soft rain on the roof', 'Glad to help!'];
-      await runSession(h, 'rl-1', ['Write a haiku about rain.', "That's wrong, redo it with five syllables first.", 'Thanks, great haiku!'], answers);
+      await runSession(
+        h,
+        'rl-1',
+        ['Write a haiku about rain.', "That's wrong, redo it with five syllables first.", 'Thanks, great haiku!'],
+        answers,
+      );
       await h.server.pipeline.whenIdle();
       const s = samplesByTurn(h, 'rl-1');
       assert.equal(s.size, 3);
@@ -58,7 +72,10 @@ for (const thread of [false, true]) {
       assert.deepEqual([s.get(2)!.reward, s.get(2)!.lossMask], [0, 0]);
       assert.deepEqual([s.get(3)!.reward, s.get(3)!.lossMask, s.get(3)!.votes], [0, 0, [0, 0, 0]]);
       assert.deepEqual([s.get(4)!.lossMask, s.get(4)!.votes], [0, []]);
-      const record = readFileSync(join(h.outDir, 'records', 'judge.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const record = readFileSync(join(h.outDir, 'records', 'judge.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const r1 = record.find((r) => r.session_id === 'rl-neutral' && r.turn_id === 1);
       assert.equal(r1.decision.promoted, true);
       const r2 = record.find((r) => r.session_id === 'rl-neutral' && r.turn_id === 2);
@@ -69,15 +86,25 @@ for (const thread of [false, true]) {
 
     test('feedback: before judging it overrides the judge with a graded reward; on a ready sample it replaces it', async () => {
       h.policy.script({ kind: 'text', text: 'Here is the summary.' });
-      const first = await postJson(`${h.url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'Summarise this' }], session_id: 'rl-fb', turn_type: 'main' });
+      const first = await postJson(`${h.url}/v1/chat/completions`, {
+        messages: [{ role: 'user', content: 'Summarise this' }],
+        session_id: 'rl-fb',
+        turn_type: 'main',
+      });
       assert.equal(first.status, 200);
       const fb1 = await postJson(`${h.url}/v1/feedback`, { session_id: 'rl-fb', score: 0.5 });
       assert.equal(fb1.status, 200);
       assert.deepEqual([fb1.body.turn_id, fb1.body.status, fb1.body.policy], [1, 'recorded', 'override'], 'default turn: the latest');
       h.policy.script({ kind: 'text', text: 'Next answer.' });
       await postJson(`${h.url}/v1/chat/completions`, {
-        messages: [{ role: 'user', content: 'Summarise this' }, { role: 'assistant', content: 'Here is the summary.' }, { role: 'user', content: 'Next question please' }],
-        session_id: 'rl-fb', turn_type: 'main', session_done: true,
+        messages: [
+          { role: 'user', content: 'Summarise this' },
+          { role: 'assistant', content: 'Here is the summary.' },
+          { role: 'user', content: 'Next question please' },
+        ],
+        session_id: 'rl-fb',
+        turn_type: 'main',
+        session_done: true,
       });
       await h.server.pipeline.whenIdle();
       let s = samplesByTurn(h, 'rl-fb');
@@ -103,7 +130,10 @@ for (const thread of [false, true]) {
       assert.equal(bad.body.error.param, 'score');
       assert.equal(bad.body.error.type, 'invalid_request_error');
       const missing = await postJson(`${h.url}/v1/feedback`, { score: 1 });
-      assert.deepEqual([missing.status, missing.body.error.param, missing.body.error.code], [400, 'session_id', 'missing_required_parameter']);
+      assert.deepEqual(
+        [missing.status, missing.body.error.param, missing.body.error.code],
+        [400, 'session_id', 'missing_required_parameter'],
+      );
       const noSession = await postJson(`${h.url}/v1/feedback`, { session_id: 'never-seen', score: 1 });
       assert.deepEqual([noSession.status, noSession.body.error.param], [404, 'session_id']);
       const noTurn = await postJson(`${h.url}/v1/feedback`, { session_id: 'rl-1', turn_id: 99, score: 1 });
@@ -113,11 +143,14 @@ for (const thread of [false, true]) {
     test('visibility: GET /sessions/:id shows judged turns; /metrics and /healthz show the rates', async () => {
       const res = await fetch(`${h.url}/sessions/rl-1`);
       const body = (await res.json()) as { turns: Array<{ turn_id: number; judgement: Record<string, unknown> }> };
-      assert.deepEqual(body.turns.map((t) => [t.turn_id, t.judgement.score, t.judgement.loss_mask, t.judgement.sample_type]), [
-        [1, -1, 1, 'rl'],
-        [2, 1, 1, 'rl'],
-        [3, null, 0, 'rl'],
-      ]);
+      assert.deepEqual(
+        body.turns.map((t) => [t.turn_id, t.judgement.score, t.judgement.loss_mask, t.judgement.sample_type]),
+        [
+          [1, -1, 1, 'rl'],
+          [2, 1, 1, 'rl'],
+          [3, null, 0, 'rl'],
+        ],
+      );
       assert.deepEqual(body.turns[0].judgement.votes, [-1, -1, -1]);
       assert.equal(body.turns[0].judgement.hint_accepted, false);
       const health = (await (await fetch(`${h.url}/healthz`)).json()) as { scoring: Record<string, any> };

@@ -16,15 +16,45 @@ let tracker: SessionTracker;
 let url: string;
 
 // One "token" per whitespace-separated word: easy to count by hand.
-const wordCount = (messages: Array<{ content?: unknown }>) => messages.map((m) => String(m.content ?? '').split(/\s+/).filter(Boolean).length).reduce((a, b) => a + b, 0);
+const wordCount = (messages: Array<{ content?: unknown }>) =>
+  messages
+    .map(
+      (m) =>
+        String(m.content ?? '')
+          .split(/\s+/)
+          .filter(Boolean).length,
+    )
+    .reduce((a, b) => a + b, 0);
 
 before(async () => {
   upstream = await new ScriptedUpstream().start();
-  channel = new OpenAICompatibleChannel({ channel: 'rollout', baseUrl: upstream.url, model: 'policy', timeoutMs: 5000, firstTokenTimeoutMs: 2000, maxRetries: 0 });
-  tracker = new SessionTracker({ defaultTurnType: 'main', fallback: 'infer', idleTimeoutMs: 60_000, maxSessions: 100, ignorePatterns: compileIgnorePatterns([]) });
+  channel = new OpenAICompatibleChannel({
+    channel: 'rollout',
+    baseUrl: upstream.url,
+    model: 'policy',
+    timeoutMs: 5000,
+    firstTokenTimeoutMs: 2000,
+    maxRetries: 0,
+  });
+  tracker = new SessionTracker({
+    defaultTurnType: 'main',
+    fallback: 'infer',
+    idleTimeoutMs: 60_000,
+    maxSessions: 100,
+    ignorePatterns: compileIgnorePatterns([]),
+  });
   app = buildGateway({
-    channel, tracker, tokens: new TokenResolver(), views: new SessionViews(), metrics: new ServerMetrics(),
-    servedModelName: 'policy', upstreamModelId: 'policy', maxTokensLimit: 64, returnTokenIds: true, sidePatterns: [], bodyLimitBytes: 1 << 20,
+    channel,
+    tracker,
+    tokens: new TokenResolver(),
+    views: new SessionViews(),
+    metrics: new ServerMetrics(),
+    servedModelName: 'policy',
+    upstreamModelId: 'policy',
+    maxTokensLimit: 64,
+    returnTokenIds: true,
+    sidePatterns: [],
+    bodyLimitBytes: 1 << 20,
     contextGuard: createContextGuard(8, wordCount),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -38,10 +68,17 @@ after(async () => {
 });
 
 test('a prompt over rollout.context_length: 400 context_length_exceeded, upstream never called', async () => {
-  const res = await postJson(`${url}/v1/chat/completions`, {
-    messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'please count all of these words now' }],
-    stream: true,
-  }, { 'x-session-id': 'long' });
+  const res = await postJson(
+    `${url}/v1/chat/completions`,
+    {
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'please count all of these words now' },
+      ],
+      stream: true,
+    },
+    { 'x-session-id': 'long' },
+  );
   assert.equal(res.status, 400);
   assert.deepEqual(Object.keys(res.body.error).sort(), ['code', 'message', 'param', 'type']);
   assert.equal(res.body.error.code, 'context_length_exceeded');
@@ -53,7 +90,11 @@ test('a prompt over rollout.context_length: 400 context_length_exceeded, upstrea
 
 test('a prompt that fits goes through', async () => {
   upstream.script({ kind: 'text', text: 'ok' });
-  const res = await postJson(`${url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'eight words are exactly what this prompt has' }] }, { 'x-session-id': 'short' });
+  const res = await postJson(
+    `${url}/v1/chat/completions`,
+    { messages: [{ role: 'user', content: 'eight words are exactly what this prompt has' }] },
+    { 'x-session-id': 'short' },
+  );
   assert.equal(res.status, 200);
   assert.equal(res.body.choices[0].message.content, 'ok');
   assert.equal(upstream.received.length, 1);

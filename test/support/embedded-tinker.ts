@@ -25,15 +25,29 @@ export interface EmbeddedTinker {
  * Starts one. Pass `checkpoint`/`stateDir`/`engine` to start a second server on the same files
  * (a "restart"); its close() then leaves the given engine open.
  */
-export async function startEmbeddedTinker(opts: Partial<TinkerServerOptions> & { ctx?: number; engine?: WorkerEngine } = {}): Promise<EmbeddedTinker> {
-  const checkpoint = opts.checkpoint ?? await tinyCheckpoint(opts.ctx ?? 96);
+export async function startEmbeddedTinker(
+  opts: Partial<TinkerServerOptions> & { ctx?: number; engine?: WorkerEngine } = {},
+): Promise<EmbeddedTinker> {
+  const checkpoint = opts.checkpoint ?? (await tinyCheckpoint(opts.ctx ?? 96));
   const stateDir = opts.stateDir ?? mkdtempSync(join(tmpdir(), 'ocrl-tinker-state-'));
   const baseModel = opts.baseModel ?? 'tiny-embedded';
-  const engine = opts.engine ?? await WorkerEngine.load(checkpoint, { train: false });
+  const engine = opts.engine ?? (await WorkerEngine.load(checkpoint, { train: false }));
   const service = await TinkerService.start({ pollMs: 200, seqGapMs: 60_000, ...opts, checkpoint, stateDir, baseModel });
-  const server = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!), modelId: baseModel, contextLength: engine.config.ctx, tinker: service });
+  const server = await startEngineServer({
+    engine,
+    tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!),
+    modelId: baseModel,
+    contextLength: engine.config.ctx,
+    tinker: service,
+  });
   return {
-    url: server.url, baseModel, checkpoint, stateDir, engine, service, server,
+    url: server.url,
+    baseModel,
+    checkpoint,
+    stateDir,
+    engine,
+    service,
+    server,
     close: async () => {
       await server.close();
       await service.close();

@@ -48,10 +48,21 @@ export interface FakeTinker {
   close(): Promise<void>;
 }
 
-const FUTURE_PATHS = new Set(['/create_model', '/forward_backward', '/optim_step', '/save_weights_for_sampler', '/save_weights', '/load_weights', '/asample']);
+const FUTURE_PATHS = new Set([
+  '/create_model',
+  '/forward_backward',
+  '/optim_step',
+  '/save_weights_for_sampler',
+  '/save_weights',
+  '/load_weights',
+  '/asample',
+]);
 
 /** The loss a summing learner reports for one forward_backward body, and the learner log-probs. */
-export function learnerResult(body: Record<string, any>, shift: number): { loss: number; outputs: Array<{ logprobs: { data: number[]; dtype: string; shape: number[] } }> } {
+export function learnerResult(
+  body: Record<string, any>,
+  shift: number,
+): { loss: number; outputs: Array<{ logprobs: { data: number[]; dtype: string; shape: number[] } }> } {
   const cfg = body.forward_backward_input.loss_fn_config;
   const lo = 1 - cfg.clip_low_threshold;
   const hi = cfg.clip_high_threshold - 1;
@@ -109,7 +120,12 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     '/session_heartbeat': () => ({}),
     '/healthz': () => ({ status: 'ok' }),
     '/get_server_capabilities': () => ({ supported_models: (options.models ?? ['Qwen/Qwen3-8B']).map((m) => ({ model_name: m })) }),
-    '/get_info': (b) => ({ model_id: b.model_id, model_data: { arch: 'qwen3', model_name: 'Qwen/Qwen3-8B' }, is_lora: true, lora_rank: 32 }),
+    '/get_info': (b) => ({
+      model_id: b.model_id,
+      model_data: { arch: 'qwen3', model_name: 'Qwen/Qwen3-8B' },
+      is_lora: true,
+      lora_rank: 32,
+    }),
     '/create_model': () => ({ model_id: `model-${++models}` }),
     '/forward_backward': (b) => {
       const r = learnerResult(b, options.learnerShift ?? 0);

@@ -58,11 +58,22 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopResult> {
   const judge = await new ScriptedUpstream().start();
   policy.fallback = { kind: 'text', text: 'Sure, here you go.' };
   const judgeDelayMs = o.judgeDelayMs ?? 300;
-  judge.fallback = judgeFallback((v) => ({ kind: 'slow_first_token', delayMs: judgeDelayMs, text: v.nextState.includes('thanks') ? 'Happy. \\boxed{1}' : 'Neutral. \\boxed{0}' }));
+  judge.fallback = judgeFallback((v) => ({
+    kind: 'slow_first_token',
+    delayMs: judgeDelayMs,
+    text: v.nextState.includes('thanks') ? 'Happy. \\boxed{1}' : 'Neutral. \\boxed{0}',
+  }));
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-killloop-'));
   const spec = {
     tree: {
-      rollout: { provider: 'openai_compatible', base_url: policy.url, model_id: 'p', timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 },
+      rollout: {
+        provider: 'openai_compatible',
+        base_url: policy.url,
+        model_id: 'p',
+        timeout_s: 5,
+        first_token_timeout_s: 2,
+        max_retries: 0,
+      },
       judge: { provider: 'openai_compatible', base_url: judge.url, model_id: 'j', timeout_s: 30 },
     },
     overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl', 'scoring.worker_thread': o.thread ?? false },
@@ -91,7 +102,8 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopResult> {
           body: JSON.stringify({ session_id: id, turn_type: 'main', stream, messages: [...history, pending] }),
         });
         const text = await res.text();
-        const complete = res.status === 200 && (stream ? text.includes('data: [DONE]') && !text.includes('"error"') : text.includes('Sure, here you go.'));
+        const complete =
+          res.status === 200 && (stream ? text.includes('data: [DONE]') && !text.includes('"error"') : text.includes('Sure, here you go.'));
         if (!complete) continue;
         acked++;
         ackedKeys.push(`${id}\u0000${pending.content}`);

@@ -30,7 +30,7 @@ export function parseRawResponse(text: string): Omit<RawResponse, 'hung' | 'ms'>
   let body = end === -1 ? '' : text.slice(end + 4);
   if (headers['transfer-encoding'] === 'chunked') {
     let out = '';
-    for (let rest = body; ;) {
+    for (let rest = body; ; ) {
       const nl = rest.indexOf('\r\n');
       const size = parseInt(rest.slice(0, nl), 16);
       if (nl === -1 || !(size > 0)) break;

@@ -45,7 +45,8 @@ export function judgeFallback(script: (view: JudgePromptView) => JudgeAnswer | u
     const key = `${view.kind}\u0000${view.nextState}`;
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
-    const answer = script({ ...view, seen: n }) ?? (view.kind === 'prm' ? 'No clear signal. \\boxed{0}' : 'Nothing to learn here. \\boxed{-1}');
+    const answer =
+      script({ ...view, seen: n }) ?? (view.kind === 'prm' ? 'No clear signal. \\boxed{0}' : 'Nothing to learn here. \\boxed{-1}');
     return typeof answer === 'string' ? { kind: 'text', text: answer } : answer;
   };
 }

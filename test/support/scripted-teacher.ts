@@ -37,7 +37,12 @@ export class ScriptedTeacher {
         let entries = body.input_ids.slice(start).map((id, i) => [i === 0 ? null : teacherLogprob(id, start + i), id, null]);
         if (this.mismatch(body.input_ids)) entries = entries.slice(0, -1);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ text: '', meta_info: { prompt_tokens: body.input_ids.length, completion_tokens: 0, input_token_logprobs: entries } }));
+        res.end(
+          JSON.stringify({
+            text: '',
+            meta_info: { prompt_tokens: body.input_ids.length, completion_tokens: 0, input_token_logprobs: entries },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -168,38 +168,69 @@ export class ScriptedUpstream {
     const model = String(body.model ?? 'scripted-model');
     const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`;
     const isTool = b.kind === 'tool_call';
-    const text = b.kind === 'text' ? (b.text ?? 'Hello from the scripted upstream.') : b.kind === 'slow_first_token' ? (b.text ?? 'slow hello') : b.kind === 'tool_call' ? '' : 'partial answer that will be cut off here';
-    const pieces = b.kind === 'text' && b.tokens ? b.tokens : isTool ? [`<tool_call>${b.name}`, b.arguments, '</tool_call>'] : splitTokens(text);
+    const text =
+      b.kind === 'text'
+        ? (b.text ?? 'Hello from the scripted upstream.')
+        : b.kind === 'slow_first_token'
+          ? (b.text ?? 'slow hello')
+          : b.kind === 'tool_call'
+            ? ''
+            : 'partial answer that will be cut off here';
+    const pieces =
+      b.kind === 'text' && b.tokens ? b.tokens : isTool ? [`<tool_call>${b.name}`, b.arguments, '</tool_call>'] : splitTokens(text);
     const lp = (i: number) => -0.05 - 0.01 * i;
     if (!stream) {
       const choice: Record<string, unknown> = {
         index: 0,
         message: isTool
-          ? { role: 'assistant', content: null, tool_calls: [{ id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: b.arguments } }] }
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: b.arguments } }],
+            }
           : { role: 'assistant', content: pieces.join('') },
         finish_reason: isTool ? 'tool_calls' : 'stop',
-        logprobs: withLogprobs ? { content: pieces.map((t, i) => ({ token: t, logprob: lp(i), bytes: [...Buffer.from(t)], top_logprobs: [] })) } : null,
+        logprobs: withLogprobs
+          ? { content: pieces.map((t, i) => ({ token: t, logprob: lp(i), bytes: [...Buffer.from(t)], top_logprobs: [] })) }
+          : null,
       };
       if (withIds) choice.token_ids = pieces.map(fakeTokenId);
       if (b.kind === 'slow_first_token') await sleep(b.delayMs);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        id, object: 'chat.completion', created: 1, model, choices: [choice],
-        usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length },
-        ...(withIds ? { prompt_token_ids: this.promptIds(body) } : {}),
-      }));
+      res.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [choice],
+          usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length },
+          ...(withIds ? { prompt_token_ids: this.promptIds(body) } : {}),
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
     this.streamedTokens = 0;
     const chunk = (delta: Record<string, unknown>, i: number | null, finish: string | null, extra: Record<string, unknown> = {}) => ({
-      id, object: 'chat.completion.chunk', created: 1, model, ...extra,
-      choices: [{
-        index: 0, delta, finish_reason: finish,
-        logprobs: withLogprobs && i !== null ? { content: [{ token: pieces[i], logprob: lp(i), bytes: [...Buffer.from(pieces[i])], top_logprobs: [] }] } : null,
-        ...(withIds && i !== null ? { token_ids: [fakeTokenId(pieces[i])] } : {}),
-      }],
+      id,
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      ...extra,
+      choices: [
+        {
+          index: 0,
+          delta,
+          finish_reason: finish,
+          logprobs:
+            withLogprobs && i !== null
+              ? { content: [{ token: pieces[i], logprob: lp(i), bytes: [...Buffer.from(pieces[i])], top_logprobs: [] }] }
+              : null,
+          ...(withIds && i !== null ? { token_ids: [fakeTokenId(pieces[i])] } : {}),
+        },
+      ],
     });
     if (b.kind === 'slow_first_token') await sleep(b.delayMs);
     send(chunk({ role: 'assistant', content: '' }, null, null, withIds ? { prompt_token_ids: this.promptIds(body) } : {}));
@@ -214,18 +245,32 @@ export class ScriptedUpstream {
       if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs);
       if (res.destroyed) return; // the caller went away: stop generating
       if (isTool) {
-        const delta = i === 0
-          ? { tool_calls: [{ index: 0, id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: '' } }] }
-          : i === 1 ? { tool_calls: [{ index: 0, function: { arguments: b.arguments } }] } : {};
+        const delta =
+          i === 0
+            ? { tool_calls: [{ index: 0, id: b.id ?? 'call_1', type: 'function', function: { name: b.name, arguments: '' } }] }
+            : i === 1
+              ? { tool_calls: [{ index: 0, function: { arguments: b.arguments } }] }
+              : {};
         send(chunk(delta, i, null));
       } else if (!send(chunk({ content: pieces[i] }, i, null)) && this.respectBackPressure) {
-        await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+        await new Promise((r) => {
+          res.once('drain', r);
+          res.once('close', r);
+        });
       }
       this.streamedTokens = i + 1;
     }
     send(chunk({}, null, isTool ? 'tool_calls' : 'stop'));
     const so = body.stream_options as { include_usage?: boolean } | undefined;
-    if (so?.include_usage) send({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length } });
+    if (so?.include_usage)
+      send({
+        id,
+        object: 'chat.completion.chunk',
+        created: 1,
+        model,
+        choices: [],
+        usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length },
+      });
     if (this.lingerAfterDoneMs <= 0) return void res.end('data: [DONE]\n\n');
     res.write('data: [DONE]\n\n');
     await sleep(this.lingerAfterDoneMs);

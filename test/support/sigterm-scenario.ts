@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ScriptedUpstream } from './scripted-upstream.ts';
+import type { ScriptedUpstream } from './scripted-upstream.ts';
 import { postJson } from './harness.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/openclaw-rl.js', import.meta.url));
@@ -28,7 +28,10 @@ export interface SigtermResult {
 
 /** Starts `api-server` with a config, resolves with the child and its base URL once it serves. */
 export function startCli(configPath: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'api-server', '--config', configPath], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'warn' } });
+  const child = spawn(process.execPath, [BIN, 'api-server', '--config', configPath], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, OPENCLAW_RL_LOG_LEVEL: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'warn' },
+  });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
@@ -47,27 +50,35 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /** Writes a config YAML for a policy and a judge on loopback into a fresh run folder. */
-export function writeConfig(policyUrl: string, judgeUrl: string, graceS: number, outDir = mkdtempSync(join(tmpdir(), 'ocrl-sigterm-'))): { path: string; outDir: string } {
+export function writeConfig(
+  policyUrl: string,
+  judgeUrl: string,
+  graceS: number,
+  outDir = mkdtempSync(join(tmpdir(), 'ocrl-sigterm-')),
+): { path: string; outDir: string } {
   const path = join(outDir, 'config.yaml');
-  writeFileSync(path, [
-    'mode: openclaw-rl',
-    `output_dir: ${outDir}`,
-    'server:',
-    '  port: 0',
-    `  shutdown_grace_s: ${graceS}`,
-    'rollout:',
-    '  provider: openai_compatible',
-    `  base_url: ${policyUrl}`,
-    '  model_id: policy',
-    '  timeout_s: 120',
-    '  first_token_timeout_s: 30',
-    'judge:',
-    '  provider: openai_compatible',
-    `  base_url: ${judgeUrl}`,
-    '  model_id: judge',
-    '  timeout_s: 120',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      'mode: openclaw-rl',
+      `output_dir: ${outDir}`,
+      'server:',
+      '  port: 0',
+      `  shutdown_grace_s: ${graceS}`,
+      'rollout:',
+      '  provider: openai_compatible',
+      `  base_url: ${policyUrl}`,
+      '  model_id: policy',
+      '  timeout_s: 120',
+      '  first_token_timeout_s: 30',
+      'judge:',
+      '  provider: openai_compatible',
+      `  base_url: ${judgeUrl}`,
+      '  model_id: judge',
+      '  timeout_s: 120',
+      '',
+    ].join('\n'),
+  );
   return { path, outDir };
 }
 
@@ -85,12 +96,19 @@ export async function sigtermScenario(policy: ScriptedUpstream, judge: ScriptedU
     const u = (content: string) => ({ role: 'user', content });
     // Turn 1 gets its next state from turn 2: it is judged, and the judge hangs.
     await postJson(`${url}/v1/chat/completions`, { messages: [u('Plan my day')], session_id: 'judged' });
-    await postJson(`${url}/v1/chat/completions`, { messages: [u('Plan my day'), { role: 'assistant', content: 'Here is the plan.' }, u('thanks')], session_id: 'judged' });
+    await postJson(`${url}/v1/chat/completions`, {
+      messages: [u('Plan my day'), { role: 'assistant', content: 'Here is the plan.' }, u('thanks')],
+      session_id: 'judged',
+    });
     while (judge.received.length === judgedBefore) await new Promise((r) => setTimeout(r, 20));
     policy.tokenDelayMs = 200;
     policy.script({ kind: 'text', tokens: Array.from({ length: 100 }, (_, i) => ` t${i}`) });
     const before = policy.received.length;
-    const streamed = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [u('Tell me a long story')], session_id: 'streaming', stream: true }) })
+    const streamed = fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [u('Tell me a long story')], session_id: 'streaming', stream: true }),
+    })
       .then((r) => r.text())
       .catch(() => '');
     while (policy.received.length === before || policy.streamedTokens < 2) await new Promise((r) => setTimeout(r, 20));
@@ -99,7 +117,10 @@ export async function sigtermScenario(policy: ScriptedUpstream, judge: ScriptedU
     child.kill('SIGTERM');
     const exitCode = await exitOf(child);
     const exitS = (performance.now() - start) / 1000;
-    const events = (await streamed).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => b.slice(6));
+    const events = (await streamed)
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => b.slice(6));
     let streamErrorCode: string | null = null;
     try {
       streamErrorCode = JSON.parse(events.at(-2) ?? '{}').error?.code ?? null;
@@ -107,7 +128,15 @@ export async function sigtermScenario(policy: ScriptedUpstream, judge: ScriptedU
       // not an error event
     }
     policy.tokenDelayMs = 0;
-    return { graceS, exitS, exitCode, streamEndedCleanly: events.at(-1) === '[DONE]' && streamErrorCode !== null, streamErrorCode, judgeCallsInFlight, outDir };
+    return {
+      graceS,
+      exitS,
+      exitCode,
+      streamEndedCleanly: events.at(-1) === '[DONE]' && streamErrorCode !== null,
+      streamErrorCode,
+      judgeCallsInFlight,
+      outDir,
+    };
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }

@@ -33,11 +33,12 @@ export async function startTinkerRecorder(target: string): Promise<TinkerRecorde
     requests: [],
     paths: () => rec.requests.map((r) => r.path),
     results: (key) => rec.requests.filter((r) => r.path === '/retrieve_future' && r.response?.[key] !== undefined).map((r) => r.response),
-    close: () => new Promise((resolve) => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((req, res) => {
     void readTinkerRequest(req).then(async (request) => {
@@ -54,7 +55,11 @@ export async function startTinkerRecorder(target: string): Promise<TinkerRecorde
         const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : text });
         const out = await answer.text();
         call.status = answer.status;
-        try { call.response = JSON.parse(out); } catch { call.response = out; }
+        try {
+          call.response = JSON.parse(out);
+        } catch {
+          call.response = out;
+        }
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
         res.end(out);
       } catch (err) {

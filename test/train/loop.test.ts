@@ -14,7 +14,12 @@ import type { TrainSample, TrainOptions } from '../../src/engines/types.ts';
 async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<{ status: number; content: string }> {
   const res = await fetch(`${url}/v1/chat/completions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-session-id': sessionId, 'x-turn-type': 'main', ...(done ? { 'x-session-done': 'true' } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'x-session-id': sessionId,
+      'x-turn-type': 'main',
+      ...(done ? { 'x-session-done': 'true' } : {}),
+    },
     body: JSON.stringify({ model: 'm', messages, max_tokens: 12 }),
   });
   const body = await res.json();
@@ -24,21 +29,35 @@ async function chat(url: string, sessionId: string, messages: unknown[], done = 
 test('sessions become samples, the trainer publishes new versions, serving answers during a step', async () => {
   const checkpoint = await tinyCheckpoint();
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-loop-'));
-  const config = parseConfig({}, {
-    env: {},
-    overrides: {
-      output_dir: outDir, mode: 'openclaw-rl', 'server.port': 0,
-      'rollout.checkpoint': checkpoint, 'rollout.max_tokens': 12, 'rollout.temperature': 1,
-      'training.batch_size': 2, 'training.epochs': 40, 'training.lr': 1e-3, 'training.save_interval': 0,
+  const config = parseConfig(
+    {},
+    {
+      env: {},
+      overrides: {
+        output_dir: outDir,
+        mode: 'openclaw-rl',
+        'server.port': 0,
+        'rollout.checkpoint': checkpoint,
+        'rollout.max_tokens': 12,
+        'rollout.temperature': 1,
+        'training.batch_size': 2,
+        'training.epochs': 40,
+        'training.lr': 1e-3,
+        'training.save_interval': 0,
+      },
     },
-  });
+  );
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   const stepWindows: Array<[number, number]> = [];
   const engine = server.engine!;
   const original = engine.trainStep!.bind(engine);
   engine.trainStep = async (samples: TrainSample[], opts: TrainOptions) => {
     const start = performance.now();
-    try { return await original(samples, opts); } finally { stepWindows.push([start, performance.now()]); }
+    try {
+      return await original(samples, opts);
+    } finally {
+      stepWindows.push([start, performance.now()]);
+    }
   };
   const completions: Array<[number, number, string]> = [];
   let probing = true;
@@ -58,7 +77,11 @@ test('sessions become samples, the trainer publishes new versions, serving answe
       const sid = `loop-${s}`;
       const first = await chat(server.url, sid, [{ role: 'user', content: 'hello there' }]);
       assert.equal(first.status, 200);
-      const history = [{ role: 'user', content: 'hello there' }, { role: 'assistant', content: first.content }, { role: 'user', content: 'thanks, that is great!' }];
+      const history = [
+        { role: 'user', content: 'hello there' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: 'thanks, that is great!' },
+      ];
       assert.equal((await chat(server.url, sid, history, true)).status, 200);
     }
     const deadline = Date.now() + 60_000;
@@ -79,7 +102,16 @@ test('sessions become samples, the trainer publishes new versions, serving answe
     await server.close();
   }
   const during = completions.filter(([a, b]) => stepWindows.some(([s, e]) => a >= s && b <= e));
-  assert.ok(during.some(([, , what]) => what === 'healthz 200'), `a /healthz request completed inside a training step (${stepWindows.length} steps)`);
-  assert.ok(during.some(([, , what]) => what === 'chat 200'), 'a chat request completed inside a training step');
-  assert.ok(completions.every(([, , what]) => what.endsWith('200')), 'no request failed (no 503 while training)');
+  assert.ok(
+    during.some(([, , what]) => what === 'healthz 200'),
+    `a /healthz request completed inside a training step (${stepWindows.length} steps)`,
+  );
+  assert.ok(
+    during.some(([, , what]) => what === 'chat 200'),
+    'a chat request completed inside a training step',
+  );
+  assert.ok(
+    completions.every(([, , what]) => what.endsWith('200')),
+    'no request failed (no 503 while training)',
+  );
 });

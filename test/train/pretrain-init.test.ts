@@ -9,18 +9,33 @@ import { readCheckpoint } from '../../src/engines/embedded/checkpoint.ts';
 import { DEFAULT_PRETRAIN, runPretrain } from '../../src/pretrain/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 
-test('pretrain with init: the checkpoint\'s shape and tokenizer, its weights trained further', async () => {
+test("pretrain with init: the checkpoint's shape and tokenizer, its weights trained further", async () => {
   const init = await tinyCheckpoint(1024);
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-pretrain-init-'));
   const lines: string[] = [];
-  const result = await runPretrain({ ...DEFAULT_PRETRAIN, outDir, init, steps: 2, batchSize: 2, evalDialogues: 2, rateSamples: 0, corpus: { minorityRate: { lowercase: 0.05 } } }, (l) => lines.push(l));
+  const result = await runPretrain(
+    {
+      ...DEFAULT_PRETRAIN,
+      outDir,
+      init,
+      steps: 2,
+      batchSize: 2,
+      evalDialogues: 2,
+      rateSamples: 0,
+      corpus: { minorityRate: { lowercase: 0.05 } },
+    },
+    (l) => lines.push(l),
+  );
   const before = await readCheckpoint(init);
   const after = await readCheckpoint(outDir);
-  assert.deepEqual(after.config.model, before.config.model, 'the model shape is the checkpoint\'s, not the defaults');
+  assert.deepEqual(after.config.model, before.config.model, "the model shape is the checkpoint's, not the defaults");
   assert.deepEqual(after.tokenizer, before.tokenizer, 'the tokenizer is kept: token ids mean what they meant');
   assert.equal(result.firstLoss > 0 && result.firstLoss < Math.log(before.config.model.vocabSize) + 1, true);
   const moved = Object.keys(before.weights).filter((k) => before.weights[k].data.some((v, i) => v !== after.weights[k].data[i]));
   assert.ok(moved.length > Object.keys(before.weights).length / 2, `weights trained further: ${moved.length} tensors changed`);
   assert.ok(lines.some((l) => l.includes(`continuing from ${init}`)));
-  assert.ok(lines.some((l) => l.includes('"lowercase":0.05')), 'the changed corpus rate is in the log');
+  assert.ok(
+    lines.some((l) => l.includes('"lowercase":0.05')),
+    'the changed corpus rate is in the log',
+  );
 });

@@ -31,12 +31,24 @@ function testConfig(dir: string): string {
   return path;
 }
 
-test('train --config configs/tinker-local.yaml against the embedded Tinker server: openai chats → judged samples → a Tinker step → the next answer from the new sampler weights', { timeout: 240_000 }, async () => {
+test('train --config configs/tinker-local.yaml against the embedded Tinker server: openai chats → judged samples → a Tinker step → the next answer from the new sampler weights', {
+  timeout: 240_000,
+}, async () => {
   const tinker = await startEmbeddedTinker({ ctx: 256, baseModel: 'openclaw-rl-embedded' });
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-tinker-e2e-'));
   const out = join(dir, 'run');
-  const env = { ...process.env, OPENCLAW_RL_LOG_LEVEL: 'warn', TINKER_BASE_URL: tinker.url, OPENCLAW_RL_TOKENIZER: tinker.checkpoint, OPENCLAW_RL_OUTPUT_DIR: out };
-  const child = spawn(process.execPath, [BIN, 'train', '--config', testConfig(dir), '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    OPENCLAW_RL_LOG_LEVEL: 'warn',
+    TINKER_BASE_URL: tinker.url,
+    OPENCLAW_RL_TOKENIZER: tinker.checkpoint,
+    OPENCLAW_RL_OUTPUT_DIR: out,
+  };
+  const child = spawn(process.execPath, [BIN, 'train', '--config', testConfig(dir), '--port', '0'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
@@ -59,7 +71,14 @@ test('train --config configs/tinker-local.yaml against the embedded Tinker serve
     assert.ok(a1.usage!.completion_tokens > 0 && a1.usage!.completion_tokens <= 24, `completion_tokens ${a1.usage!.completion_tokens}`);
     assert.equal((a1 as unknown as { policy_version: number }).policy_version, 0);
     await client.chat.completions.create(
-      { model, messages: [...q1, { role: 'assistant', content: a1.choices[0].message.content }, { role: 'user', content: 'thanks, that is perfect!' }] },
+      {
+        model,
+        messages: [
+          ...q1,
+          { role: 'assistant', content: a1.choices[0].message.content },
+          { role: 'user', content: 'thanks, that is perfect!' },
+        ],
+      },
       { headers: { 'x-session-id': 'e2e-1', 'x-session-done': 'true' } },
     );
 
@@ -77,20 +96,43 @@ test('train --config configs/tinker-local.yaml against the embedded Tinker serve
     assert.ok(chunks >= 2, `streamed as chunks (${chunks})`);
     assert.ok(finish === 'stop' || finish === 'length', `finish_reason ${finish}`);
     await client.chat.completions.create(
-      { model, messages: [...q2, { role: 'assistant', content: text }, { role: 'user', content: 'That is wrong, use a numbered list instead.' }] },
+      {
+        model,
+        messages: [...q2, { role: 'assistant', content: text }, { role: 'user', content: 'That is wrong, use a numbered list instead.' }],
+      },
       { headers: { 'x-session-id': 'e2e-2', 'x-session-done': 'true' } },
     );
 
     // Two judged turns → one Tinker step, logged with the embedded trainer's keys.
     const trainLog = join(out, 'logs', 'train.log');
-    await until(() => existsSync(trainLog) && readFileSync(trainLog, 'utf8').includes('step=1'), 180_000, `a logged step (train stderr: ${stderr})`);
+    await until(
+      () => existsSync(trainLog) && readFileSync(trainLog, 'utf8').includes('step=1'),
+      180_000,
+      `a logged step (train stderr: ${stderr})`,
+    );
     const line = readFileSync(trainLog, 'utf8').trim().split('\n')[0];
-    const kv = Object.fromEntries(line.split(/\s+/).filter((p) => p.includes('=')).map((p) => p.split('=') as [string, string]));
-    for (const key of ['advantage_mean', 'advantage_std', 'effective_sample_rate', 'reward_mean', 'pg_loss', 'pg_clipfrac', 'ppo_kl', 'entropy', 'staleness_mean', 'train_rollout_logprob_abs_diff']) {
+    const kv = Object.fromEntries(
+      line
+        .split(/\s+/)
+        .filter((p) => p.includes('='))
+        .map((p) => p.split('=') as [string, string]),
+    );
+    for (const key of [
+      'advantage_mean',
+      'advantage_std',
+      'effective_sample_rate',
+      'reward_mean',
+      'pg_loss',
+      'pg_clipfrac',
+      'ppo_kl',
+      'entropy',
+      'staleness_mean',
+      'train_rollout_logprob_abs_diff',
+    ]) {
       assert.ok(key in kv, `train.log has ${key}: ${line}`);
       assert.ok(Number.isFinite(Number(kv[key])), `${key}=${kv[key]} is a number`);
     }
-    assert.ok(STEP_KEYS.includes('pg_loss' as never), 'the keys are the trainer\'s own');
+    assert.ok(STEP_KEYS.includes('pg_loss' as never), "the keys are the trainer's own");
     assert.equal(Number(kv.policy_version), 1, line);
     assert.equal(Number(kv.batch_size), 2, line);
     assert.ok(Number(kv.hint_accept_rate) > 0, `the corrected turn's hint was accepted and scored by the Tinker teacher: ${line}`);
@@ -98,14 +140,21 @@ test('train --config configs/tinker-local.yaml against the embedded Tinker serve
     assert.ok(Number(kv.train_rollout_logprob_abs_diff) < 1e-4, line);
     // A new sampler snapshot and (save_interval 1) a training state were saved on the Tinker server.
     const modelDirs = readdirSync(tinker.stateDir);
-    assert.ok(modelDirs.some((m) => existsSync(join(tinker.stateDir, m, 'sampler_weights'))), `sampler weights under ${tinker.stateDir}: ${modelDirs}`);
-    const saved = () => (existsSync(join(out, 'tinker-state.json')) ? JSON.parse(readFileSync(join(out, 'tinker-state.json'), 'utf8')) : {});
+    assert.ok(
+      modelDirs.some((m) => existsSync(join(tinker.stateDir, m, 'sampler_weights'))),
+      `sampler weights under ${tinker.stateDir}: ${modelDirs}`,
+    );
+    const saved = () =>
+      existsSync(join(out, 'tinker-state.json')) ? JSON.parse(readFileSync(join(out, 'tinker-state.json'), 'utf8')) : {};
     await until(() => saved().weights_path != null, 30_000, 'a saved training state in tinker-state.json');
     assert.match(saved().weights_path, /^tinker:\/\/.*\/weights\//);
     assert.match(saved().sampler_path, /^tinker:\/\/.*\/sampler_weights\//);
 
     // The next answer is sampled from the new sampler path.
-    const a3 = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'please be brief.' }] }, { headers: { 'x-session-id': 'e2e-3' } });
+    const a3 = await client.chat.completions.create(
+      { model, messages: [{ role: 'user', content: 'please be brief.' }] },
+      { headers: { 'x-session-id': 'e2e-3' } },
+    );
     assert.equal((a3 as unknown as { policy_version: number }).policy_version, 1);
     child.kill('SIGTERM');
     assert.equal(await exited, 0, stderr);

@@ -15,7 +15,6 @@ import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { postJson } from '../support/harness.ts';
 
-
 test('train with rollout.provider tinker: chat → judged sample → Tinker step → the next answer uses the new sampler path', async () => {
   const tinker = await startEmbeddedTinker({ ctx: 256 });
   const wire = await startTinkerRecorder(tinker.url);
@@ -36,7 +35,11 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   try {
     const headers = { 'x-session-id': 's1' };
-    const first = await postJson(`${server.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'list the files' }] }, headers);
+    const first = await postJson(
+      `${server.url}/v1/chat/completions`,
+      { model: 'm', messages: [{ role: 'user', content: 'list the files' }] },
+      headers,
+    );
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const asample = wire.requests.find((r) => r.path === '/asample')!.body;
     assert.equal(asample.base_model, tinker.baseModel);
@@ -47,7 +50,14 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
     const answer = first.body.choices[0].message;
     await postJson(
       `${server.url}/v1/chat/completions`,
-      { model: 'm', messages: [{ role: 'user', content: 'list the files' }, { role: 'assistant', content: answer.content }, { role: 'user', content: 'thanks, perfect!' }] },
+      {
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'list the files' },
+          { role: 'assistant', content: answer.content },
+          { role: 'user', content: 'thanks, perfect!' },
+        ],
+      },
       { ...headers, 'x-session-done': 'true' },
     );
     await until(() => wire.paths().includes('/save_weights_for_sampler'), 20_000, 'a published step');
@@ -56,9 +66,16 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
     // the recorded response ids and log-probs are the sampled ones, unchanged: the datum ends with them
     const n = sampled.tokens.length;
     assert.deepEqual(datum.loss_fn_inputs.target_tokens.data.slice(-n), sampled.tokens);
-    assert.deepEqual(datum.loss_fn_inputs.logprobs.data.slice(-n).map((x: number) => x.toFixed(5)), sampled.logprobs.map((x: number) => x.toFixed(5)));
+    assert.deepEqual(
+      datum.loss_fn_inputs.logprobs.data.slice(-n).map((x: number) => x.toFixed(5)),
+      sampled.logprobs.map((x: number) => x.toFixed(5)),
+    );
     await until(() => server.channel.version() === 1, 10_000, 'version 1');
-    await postJson(`${server.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'again' }] }, { 'x-session-id': 's2' });
+    await postJson(
+      `${server.url}/v1/chat/completions`,
+      { model: 'm', messages: [{ role: 'user', content: 'again' }] },
+      { 'x-session-id': 's2' },
+    );
     const last = wire.requests.filter((r) => r.path === '/asample').pop()!.body;
     assert.match(String(last.model_path), /^tinker:\/\/[^/]+\/sampler_weights\//);
     await until(() => wire.paths().includes('/save_weights'), 10_000, 'save_weights (save_interval 1)');

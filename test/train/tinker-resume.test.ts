@@ -17,7 +17,6 @@ import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { childConfig } from '../support/tinker-child-config.ts';
 
-
 test('SIGKILL between forward_backward and optim_step: restart resumes from the saved state, no seq_id reused, no sample trained twice', async () => {
   const tinker = await startEmbeddedTinker({ ctx: 64 });
   const wire = await startTinkerRecorder(tinker.url);
@@ -29,7 +28,9 @@ test('SIGKILL between forward_backward and optim_step: restart resumes from the 
   // The second optim_step never reaches the server: the child is killed while waiting for it.
   let optimSteps = 0;
   wire.hold = (path) => path === '/optim_step' && ++optimSteps >= 2;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/tinker-train-child.ts', wire.url, out, '2', tinker.baseModel], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/tinker-train-child.ts', wire.url, out, '2', tinker.baseModel], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise((r) => child.on('exit', r));
@@ -67,7 +68,10 @@ test('SIGKILL between forward_backward and optim_step: restart resumes from the 
     assert.equal(after[1].body.path, state.weights_path);
     assert.ok(!wire.requests.slice(seen).some((r) => r.body.model_id === oldModel), 'the old model is never replayed');
     // The server accepted everything (no 409: each (model, seq_id) carried one payload).
-    assert.deepEqual(wire.requests.filter((r) => r.status !== undefined && r.status !== 200).map((r) => [r.path, r.status]), []);
+    assert.deepEqual(
+      wire.requests.filter((r) => r.status !== undefined && r.status !== 200).map((r) => [r.path, r.status]),
+      [],
+    );
     const keys = new Map<string, string>();
     for (const r of wire.requests.filter((x) => x.body.seq_id !== undefined)) {
       const k = `${r.body.model_id}#${r.body.seq_id}`;

@@ -10,11 +10,27 @@ const PAGE = 20;
 
 const CHARTS = [
   { id: 'reward', title: 'Reward / rating', series: [{ key: 'reward_mean', label: 'reward' }], extraKeys: /rating/i, include: [-1, 1] },
-  { id: 'advantage', title: 'Advantage', series: [{ key: 'advantage_mean', label: 'mean' }, { key: 'advantage_std', label: 'std' }], include: [0] },
+  {
+    id: 'advantage',
+    title: 'Advantage',
+    series: [
+      { key: 'advantage_mean', label: 'mean' },
+      { key: 'advantage_std', label: 'std' },
+    ],
+    include: [0],
+  },
   { id: 'effective', title: 'Effective sample rate', series: [{ key: 'effective_sample_rate', label: 'rate' }], include: [0, 1] },
   { id: 'hint', title: 'Hint accept rate', series: [{ key: 'hint_accept_rate', label: 'rate' }], include: [0, 1] },
   { id: 'clipfrac', title: 'Clip fraction', series: [{ key: 'pg_clipfrac', label: 'clipfrac' }], include: [0] },
-  { id: 'kl', title: 'KL', series: [{ key: 'ppo_kl', label: 'ppo_kl' }, { key: 'kl_loss', label: 'kl_loss' }], include: [0] },
+  {
+    id: 'kl',
+    title: 'KL',
+    series: [
+      { key: 'ppo_kl', label: 'ppo_kl' },
+      { key: 'kl_loss', label: 'kl_loss' },
+    ],
+    include: [0],
+  },
   { id: 'staleness', title: 'Staleness (versions)', series: [{ key: 'staleness_mean', label: 'mean' }], include: [0] },
   { id: 'step-time', title: 'Step time (s)', series: [{ key: 'step_time_s', label: 'seconds' }], include: [0] },
 ];
@@ -43,7 +59,9 @@ function renderStatus(s) {
   }
   const drops = s.drops_by_reason ?? {};
   document.querySelector('#status [data-field=samples_dropped]').title =
-    Object.entries(drops).map(([reason, n]) => `${reason}: ${n}`).join('\n') || 'no drops';
+    Object.entries(drops)
+      .map(([reason, n]) => `${reason}: ${n}`)
+      .join('\n') || 'no drops';
 }
 
 async function refreshSteps(status) {
@@ -67,12 +85,15 @@ async function refreshSessions() {
   state.shown.sessions = key;
   document.getElementById('sessions-count').textContent = `(${page.total})`;
   const rows = page.items.map((s) => sessionRow(s, s.session_id === state.selected, selectSession));
-  if (rows.length === 0) rows.push(el('tr', {}, el('td', { colspan: '5', className: 'muted' }, 'no sessions yet: talk to the server and they appear here')));
+  if (rows.length === 0)
+    rows.push(el('tr', {}, el('td', { colspan: '5', className: 'muted' }, 'no sessions yet: talk to the server and they appear here')));
   document.querySelector('#sessions tbody').replaceChildren(...rows);
-  document.getElementById('sessions-pager').replaceChildren(...pager(page.offset, PAGE, page.total, (offset) => {
-    state.sessionsOffset = offset;
-    void refreshSessions();
-  }));
+  document.getElementById('sessions-pager').replaceChildren(
+    ...pager(page.offset, PAGE, page.total, (offset) => {
+      state.sessionsOffset = offset;
+      void refreshSessions();
+    }),
+  );
 }
 
 async function refreshTurns() {
@@ -94,10 +115,12 @@ async function refreshTurns() {
   const rows = page.items.map((t) => turnRow(t, state.expanded.has(t.turn_id), toggleTurn));
   if (rows.length === 0) rows.push(el('tr', {}, el('td', { colspan: '7', className: 'muted' }, 'no turns on this page')));
   document.querySelector('#turns tbody').replaceChildren(...rows);
-  document.getElementById('turns-pager').replaceChildren(...pager(page.offset, PAGE, page.total, (offset) => {
-    state.turnsOffset = offset;
-    void refreshTurns();
-  }));
+  document.getElementById('turns-pager').replaceChildren(
+    ...pager(page.offset, PAGE, page.total, (offset) => {
+      state.turnsOffset = offset;
+      void refreshTurns();
+    }),
+  );
 }
 
 function selectSession(id) {

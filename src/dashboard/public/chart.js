@@ -76,7 +76,10 @@ export class LineChart {
     parent.append(this.figure);
     for (const s of spec.series) this.addSeries(s.key, s.label);
     this.svg.addEventListener('mousemove', (e) => this.hover(e));
-    this.svg.addEventListener('mouseleave', () => { this.hoverStep = null; this.render(); });
+    this.svg.addEventListener('mouseleave', () => {
+      this.hoverStep = null;
+      this.render();
+    });
     this.render();
   }
 
@@ -102,7 +105,10 @@ export class LineChart {
         s.ys.push(v);
         this.steps.add(p.step);
         added = true;
-        if (s.xs.length > MAX_POINTS) { s.xs.shift(); s.ys.shift(); }
+        if (s.xs.length > MAX_POINTS) {
+          s.xs.shift();
+          s.ys.shift();
+        }
       }
     }
     if (this.steps.size > MAX_POINTS) this.steps = new Set(this.series.flatMap((s) => s.xs));
@@ -112,42 +118,65 @@ export class LineChart {
 
   /** Forgets all points (a new run started). */
   reset() {
-    for (const s of this.series) { s.xs = []; s.ys = []; }
+    for (const s of this.series) {
+      s.xs = [];
+      s.ys = [];
+    }
     this.steps = new Set();
     this.render();
   }
 
   domain() {
-    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      x1 = -Infinity,
+      y0 = Infinity,
+      y1 = -Infinity;
     for (const s of this.series) {
       for (let i = 0; i < s.xs.length; i++) {
-        x0 = Math.min(x0, s.xs[i]); x1 = Math.max(x1, s.xs[i]);
-        y0 = Math.min(y0, s.ys[i]); y1 = Math.max(y1, s.ys[i]);
+        x0 = Math.min(x0, s.xs[i]);
+        x1 = Math.max(x1, s.xs[i]);
+        y0 = Math.min(y0, s.ys[i]);
+        y1 = Math.max(y1, s.ys[i]);
       }
     }
-    for (const v of this.spec.include ?? []) { y0 = Math.min(y0, v); y1 = Math.max(y1, v); }
-    if (x0 === Infinity) { x0 = 0; x1 = 1; }
-    if (x1 === x0) { x0 -= 1; x1 += 1; }
-    if (y0 === Infinity) { y0 = 0; y1 = 1; }
+    for (const v of this.spec.include ?? []) {
+      y0 = Math.min(y0, v);
+      y1 = Math.max(y1, v);
+    }
+    if (x0 === Infinity) {
+      x0 = 0;
+      x1 = 1;
+    }
+    if (x1 === x0) {
+      x0 -= 1;
+      x1 += 1;
+    }
+    if (y0 === Infinity) {
+      y0 = 0;
+      y1 = 1;
+    }
     return { x0, x1, ticks: yTicks(y0, y1) };
   }
 
   hover(event) {
     const box = this.svg.getBoundingClientRect();
     const { x0, x1 } = this.domain();
-    const frac = ((event.clientX - box.left) / box.width * W - M.left) / (W - M.left - M.right);
+    const frac = (((event.clientX - box.left) / box.width) * W - M.left) / (W - M.left - M.right);
     const target = x0 + Math.min(1, Math.max(0, frac)) * (x1 - x0);
     let best = null;
     for (const step of this.steps) if (best === null || Math.abs(step - target) < Math.abs(best - target)) best = step;
-    if (best !== this.hoverStep) { this.hoverStep = best; this.render(); }
+    if (best !== this.hoverStep) {
+      this.hoverStep = best;
+      this.render();
+    }
   }
 
   render() {
     const { x0, x1, ticks } = this.domain();
     const y0 = ticks[0];
     const y1 = ticks[ticks.length - 1];
-    const px = (x) => M.left + (x - x0) / (x1 - x0) * (W - M.left - M.right);
-    const py = (y) => H - M.bottom - (y - y0) / (y1 - y0) * (H - M.top - M.bottom);
+    const px = (x) => M.left + ((x - x0) / (x1 - x0)) * (W - M.left - M.right);
+    const py = (y) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
     const nodes = [];
     for (const t of ticks) {
       nodes.push(svgEl('line', { class: t === 0 ? 'grid zero' : 'grid', x1: M.left, x2: W - M.right, y1: py(t), y2: py(t) }));
@@ -156,7 +185,10 @@ export class LineChart {
       nodes.push(label);
     }
     if (this.steps.size > 0) {
-      for (const [x, anchor] of [[x0, 'start'], [x1, 'end']]) {
+      for (const [x, anchor] of [
+        [x0, 'start'],
+        [x1, 'end'],
+      ]) {
         const label = svgEl('text', { class: 'tick', x: px(x), y: H - 6, 'text-anchor': anchor });
         label.textContent = `step ${x}`;
         nodes.push(label);
@@ -166,7 +198,8 @@ export class LineChart {
       empty.textContent = 'waiting for the first training step';
       nodes.push(empty);
     }
-    if (this.hoverStep !== null) nodes.push(svgEl('line', { class: 'cursor', x1: px(this.hoverStep), x2: px(this.hoverStep), y1: M.top, y2: H - M.bottom }));
+    if (this.hoverStep !== null)
+      nodes.push(svgEl('line', { class: 'cursor', x1: px(this.hoverStep), x2: px(this.hoverStep), y1: M.top, y2: H - M.bottom }));
     for (const s of this.series) {
       if (s.xs.length === 0) continue;
       const d = s.xs.map((x, i) => `${i === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(s.ys[i]).toFixed(1)}`).join('');
@@ -180,17 +213,19 @@ export class LineChart {
   }
 
   renderLegend() {
-    const items = this.series.filter((s) => s.xs.length > 0 || this.series.length === 1).map((s) => {
-      const i = this.hoverStep === null ? s.ys.length - 1 : s.xs.indexOf(this.hoverStep);
-      const item = document.createElement('span');
-      item.className = 'item';
-      const swatch = document.createElement('i');
-      swatch.style.background = s.color;
-      const value = document.createElement('b');
-      value.textContent = formatNumber(i >= 0 ? s.ys[i] : null);
-      item.append(swatch, document.createTextNode(`${s.label} `), value);
-      return item;
-    });
+    const items = this.series
+      .filter((s) => s.xs.length > 0 || this.series.length === 1)
+      .map((s) => {
+        const i = this.hoverStep === null ? s.ys.length - 1 : s.xs.indexOf(this.hoverStep);
+        const item = document.createElement('span');
+        item.className = 'item';
+        const swatch = document.createElement('i');
+        swatch.style.background = s.color;
+        const value = document.createElement('b');
+        value.textContent = formatNumber(i >= 0 ? s.ys[i] : null);
+        item.append(swatch, document.createTextNode(`${s.label} `), value);
+        return item;
+      });
     if (this.hoverStep !== null) {
       const at = document.createElement('span');
       at.className = 'item at';

@@ -31,13 +31,23 @@ function clip(text, max) {
 
 /** A table row of the sessions list. */
 export function sessionRow(s, selected, onSelect) {
-  return el('tr', { dataset: { sessionId: s.session_id }, className: selected ? 'selected' : '', onclick: () => onSelect(s.session_id), tabindex: '0',
-    onkeydown: (e) => { if (e.key === 'Enter') onSelect(s.session_id); } },
+  return el(
+    'tr',
+    {
+      dataset: { sessionId: s.session_id },
+      className: selected ? 'selected' : '',
+      onclick: () => onSelect(s.session_id),
+      tabindex: '0',
+      onkeydown: (e) => {
+        if (e.key === 'Enter') onSelect(s.session_id);
+      },
+    },
     el('td', { className: 'mono', title: s.session_id }, clip(s.session_id, 40)),
     el('td', { className: 'num' }, s.turns),
     el('td', { className: 'num' }, s.judged),
     el('td', {}, shortTime(s.last_turn_at)),
-    el('td', { className: 'num' }, s.policy_version ?? DASH));
+    el('td', { className: 'num' }, s.policy_version ?? DASH),
+  );
 }
 
 function voteChip(v) {
@@ -49,14 +59,22 @@ function voteChip(v) {
 function nextStateCell(t) {
   if (t.next_state === 'pending') return el('td', { className: 'muted' }, 'waiting for the next request…');
   if (t.next_state === null) return el('td', { className: 'muted' }, 'none', t.next_state_reason ? ` (${t.next_state_reason})` : '');
-  return el('td', {}, el('span', { className: `role role-${t.next_state.role}` }, t.next_state.role), el('span', { className: 'text' }, t.next_state.content));
+  return el(
+    'td',
+    {},
+    el('span', { className: `role role-${t.next_state.role}` }, t.next_state.role),
+    el('span', { className: 'text' }, t.next_state.content),
+  );
 }
 
 function hintCell(j) {
   if (!j || (j.hint === null && !j.hint_accepted)) return el('td', { className: 'muted' }, DASH);
-  return el('td', {},
+  return el(
+    'td',
+    {},
     el('span', { className: j.hint_accepted ? 'badge ok' : 'badge no' }, j.hint_accepted ? 'accepted' : 'rejected'),
-    j.hint ? el('span', { className: 'text' }, j.hint) : null);
+    j.hint ? el('span', { className: 'text' }, j.hint) : null,
+  );
 }
 
 function signed(v) {
@@ -66,36 +84,51 @@ function signed(v) {
 function judgeCell(j) {
   if (!j) return el('td', { className: 'muted' }, 'not judged');
   const cls = j.score > 0 ? 'pos' : j.score < 0 ? 'neg' : '';
-  return el('td', {},
+  return el(
+    'td',
+    {},
     el('span', { className: `score ${cls}`, title: 'majority score' }, j.score === null ? DASH : signed(j.score)),
-    el('span', { className: 'votes', title: 'judge votes' }, j.votes.map(voteChip)));
+    el('span', { className: 'votes', title: 'judge votes' }, j.votes.map(voteChip)),
+  );
 }
 
 function sampleCell(j) {
   if (!j) return el('td', { className: 'muted' }, DASH);
   if (j.dropped_reason) return el('td', { className: 'dropped' }, 'dropped: ', el('b', {}, j.dropped_reason));
-  return el('td', {},
+  return el(
+    'td',
+    {},
     el('span', { className: 'sample-type' }, j.sample_type ?? 'no sample'),
-    el('span', { className: 'mask', title: 'loss mask: 1 trains on this turn, 0 does not' }, `mask ${j.loss_mask ?? DASH}`));
+    el('span', { className: 'mask', title: 'loss mask: 1 trains on this turn, 0 does not' }, `mask ${j.loss_mask ?? DASH}`),
+  );
 }
 
 /** A table row of the turns list; `expanded` shows the full texts. */
 export function turnRow(t, expanded, onToggle) {
   const response = t.response === '' && t.tool_calls > 0 ? `[${t.tool_calls} tool call(s)]` : t.response;
-  return el('tr', { dataset: { turnId: String(t.turn_id) }, className: expanded ? 'expanded' : '', onclick: () => onToggle(t.turn_id), title: expanded ? 'click to fold' : 'click to show the full texts' },
+  return el(
+    'tr',
+    {
+      dataset: { turnId: String(t.turn_id) },
+      className: expanded ? 'expanded' : '',
+      onclick: () => onToggle(t.turn_id),
+      title: expanded ? 'click to fold' : 'click to show the full texts',
+    },
     el('td', { className: 'num' }, t.turn_id),
     el('td', { className: 'num' }, t.policy_version),
     el('td', {}, el('span', { className: 'text' }, response)),
     nextStateCell(t),
     judgeCell(t.judgement),
     hintCell(t.judgement),
-    sampleCell(t.judgement));
+    sampleCell(t.judgement),
+  );
 }
 
 /** First/prev/next/last buttons with "a–b of n". */
 export function pager(offset, limit, total, go) {
   const last = Math.max(0, Math.floor((total - 1) / limit) * limit);
-  const button = (label, to, disabled, name) => el('button', { type: 'button', dataset: { page: name }, ...(disabled ? { disabled: '' } : {}), onclick: () => go(to) }, label);
+  const button = (label, to, disabled, name) =>
+    el('button', { type: 'button', dataset: { page: name }, ...(disabled ? { disabled: '' } : {}), onclick: () => go(to) }, label);
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(total, offset + limit);
   return [

@@ -8,10 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { OpenClawError } from '../../errors/index.ts';
 
 /** How a future stands when asked. */
-export type FutureState =
-  | { status: 'done'; value: unknown }
-  | { status: 'failed'; error: unknown }
-  | { status: 'pending' };
+export type FutureState = { status: 'done'; value: unknown } | { status: 'failed'; error: unknown } | { status: 'pending' };
 
 interface Entry {
   state: FutureState;
@@ -31,10 +28,16 @@ export class FutureStore {
   track(work: Promise<unknown>): string {
     const id = `${this.instance}-${this.next++}`;
     const entry: Entry = { state: { status: 'pending' }, settled: Promise.resolve() };
-    entry.settled = work.then(
-      (value) => { entry.state = { status: 'done', value }; },
-      (error: unknown) => { entry.state = { status: 'failed', error }; },
-    ).finally(() => this.onSettled());
+    entry.settled = work
+      .then(
+        (value) => {
+          entry.state = { status: 'done', value };
+        },
+        (error: unknown) => {
+          entry.state = { status: 'failed', error };
+        },
+      )
+      .finally(() => this.onSettled());
     this.entries.set(id, entry);
     return id;
   }
@@ -45,7 +48,12 @@ export class FutureStore {
     if (entry === undefined) throw this.unknown(id);
     if (entry.state.status === 'pending' && waitMs > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([entry.settled, new Promise((resolve) => { timer = setTimeout(resolve, waitMs); })]);
+      await Promise.race([
+        entry.settled,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, waitMs);
+        }),
+      ]);
       clearTimeout(timer);
     }
     return entry.state;
@@ -54,7 +62,11 @@ export class FutureStore {
   private unknown(id: string): OpenClawError {
     const m = /^([0-9a-f]{8})-(\d+)$/.exec(id);
     if (m !== null && (m[1] !== this.instance || Number(m[2]) < this.next)) {
-      return new OpenClawError('not_found', `request ${id} is no longer known to this server (it restarted, or the result was dropped after ${this.maxKept} newer ones): submit the request again`, { status: 410, param: 'request_id' });
+      return new OpenClawError(
+        'not_found',
+        `request ${id} is no longer known to this server (it restarted, or the result was dropped after ${this.maxKept} newer ones): submit the request again`,
+        { status: 410, param: 'request_id' },
+      );
     }
     return new OpenClawError('not_found', `no request with id ${id} on this server`, { param: 'request_id' });
   }

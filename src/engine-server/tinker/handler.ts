@@ -17,7 +17,17 @@ import { generateTokens, scoreTokens, type SampleResult } from '../../engines/em
 import { ServedSnapshot } from '../../engines/embedded/snapshot.ts';
 import { Tokenizer } from '../../engines/embedded/tokenizer.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
-import { disposeTrainingModel, forwardBackward, forwardOnly, optimStep, type AdamStep, type LearnerDatum, type LossConfig, type LossFn, type TrainingModel } from './learner.ts';
+import {
+  disposeTrainingModel,
+  forwardBackward,
+  forwardOnly,
+  optimStep,
+  type AdamStep,
+  type LearnerDatum,
+  type LossConfig,
+  type LossFn,
+  type TrainingModel,
+} from './learner.ts';
 import { formatPath, pathDir, type TinkerPath } from './paths.ts';
 
 /** Arguments of each worker operation. */
@@ -80,8 +90,10 @@ export class TinkerHandler implements ThreadHandler {
 
   private async dispatch(op: keyof WorkerOps, args: unknown, ctx: HandlerContext): Promise<unknown> {
     switch (op) {
-      case 'init': return this.init(args as WorkerOps['init']);
-      case 'create_model': return this.createModel(args as WorkerOps['create_model']);
+      case 'init':
+        return this.init(args as WorkerOps['init']);
+      case 'create_model':
+        return this.createModel(args as WorkerOps['create_model']);
       case 'unload_model': {
         const { modelId } = args as WorkerOps['unload_model'];
         const m = this.models.get(modelId);
@@ -101,10 +113,14 @@ export class TinkerHandler implements ThreadHandler {
         const a = args as WorkerOps['optim_step'];
         return { metrics: optimStep(this.model(a.modelId), a.adam) };
       }
-      case 'save_weights': return this.saveWeights(args as WorkerOps['save_weights']);
-      case 'save_weights_for_sampler': return this.saveForSampler(args as WorkerOps['save_weights_for_sampler']);
-      case 'load_weights': return this.loadWeights(args as WorkerOps['load_weights']);
-      case 'sample': return this.sample(args as SampleArgs, ctx.signal);
+      case 'save_weights':
+        return this.saveWeights(args as WorkerOps['save_weights']);
+      case 'save_weights_for_sampler':
+        return this.saveForSampler(args as WorkerOps['save_weights_for_sampler']);
+      case 'load_weights':
+        return this.loadWeights(args as WorkerOps['load_weights']);
+      case 'sample':
+        return this.sample(args as SampleArgs, ctx.signal);
       case 'close':
         this.close();
         return null;
@@ -129,7 +145,11 @@ export class TinkerHandler implements ThreadHandler {
 
   private model(id: string): TrainingModel {
     const m = this.models.get(id);
-    if (m === undefined) throw new OpenClawError('not_found', `model ${id} does not exist on this server (it may have been created before a restart: create a new model and load_weights)`);
+    if (m === undefined)
+      throw new OpenClawError(
+        'not_found',
+        `model ${id} does not exist on this server (it may have been created before a restart: create a new model and load_weights)`,
+      );
     return m;
   }
 
@@ -172,7 +192,8 @@ export class TinkerHandler implements ThreadHandler {
   private async loadWeights(a: WorkerOps['load_weights']): Promise<{ path: string }> {
     const m = this.model(a.modelId);
     const dir = pathDir(this.stateDir, a.path);
-    if (!existsSync(dir)) throw new OpenClawError('not_found', `no saved weights at ${formatPath(a.path)} (looked in ${dir})`, { param: 'path' });
+    if (!existsSync(dir))
+      throw new OpenClawError('not_found', `no saved weights at ${formatPath(a.path)} (looked in ${dir})`, { param: 'path' });
     const data = await readCheckpoint(dir);
     checkSameShape(data.config.model, m.policy.config, formatPath(a.path));
     const params = fromHost(data.weights);
@@ -188,7 +209,8 @@ export class TinkerHandler implements ThreadHandler {
     if (m.grads !== null) tf.dispose(Object.values(m.grads));
     m.grads = null;
     m.accumulated = 0;
-    if (a.optimizer && data.optimizer !== null) m.optimizer.restore(data.optimizer.step, fromHost(data.optimizer.m), fromHost(data.optimizer.v));
+    if (a.optimizer && data.optimizer !== null)
+      m.optimizer.restore(data.optimizer.step, fromHost(data.optimizer.m), fromHost(data.optimizer.v));
     else m.optimizer.restore(0, {}, {});
     return { path: formatPath(a.path) };
   }
@@ -229,14 +251,21 @@ export class TinkerHandler implements ThreadHandler {
   }
 
   private async sampleOn(model: Gpt, a: SampleArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (a.stopStrings.length > 0 && this.tokenizer === null) throw invalidRequest('stop strings need the checkpoint\'s tokenizer, which this one lacks: send stop token ids', 'sampling_params.stop');
+    if (a.stopStrings.length > 0 && this.tokenizer === null)
+      throw invalidRequest(
+        "stop strings need the checkpoint's tokenizer, which this one lacks: send stop token ids",
+        'sampling_params.stop',
+      );
     const seed = a.seed ?? Math.floor(Math.random() * 2 ** 31);
     const sequences = [];
     for (let i = 0; i < a.numSamples; i++) {
       const r = await this.sampleOne(model, a, seed + i, signal);
       // As SkyRL (and vLLM by default): sampled log-probs are of the raw distribution (T = 1),
       // whatever temperature drew the tokens; generateTokens reports them at T, so rescore.
-      const logprobs = a.temperature !== 1 && a.temperature !== 0 && r.tokenIds.length > 0 ? scoreTokens(model, a.prompt, r.tokenIds, 1).logprobs : r.logprobs;
+      const logprobs =
+        a.temperature !== 1 && a.temperature !== 0 && r.tokenIds.length > 0
+          ? scoreTokens(model, a.prompt, r.tokenIds, 1).logprobs
+          : r.logprobs;
       sequences.push({ tokens: r.tokenIds, logprobs, stop_reason: r.finishReason });
     }
     const out: Record<string, unknown> = { type: 'sample', sequences, prompt_logprobs: null, topk_prompt_logprobs: null };
@@ -245,14 +274,24 @@ export class TinkerHandler implements ThreadHandler {
       const k = a.topkPromptLogprobs > 0 ? a.topkPromptLogprobs : undefined;
       const scored = scoreTokens(model, a.prompt.slice(0, 1), a.prompt.slice(1), 1, k);
       out.prompt_logprobs = [null, ...scored.logprobs];
-      if (k !== undefined) out.topk_prompt_logprobs = [null, ...(scored.topK ?? []).map((t) => Array.from(t.ids, (id, j) => [id, t.logprobs[j]]))];
+      if (k !== undefined)
+        out.topk_prompt_logprobs = [null, ...(scored.topK ?? []).map((t) => Array.from(t.ids, (id, j) => [id, t.logprobs[j]]))];
     }
     return out;
   }
 
   /** One sequence; stop token ids end it (kept as the last token), as do stop strings. */
   private async sampleOne(model: Gpt, a: SampleArgs, seed: number, signal: AbortSignal): Promise<SampleResult> {
-    const req = { promptIds: a.prompt, maxTokens: a.maxTokens, temperature: a.temperature, topP: a.topP, stopTokenIds: a.stopTokens, includeStopToken: true, seed, signal };
+    const req = {
+      promptIds: a.prompt,
+      maxTokens: a.maxTokens,
+      temperature: a.temperature,
+      topP: a.topP,
+      stopTokenIds: a.stopTokens,
+      includeStopToken: true,
+      seed,
+      signal,
+    };
     const tok = this.tokenizer;
     if (a.stopStrings.length === 0 || tok === null) return generateTokens(model, req);
     const ids: number[] = [];
@@ -299,6 +338,9 @@ function checkSameShape(saved: GptConfig, current: GptConfig, path: string): voi
   const keys = ['vocabSize', 'dModel', 'nLayer', 'nHead', 'ctx'] as const;
   const diff = keys.filter((k) => saved[k] !== current[k]);
   if (diff.length > 0) {
-    throw invalidRequest(`${path} was saved from a model of another shape (${diff.map((k) => `${k} ${saved[k]} ≠ ${current[k]}`).join(', ')}): it cannot be loaded into this server's base model`, 'path');
+    throw invalidRequest(
+      `${path} was saved from a model of another shape (${diff.map((k) => `${k} ${saved[k]} ≠ ${current[k]}`).join(', ')}): it cannot be loaded into this server's base model`,
+      'path',
+    );
   }
 }

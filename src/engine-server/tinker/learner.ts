@@ -134,7 +134,9 @@ export function forwardOnly(model: Gpt, datums: readonly LearnerDatum[], lossFn:
 /** Loss, learner log-probs and gradients; the gradients are added to the model's accumulator. */
 export function forwardBackward(m: TrainingModel, datums: readonly LearnerDatum[], lossFn: LossFn, cfg: LossConfig): LearnerOutput {
   const batch = packDatums(datums, m.policy.config.vocabSize);
-  const paramOf = new Map(Object.entries(m.policy.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])));
+  const paramOf = new Map(
+    Object.entries(m.policy.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])),
+  );
   let kept: { chosen: tf.Tensor; terms: tf.Tensor } | null = null;
   const { value, grads } = tf.variableGrads(() => {
     const chosen = trainLogprobs(m.policy, batch, 1).chosen;
@@ -187,7 +189,11 @@ export function optimStep(m: TrainingModel, adam: AdamStep): Record<string, numb
   if (grads === null) return { skipped: 1, grad_norm: 0, optimizer_step: m.optimizer.step, accumulated_calls: 0 };
   try {
     const norm = globalNorm(grads);
-    if (!Number.isFinite(norm)) throw new OpenClawError('invalid_request', `the accumulated gradient norm is ${norm}: the update was not applied (check the loss inputs for NaN or huge values)`);
+    if (!Number.isFinite(norm))
+      throw new OpenClawError(
+        'invalid_request',
+        `the accumulated gradient norm is ${norm}: the update was not applied (check the loss inputs for NaN or huge values)`,
+      );
     const scale = adam.gradClipNorm > 0 && norm > adam.gradClipNorm ? adam.gradClipNorm / norm : 1;
     const applied = scale === 1 ? grads : tf.tidy(() => Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
     const overrides: Partial<AdamWConfig> = { beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps };

@@ -26,7 +26,10 @@ export function formatPath(p: TinkerPath): string {
 export function parsePath(path: string, param: string): TinkerPath {
   const m = /^tinker:\/\/([^/]+)\/(weights|sampler_weights)\/([^/]+)$/.exec(path);
   if (m === null || !ID_PATTERN.test(m[1]) || !ID_PATTERN.test(m[3])) {
-    throw invalidRequest(`${param} must look like tinker://<model_id>/weights/<name> or tinker://<model_id>/sampler_weights/<name> (names: letters, digits, _ and -), got '${path}'`, param);
+    throw invalidRequest(
+      `${param} must look like tinker://<model_id>/weights/<name> or tinker://<model_id>/sampler_weights/<name> (names: letters, digits, _ and -), got '${path}'`,
+      param,
+    );
   }
   return { modelId: m[1], kind: m[2] as TinkerPath['kind'], name: m[3] };
 }

@@ -8,7 +8,11 @@ function queue(gapMs: number) {
   const futures = new FutureStore();
   const ran: string[] = [];
   const q = new SeqQueue((w) => futures.track(w), gapMs);
-  const call = (seq: number | undefined, name: string) => q.submit(seq, name, async () => { ran.push(name); return name; });
+  const call = (seq: number | undefined, name: string) =>
+    q.submit(seq, name, async () => {
+      ran.push(name);
+      return name;
+    });
   return { futures, ran, q, call };
 }
 
@@ -32,14 +36,20 @@ test('a missing seq_id is skipped after the gap; a call arriving later under it 
   const t0 = Date.now();
   assert.equal(await settle(futures, later), 'c');
   assert.ok(Date.now() - t0 >= 45, 'it waited for the gap first');
-  assert.throws(() => call(1, 'a'), (err: unknown) => err instanceof OpenClawError && err.status === 400 && err.param === 'seq_id' && /seq_id 1 arrived after seq_id 3/.test(err.message));
+  assert.throws(
+    () => call(1, 'a'),
+    (err: unknown) =>
+      err instanceof OpenClawError && err.status === 400 && err.param === 'seq_id' && /seq_id 1 arrived after seq_id 3/.test(err.message),
+  );
   assert.deepEqual(ran, ['c']);
 });
 
 test('a failed call fails its future only; the queue goes on', async () => {
   const futures = new FutureStore();
   const q = new SeqQueue((w) => futures.track(w), 1000);
-  const bad = q.submit(1, 'x', async () => { throw new OpenClawError('invalid_request', 'boom'); });
+  const bad = q.submit(1, 'x', async () => {
+    throw new OpenClawError('invalid_request', 'boom');
+  });
   const good = q.submit(2, 'y', async () => 'fine');
   const s = await futures.wait(bad, 5000);
   assert.equal(s.status, 'failed');

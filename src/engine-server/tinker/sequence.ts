@@ -40,16 +40,25 @@ export class SeqQueue {
       const prev = this.seen.get(seqId);
       if (prev !== undefined) {
         if (prev.key === key) return prev.requestId;
-        throw new OpenClawError('invalid_request', `seq_id ${seqId} was already used on this model for a different request: each seq_id names one request (send the next unused number)`, { status: 409, param: 'seq_id', code: 'seq_id_reused' });
+        throw new OpenClawError(
+          'invalid_request',
+          `seq_id ${seqId} was already used on this model for a different request: each seq_id names one request (send the next unused number)`,
+          { status: 409, param: 'seq_id', code: 'seq_id_reused' },
+        );
       }
       if (seqId < this.nextSeq) {
-        throw invalidRequest(`seq_id ${seqId} arrived after seq_id ${this.nextSeq - 1} had already run on this model: calls must come in seq_id order (1, 2, 3, …)`, 'seq_id');
+        throw invalidRequest(
+          `seq_id ${seqId} arrived after seq_id ${this.nextSeq - 1} had already run on this model: calls must come in seq_id order (1, 2, 3, …)`,
+          'seq_id',
+        );
       }
     }
     before?.();
     this.submitted += 1;
     let start!: () => void;
-    const gate = new Promise<void>((resolve) => { start = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      start = resolve;
+    });
     const work = gate.then(() => this.chain(run));
     const requestId = this.track(work);
     if (seqId === undefined) start();

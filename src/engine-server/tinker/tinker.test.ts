@@ -29,7 +29,11 @@ after(async () => {
 });
 
 async function post(path: string, body: unknown, url = server.url): Promise<{ status: number; json: any }> {
-  const res = await request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await request(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, json: await res.body.json() };
 }
 
@@ -50,7 +54,16 @@ async function result(requestId: string, url = server.url): Promise<any> {
 
 let modelSeq = 0;
 async function newModel(url = server.url, sess = session): Promise<string> {
-  const r = await post('/api/v1/create_model', { session_id: sess, model_seq_id: modelSeq++, base_model: BASE, lora_config: { rank: 32, seed: null, train_unembed: true, train_mlp: true, train_attn: true } }, url);
+  const r = await post(
+    '/api/v1/create_model',
+    {
+      session_id: sess,
+      model_seq_id: modelSeq++,
+      base_model: BASE,
+      lora_config: { rank: 32, seed: null, train_unembed: true, train_mlp: true, train_attn: true },
+    },
+    url,
+  );
   assert.equal(r.status, 200, JSON.stringify(r.json));
   assert.deepEqual(await result(r.json.request_id, url), { model_id: r.json.model_id });
   return r.json.model_id;
@@ -61,7 +74,10 @@ const tensor = (data: number[], dtype = 'float32') => ({ data, dtype, shape: [da
 
 /** A cross-entropy datum over a whole sequence. */
 function ceDatum(seq: number[]) {
-  return { model_input: chunks(seq.slice(0, -1)), loss_fn_inputs: { target_tokens: tensor(seq.slice(1), 'int64'), weights: tensor(seq.slice(1).map(() => 1)) } };
+  return {
+    model_input: chunks(seq.slice(0, -1)),
+    loss_fn_inputs: { target_tokens: tensor(seq.slice(1), 'int64'), weights: tensor(seq.slice(1).map(() => 1)) },
+  };
 }
 
 /** A ppo datum: prompt positions carry `promptLp`/`promptAdv`, response positions the given values. */
@@ -85,12 +101,26 @@ function nextSeq(model: string): number {
   return n;
 }
 
-async function fb(model: string, data: unknown[], lossFn = 'cross_entropy', config: Record<string, number> | null = null, url = server.url): Promise<any> {
-  return submit('/api/v1/forward_backward', { model_id: model, seq_id: nextSeq(model), forward_backward_input: { loss_fn: lossFn, loss_fn_config: config, data } }, url);
+async function fb(
+  model: string,
+  data: unknown[],
+  lossFn = 'cross_entropy',
+  config: Record<string, number> | null = null,
+  url = server.url,
+): Promise<any> {
+  return submit(
+    '/api/v1/forward_backward',
+    { model_id: model, seq_id: nextSeq(model), forward_backward_input: { loss_fn: lossFn, loss_fn_config: config, data } },
+    url,
+  );
 }
 
 async function forward(model: string, data: unknown[], url = server.url): Promise<number[][]> {
-  const r = await submit('/api/v1/forward', { model_id: model, seq_id: nextSeq(model), forward_input: { loss_fn: 'cross_entropy', data } }, url);
+  const r = await submit(
+    '/api/v1/forward',
+    { model_id: model, seq_id: nextSeq(model), forward_input: { loss_fn: 'cross_entropy', data } },
+    url,
+  );
   return r.loss_fn_outputs.map((o: any) => o.logprobs.data);
 }
 
@@ -105,7 +135,11 @@ const seqB = [8, 25, 40, 41, 99, 150, 3];
 
 function maxAbsDiff(a: number[][], b: number[][]): number {
   let m = 0;
-  a.forEach((row, i) => row.forEach((v, j) => { m = Math.max(m, Math.abs(v - b[i][j])); }));
+  a.forEach((row, i) =>
+    row.forEach((v, j) => {
+      m = Math.max(m, Math.abs(v - b[i][j]));
+    }),
+  );
   return m;
 }
 
@@ -152,7 +186,11 @@ test('calls run in seq_id order whatever order they arrive in; try_again while w
   await result(second.json.request_id);
   const r3 = await result(third.json.request_id);
   assert.deepEqual(r1.loss_fn_outputs[0].logprobs.data, ceBefore.loss_fn_outputs[0].logprobs.data);
-  assert.deepEqual(r3.loss_fn_outputs.map((o: any) => o.logprobs.data), expected, 'seq 3 ran after the optimizer step of seq 2');
+  assert.deepEqual(
+    r3.loss_fn_outputs.map((o: any) => o.logprobs.data),
+    expected,
+    'seq 3 ran after the optimizer step of seq 2',
+  );
 
   const unknown = await post('/api/v1/retrieve_future', { request_id: 'no-such-request' });
   assert.equal(unknown.status, 404);
@@ -168,7 +206,10 @@ test('(model, seq_id) is an idempotency key: same payload → same future, anoth
   const a = await post('/api/v1/forward_backward', call);
   const b = await post('/api/v1/forward_backward', { ...call, type: 'forward_backward' });
   assert.equal(b.json.request_id, a.json.request_id);
-  const other = await post('/api/v1/forward_backward', { ...call, forward_backward_input: { loss_fn: 'cross_entropy', data: [ceDatum(seqB)] } });
+  const other = await post('/api/v1/forward_backward', {
+    ...call,
+    forward_backward_input: { loss_fn: 'cross_entropy', data: [ceDatum(seqB)] },
+  });
   assert.equal(other.status, 409);
   assert.equal(other.json.param, 'seq_id');
   assert.match(other.json.detail, /seq_id 1/);
@@ -178,7 +219,12 @@ test('(model, seq_id) is an idempotency key: same payload → same future, anoth
 test('ppo: loss:sum equals src/rl ppoTokenLoss summed over the returned learner log-probs; prompt positions give nothing', async () => {
   const model = await newModel();
   const prompt = [5, 17, 33, 60, 71];
-  const sample = await submit('/api/v1/asample', { prompt: chunks(prompt), num_samples: 2, sampling_params: { max_tokens: 8, temperature: 1, seed: 11 }, base_model: BASE });
+  const sample = await submit('/api/v1/asample', {
+    prompt: chunks(prompt),
+    num_samples: 2,
+    sampling_params: { max_tokens: 8, temperature: 1, seed: 11 },
+    base_model: BASE,
+  });
   const datums: any[] = [];
   const inputs: Array<{ old: number[]; adv: number[] }> = [];
   sample.sequences.forEach((s: any, i: number) => {
@@ -196,19 +242,33 @@ test('ppo: loss:sum equals src/rl ppoTokenLoss summed over the returned learner 
     assert.equal(lp.length, prompt.length + sample.sequences[i].tokens.length - 1);
     const response = lp.slice(prompt.length - 1);
     // The learner (temperature 1) reproduces the sampler's log-probs at temperature 1.
-    response.forEach((v, t) => assert.ok(Math.abs(v - sample.sequences[i].logprobs[t]) < 1e-4, `token ${t}: ${v} vs ${sample.sequences[i].logprobs[t]}`));
+    response.forEach((v, t) =>
+      assert.ok(Math.abs(v - sample.sequences[i].logprobs[t]) < 1e-4, `token ${t}: ${v} vs ${sample.sequences[i].logprobs[t]}`),
+    );
     const terms = ppoTokenLoss(response, inputs[i].old, inputs[i].adv, 0.2, 0.28);
     expected += terms.losses.reduce((a, b) => a + b, 0);
-    assert.ok(terms.clipped.some((c) => c === 1), 'the test should exercise the clip');
+    assert.ok(
+      terms.clipped.some((c) => c === 1),
+      'the test should exercise the clip',
+    );
   });
   assert.ok(Math.abs(out.metrics['loss:sum'] - expected) < 1e-4, `loss:sum ${out.metrics['loss:sum']} vs ${expected}`);
   // importance_sampling on the same inputs (forward only: weights unchanged): −Σ exp(lp − old)·A.
-  const is = await submit('/api/v1/forward', { model_id: model, seq_id: nextSeq(model), forward_input: { loss_fn: 'importance_sampling', data: datums } });
+  const is = await submit('/api/v1/forward', {
+    model_id: model,
+    seq_id: nextSeq(model),
+    forward_input: { loss_fn: 'importance_sampling', data: datums },
+  });
   let expectedIs = 0;
   is.loss_fn_outputs.forEach((o: any, i: number) => {
-    o.logprobs.data.slice(prompt.length - 1).forEach((lp: number, t: number) => { expectedIs -= Math.exp(lp - inputs[i].old[t]) * inputs[i].adv[t]; });
+    o.logprobs.data.slice(prompt.length - 1).forEach((lp: number, t: number) => {
+      expectedIs -= Math.exp(lp - inputs[i].old[t]) * inputs[i].adv[t];
+    });
   });
-  assert.ok(Math.abs(is.metrics['loss:sum'] - expectedIs) < 1e-4, `importance_sampling loss:sum ${is.metrics['loss:sum']} vs ${expectedIs}`);
+  assert.ok(
+    Math.abs(is.metrics['loss:sum'] - expectedIs) < 1e-4,
+    `importance_sampling loss:sum ${is.metrics['loss:sum']} vs ${expectedIs}`,
+  );
 
   // Prompt positions with advantage 0 contribute no gradient, whatever their logprobs say.
   const garbage = await newModel();
@@ -220,9 +280,17 @@ test('ppo: loss:sum equals src/rl ppoTokenLoss summed over the returned learner 
   assert.deepEqual(await forward(garbage, probe), await forward(model, probe));
   // …while a nonzero prompt advantage does change the update (so the comparison above can fail).
   const leaky = await newModel();
-  await fb(leaky, sample.sequences.map((s: any, i: number) => ppoDatum(prompt, s.tokens, inputs[i].old, inputs[i].adv, 0, 1)), 'ppo', { clip_low_threshold: 0.8, clip_high_threshold: 1.28 });
+  await fb(
+    leaky,
+    sample.sequences.map((s: any, i: number) => ppoDatum(prompt, s.tokens, inputs[i].old, inputs[i].adv, 0, 1)),
+    'ppo',
+    { clip_low_threshold: 0.8, clip_high_threshold: 1.28 },
+  );
   await optim(leaky);
-  assert.ok(maxAbsDiff(await forward(leaky, probe), await forward(model, probe)) > 1e-4, 'a nonzero prompt advantage must change the update');
+  assert.ok(
+    maxAbsDiff(await forward(leaky, probe), await forward(model, probe)) > 1e-4,
+    'a nonzero prompt advantage must change the update',
+  );
 });
 
 test('gradients accumulate: two forward_backward halves + optim_step = one whole + optim_step', async () => {
@@ -233,7 +301,10 @@ test('gradients accumulate: two forward_backward halves + optim_step = one whole
   const h1 = await fb(halves, [ceDatum(seqA)]);
   const h2 = await fb(halves, [ceDatum(seqB)]);
   // Sums, not means: the halves' losses add up to the whole's.
-  assert.ok(Math.abs(h1.metrics['loss:sum'] + h2.metrics['loss:sum'] - wholeOut.metrics['loss:sum']) < 1e-4, 'the halves\' losses add up to the whole\'s');
+  assert.ok(
+    Math.abs(h1.metrics['loss:sum'] + h2.metrics['loss:sum'] - wholeOut.metrics['loss:sum']) < 1e-4,
+    "the halves' losses add up to the whole's",
+  );
   await fb(once, [ceDatum(seqA)]);
   const m1 = await optim(whole);
   const m2 = await optim(halves);
@@ -250,7 +321,13 @@ test('gradients accumulate: two forward_backward halves + optim_step = one whole
 });
 
 async function promptLogprobs(body: Record<string, unknown>, prompt: number[]): Promise<number[]> {
-  const r = await submit('/api/v1/asample', { prompt: chunks(prompt), num_samples: 1, sampling_params: { max_tokens: 1 }, prompt_logprobs: true, ...body });
+  const r = await submit('/api/v1/asample', {
+    prompt: chunks(prompt),
+    num_samples: 1,
+    sampling_params: { max_tokens: 1 },
+    prompt_logprobs: true,
+    ...body,
+  });
   assert.equal(r.prompt_logprobs[0], null);
   return r.prompt_logprobs.slice(1);
 }
@@ -274,7 +351,8 @@ test('sampler paths are snapshots: a new path has the new weights, the old path 
   assert.ok(maxAbsDiff([after1], now) > 1e-3, 'v1 is a snapshot, not the live policy');
 
   // Only the newest snapshots stay in memory; older paths come back from the state dir, unchanged.
-  for (let i = 0; i < 9; i++) await submit('/api/v1/save_weights_for_sampler', { model_id: model, path: `extra${i}`, seq_id: nextSeq(model) });
+  for (let i = 0; i < 9; i++)
+    await submit('/api/v1/save_weights_for_sampler', { model_id: model, path: `extra${i}`, seq_id: nextSeq(model) });
   assert.deepEqual(await promptLogprobs({ model_path: v0.path }, seqA), base, 'v0 reloaded from disk');
   assert.deepEqual(await promptLogprobs({ model_path: v1.path }, seqA), after1, 'v1 reloaded from disk');
 
@@ -287,11 +365,21 @@ test('sampler paths are snapshots: a new path has the new weights, the old path 
 
 test('asample: prompt log-probs equal engine.score(); seeded samples equal engine.generate(); stop token ids', async () => {
   const prompt = seqA;
-  const r = await submit('/api/v1/asample', { prompt: chunks(prompt), num_samples: 1, sampling_params: { max_tokens: 6, temperature: 0.7, seed: 5 }, base_model: BASE, prompt_logprobs: true, topk_prompt_logprobs: 3 });
+  const r = await submit('/api/v1/asample', {
+    prompt: chunks(prompt),
+    num_samples: 1,
+    sampling_params: { max_tokens: 6, temperature: 0.7, seed: 5 },
+    base_model: BASE,
+    prompt_logprobs: true,
+    topk_prompt_logprobs: 3,
+  });
   const scored = await engine.score({ promptIds: prompt.slice(0, 1), responseIds: prompt.slice(1), temperature: 1, topK: 3 });
   assert.deepEqual(r.prompt_logprobs, [null, ...scored.logprobs]);
   assert.equal(r.topk_prompt_logprobs[0], null);
-  assert.deepEqual(r.topk_prompt_logprobs[1], Array.from(scored.topK![0].ids, (id, j) => [id, scored.topK![0].logprobs[j]]));
+  assert.deepEqual(
+    r.topk_prompt_logprobs[1],
+    Array.from(scored.topK![0].ids, (id, j) => [id, scored.topK![0].logprobs[j]]),
+  );
   const local = await engine.generate({ promptIds: prompt, maxTokens: 6, temperature: 0.7, seed: 5, stopTokenIds: [] });
   assert.deepEqual(r.sequences[0].tokens, local.tokenIds);
   // Sampled at T = 0.7, reported at T = 1 (as SkyRL does): the learner's log-probs of those tokens.
@@ -302,7 +390,11 @@ test('asample: prompt log-probs equal engine.score(); seeded samples equal engin
 
   // Stop at the second sampled token's id: the sequence ends with it.
   const stopId = local.tokenIds[1];
-  const stopped = await submit('/api/v1/asample', { prompt: chunks(prompt), sampling_params: { max_tokens: 6, temperature: 0.7, seed: 5, stop: [stopId] }, base_model: BASE });
+  const stopped = await submit('/api/v1/asample', {
+    prompt: chunks(prompt),
+    sampling_params: { max_tokens: 6, temperature: 0.7, seed: 5, stop: [stopId] },
+    base_model: BASE,
+  });
   const end = local.tokenIds.indexOf(stopId);
   assert.deepEqual(stopped.sequences[0].tokens, local.tokenIds.slice(0, end + 1));
   assert.equal(stopped.sequences[0].stop_reason, 'stop');
@@ -332,14 +424,22 @@ test('save_weights / load_weights round trip (weights and AdamW state) on a rest
     const url = restarted.url;
     const sess = (await post('/api/v1/create_session', { tags: [] }, url)).json.session_id;
     const fresh = await newModel(url, sess);
-    const loaded = await submit('/api/v1/load_weights', { model_id: fresh, path: saved.path, seq_id: nextSeq(fresh), optimizer: true }, url);
+    const loaded = await submit(
+      '/api/v1/load_weights',
+      { model_id: fresh, path: saved.path, seq_id: nextSeq(fresh), optimizer: true },
+      url,
+    );
     assert.equal(loaded.path, saved.path);
     assert.deepEqual(await forward(fresh, [ceDatum(seqB)], url), atSave);
     await fb(fresh, [ceDatum(seqA)], 'cross_entropy', null, url);
     await optim(fresh, url);
     // Equal only if the AdamW moments and step count came back too.
     assert.ok(maxAbsDiff(await forward(fresh, [ceDatum(seqB)], url), step2) < 1e-6, 'the step after load equals the step after save');
-    const missing = await post('/api/v1/load_weights', { model_id: await newModel(url, sess), path: `tinker://${model}/weights/nope`, seq_id: 1 }, url);
+    const missing = await post(
+      '/api/v1/load_weights',
+      { model_id: await newModel(url, sess), path: `tinker://${model}/weights/nope`, seq_id: 1 },
+      url,
+    );
     assert.equal(missing.status, 404);
 
     // unload_model frees a model; later calls on it are 404s.
@@ -369,28 +469,50 @@ test('bad bodies are 400s naming the field; failures come back as {error, catego
   assert.equal(topK.json.param, 'sampling_params.top_k');
   const both = await post('/api/v1/asample', { prompt: chunks([1, 2]), sampling_params: { max_tokens: 2 } });
   assert.equal(both.status, 400);
-  const lossFn = await post('/api/v1/forward_backward', { model_id: model, seq_id: 1, forward_backward_input: { loss_fn: 'dpo', data: [ceDatum(seqA)] } });
+  const lossFn = await post('/api/v1/forward_backward', {
+    model_id: model,
+    seq_id: 1,
+    forward_backward_input: { loss_fn: 'dpo', data: [ceDatum(seqA)] },
+  });
   assert.equal(lossFn.status, 400);
   assert.equal(lossFn.json.param, 'forward_backward_input.loss_fn');
   const short = ppoDatum([1, 2, 3], [4, 5], [-1], [1, 1]);
-  const misaligned = await post('/api/v1/forward_backward', { model_id: model, seq_id: 1, forward_backward_input: { loss_fn: 'ppo', data: [short] } });
+  const misaligned = await post('/api/v1/forward_backward', {
+    model_id: model,
+    seq_id: 1,
+    forward_backward_input: { loss_fn: 'ppo', data: [short] },
+  });
   assert.equal(misaligned.status, 400);
   assert.equal(misaligned.json.param, 'forward_backward_input.data[0].loss_fn_inputs.logprobs');
-  const noAdv = await post('/api/v1/forward_backward', { model_id: model, seq_id: 1, forward_backward_input: { loss_fn: 'ppo', data: [ceDatum(seqA)] } });
+  const noAdv = await post('/api/v1/forward_backward', {
+    model_id: model,
+    seq_id: 1,
+    forward_backward_input: { loss_fn: 'ppo', data: [ceDatum(seqA)] },
+  });
   assert.equal(noAdv.status, 400);
   assert.match(noAdv.json.detail, /logprobs is required by loss_fn 'ppo'/);
-  const vocab = await post('/api/v1/forward_backward', { model_id: model, seq_id: 1, forward_backward_input: { loss_fn: 'cross_entropy', data: [ceDatum([1, 100000])] } });
+  const vocab = await post('/api/v1/forward_backward', {
+    model_id: model,
+    seq_id: 1,
+    forward_backward_input: { loss_fn: 'cross_entropy', data: [ceDatum([1, 100000])] },
+  });
   assert.equal(vocab.status, 400);
   const unknownModel = await post('/api/v1/optim_step', { model_id: 'model_nope', seq_id: 1, adam_params: {} });
   assert.equal(unknownModel.status, 404);
-  const notJson = await request(`${server.url}/api/v1/asample`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+  const notJson = await request(`${server.url}/api/v1/asample`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{',
+  });
   assert.equal(notJson.statusCode, 400);
   assert.equal(typeof ((await notJson.body.json()) as any).detail, 'string');
   // A prompt that fills the context is refused at once.
   const long = await post('/api/v1/asample', { prompt: chunks(Array(96).fill(1)), sampling_params: { max_tokens: 2 }, base_model: BASE });
   assert.equal(long.status, 400);
   // Work that fails in the background fails its future, not the server.
-  await fb(model, [{ ...ceDatum(seqA), loss_fn_inputs: { ...ceDatum(seqA).loss_fn_inputs, weights: tensor(seqA.slice(1).map(() => 1e38)) } }]);
+  await fb(model, [
+    { ...ceDatum(seqA), loss_fn_inputs: { ...ceDatum(seqA).loss_fn_inputs, weights: tensor(seqA.slice(1).map(() => 1e38)) } },
+  ]);
   const failed = await optim(model);
   assert.equal(failed.category, 'user');
   assert.match(failed.error, /gradient norm/);
@@ -404,16 +526,32 @@ test('stop strings end a sample at the token that completes them', async () => {
   const stop = tok.decode(local.tokenIds.slice(0, 3));
   assert.notEqual(stop, '');
   const k = local.tokenIds.findIndex((_, i) => tok.decode(local.tokenIds.slice(0, i + 1)).includes(stop)) + 1;
-  const r = await submit('/api/v1/asample', { prompt: chunks(prompt), sampling_params: { max_tokens: 8, temperature: 1, seed: 21, stop: [stop] }, base_model: BASE });
+  const r = await submit('/api/v1/asample', {
+    prompt: chunks(prompt),
+    sampling_params: { max_tokens: 8, temperature: 1, seed: 21, stop: [stop] },
+    base_model: BASE,
+  });
   assert.deepEqual(r.sequences[0].tokens, local.tokenIds.slice(0, k));
   assert.deepEqual(r.sequences[0].logprobs, local.logprobs.slice(0, k));
   assert.equal(r.sequences[0].stop_reason, 'stop');
 });
 
 test('with an API key, Tinker routes take X-API-Key (or a bearer token); healthz stays open', async () => {
-  const keyed = await startEngineServer({ engine, tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!), modelId: BASE, contextLength: engine.config.ctx, tinker: service, apiKey: 'sekret' });
+  const keyed = await startEngineServer({
+    engine,
+    tokenizer: new EmbeddedChatTokenizer(engine.tokenizer!),
+    modelId: BASE,
+    contextLength: engine.config.ctx,
+    tinker: service,
+    apiKey: 'sekret',
+  });
   try {
-    const call = (headers: Record<string, string>) => request(`${keyed.url}/api/v1/create_session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"tags":[]}' });
+    const call = (headers: Record<string, string>) =>
+      request(`${keyed.url}/api/v1/create_session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"tags":[]}',
+      });
     assert.equal((await call({})).statusCode, 401);
     assert.equal((await call({ 'x-api-key': 'wrong' })).statusCode, 401);
     assert.equal((await call({ 'x-api-key': 'sekret' })).statusCode, 200);

@@ -40,7 +40,11 @@ function heapViewSlice(args: {
   attrs: { begin: number | number[]; size: number | number[] };
   backend: WasmBackendLike;
 }): WasmTensorInfo {
-  const { inputs: { x }, attrs, backend } = args;
+  const {
+    inputs: { x },
+    attrs,
+    backend,
+  } = args;
   const [begin, size] = tf.slice_util.parseSliceParams(x as unknown as tf.TensorInfo, attrs.begin, attrs.size);
   const out = backend.makeOutput(size, x.dtype);
   const total = tf.util.sizeFromShape(size);

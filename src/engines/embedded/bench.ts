@@ -44,7 +44,10 @@ function median(xs: number[]): number {
 
 /** GFLOP/s of [1024×d]·[d×4d] and [1024×4d]·[4d×d] products, the MLP shapes of the model. */
 export function matmulGflops(d: number, reps = 20): number {
-  const shapes: Array<[number, number, number]> = [[1024, d, 4 * d], [1024, 4 * d, d]];
+  const shapes: Array<[number, number, number]> = [
+    [1024, d, 4 * d],
+    [1024, 4 * d, d],
+  ];
   let flops = 0;
   let ms = 0;
   for (const [m, k, n] of shapes) {
@@ -77,11 +80,22 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Engine
     // and every position is trained.
     const samples: TrainSample[] = Array.from({ length: batch }, (_, b) => {
       const responseIds = Array.from({ length: seqLen }, (_, t) => (b * 131 + t * 7) % config.vocabSize);
-      return { promptIds: [b % config.vocabSize], responseIds, rolloutLogprobs: responseIds.map(() => -Math.log(config.vocabSize)), advantages: responseIds.map((_, t) => (t % 2 === 0 ? 1 : -1)), lossMask: responseIds.map(() => 1) };
+      return {
+        promptIds: [b % config.vocabSize],
+        responseIds,
+        rolloutLogprobs: responseIds.map(() => -Math.log(config.vocabSize)),
+        advantages: responseIds.map((_, t) => (t % 2 === 0 ? 1 : -1)),
+        lossMask: responseIds.map(() => 1),
+      };
     });
     const trainOpts: TrainOptions = {
       loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 },
-      lr: 1e-5, epochs: 1, minibatches: 1, maxGradNorm: 1, weightDecay: 0, temperature: 1,
+      lr: 1e-5,
+      epochs: 1,
+      minibatches: 1,
+      maxGradNorm: 1,
+      weightDecay: 0,
+      temperature: 1,
     };
     const ctx = { policy: model, optimizer, reference: null };
     trainStep(ctx, samples, trainOpts); // warm-up: first-use allocations and kernel set-up

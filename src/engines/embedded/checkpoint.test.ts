@@ -10,11 +10,19 @@ import type { TrainOptions, TrainSample } from '../types.ts';
 
 const opts: TrainOptions = {
   loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0.02, entropyCoef: 0, distillTopKCoef: 0 },
-  lr: 1e-2, epochs: 1, minibatches: 1, maxGradNorm: 1, weightDecay: 0.01, temperature: 1,
+  lr: 1e-2,
+  epochs: 1,
+  minibatches: 1,
+  maxGradNorm: 1,
+  weightDecay: 0.01,
+  temperature: 1,
 };
 
 test('safetensors bytes: header length, aligned JSON header, little-endian F32 data', () => {
-  const bytes = encodeSafetensors({ b: { shape: [2], data: Float32Array.of(1.5, -2) }, a: { shape: [1, 1], data: Float32Array.of(0.25) } }, { step: '3' });
+  const bytes = encodeSafetensors(
+    { b: { shape: [2], data: Float32Array.of(1.5, -2) }, a: { shape: [1, 1], data: Float32Array.of(0.25) } },
+    { step: '3' },
+  );
   const headerLength = Number(bytes.readBigUInt64LE(0));
   assert.equal((8 + headerLength) % 8, 0);
   const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8'));
@@ -36,8 +44,11 @@ test('checkpoint round trip restores weights, tokenizer, version and optimizer s
     const prompt = tokenizer.encode('hello world');
     const gen = await a.generate({ promptIds: prompt, maxTokens: 6, temperature: 1, seed: 2 });
     const sample: TrainSample = {
-      promptIds: prompt, responseIds: gen.tokenIds, rolloutLogprobs: gen.logprobs,
-      advantages: gen.tokenIds.map(() => 1), lossMask: gen.tokenIds.map(() => 1),
+      promptIds: prompt,
+      responseIds: gen.tokenIds,
+      rolloutLogprobs: gen.logprobs,
+      advantages: gen.tokenIds.map(() => 1),
+      lossMask: gen.tokenIds.map(() => 1),
     };
     await a.trainStep([sample], opts);
     await a.publish();

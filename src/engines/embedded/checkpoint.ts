@@ -36,7 +36,8 @@ export interface CheckpointData {
 /** Copies tensors to host memory. */
 export function toHost(params: Params): Record<string, HostTensor> {
   const out: Record<string, HostTensor> = {};
-  for (const [name, t] of Object.entries(params)) out[name] = { shape: [...t.shape], data: Float32Array.from(t.dataSync() as Float32Array) };
+  for (const [name, t] of Object.entries(params))
+    out[name] = { shape: [...t.shape], data: Float32Array.from(t.dataSync() as Float32Array) };
   return out;
 }
 
@@ -78,7 +79,8 @@ export async function readCheckpoint(dir: string): Promise<CheckpointData> {
   const configPath = join(dir, 'config.json');
   if (!existsSync(configPath)) throw new OpenClawError('config', `no embedded checkpoint at ${dir}: config.json is missing`);
   const config = JSON.parse(await readFile(configPath, 'utf8')) as CheckpointConfig;
-  if (config.format !== 'openclaw-embedded') throw new OpenClawError('config', `${configPath} has format ${String(config.format)}, expected openclaw-embedded`);
+  if (config.format !== 'openclaw-embedded')
+    throw new OpenClawError('config', `${configPath} has format ${String(config.format)}, expected openclaw-embedded`);
   const tokenizerPath = join(dir, 'tokenizer.json');
   const tokenizer = existsSync(tokenizerPath) ? (JSON.parse(await readFile(tokenizerPath, 'utf8')) as TokenizerJson) : null;
   const weights = (await readTensors(join(dir, 'model.safetensors'))).tensors;

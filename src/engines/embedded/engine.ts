@@ -6,7 +6,16 @@
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
-import type { GenerateRequest, GenerateResult, PolicyEngine, ScoreRequest, ScoreResult, TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  PolicyEngine,
+  ScoreRequest,
+  ScoreResult,
+  TrainOptions,
+  TrainSample,
+  TrainStepMetrics,
+} from '../types.ts';
 import { initBackend } from './backend.ts';
 import { fromHost, readCheckpoint, toHost, writeCheckpoint } from './checkpoint.ts';
 import { Gpt, type GptConfig } from './model.ts';
@@ -43,11 +52,17 @@ export class EmbeddedEngine implements PolicyEngine {
   }
 
   /** A fresh engine with randomly initialised weights (seeded). */
-  static async create(config: GptConfig, opts: EmbeddedEngineOptions & { seed?: number; tokenizer?: Tokenizer } = {}): Promise<EmbeddedEngine> {
+  static async create(
+    config: GptConfig,
+    opts: EmbeddedEngineOptions & { seed?: number; tokenizer?: Tokenizer } = {},
+  ): Promise<EmbeddedEngine> {
     await initBackend();
     const tokenizer = opts.tokenizer ?? null;
     if (tokenizer !== null && tokenizer.vocabSize !== config.vocabSize) {
-      throw new OpenClawError('config', `tokenizer has ${tokenizer.vocabSize} tokens but the model config says vocabSize ${config.vocabSize}`);
+      throw new OpenClawError(
+        'config',
+        `tokenizer has ${tokenizer.vocabSize} tokens but the model config says vocabSize ${config.vocabSize}`,
+      );
     }
     const policy = Gpt.create(config, opts.seed ?? 0);
     const reference = opts.keepReference === false ? null : policy.clone(false);
@@ -67,7 +82,8 @@ export class EmbeddedEngine implements PolicyEngine {
     const optimizer = new AdamW({ ...data.config.adamw, ...opts.adamw });
     if (data.optimizer !== null) optimizer.restore(data.optimizer.step, fromHost(data.optimizer.m), fromHost(data.optimizer.v));
     let reference: Gpt | null = null;
-    if (opts.keepReference !== false) reference = data.reference !== null ? new Gpt(data.config.model, fromHost(data.reference)) : policy.clone(false);
+    if (opts.keepReference !== false)
+      reference = data.reference !== null ? new Gpt(data.config.model, fromHost(data.reference)) : policy.clone(false);
     const tokenizer = data.tokenizer !== null ? Tokenizer.fromJSON(data.tokenizer) : null;
     return new EmbeddedEngine(policy, tokenizer, optimizer, reference, data.config.version);
   }
@@ -94,7 +110,10 @@ export class EmbeddedEngine implements PolicyEngine {
   }
 
   async score(req: ScoreRequest): Promise<ScoreResult> {
-    return this.withServed(async (snap) => ({ ...scoreTokens(snap.model, req.promptIds, req.responseIds, req.temperature, req.topK), version: snap.version }));
+    return this.withServed(async (snap) => ({
+      ...scoreTokens(snap.model, req.promptIds, req.responseIds, req.temperature, req.topK),
+      version: snap.version,
+    }));
   }
 
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {

@@ -10,7 +10,17 @@
 export { initBackend } from './backend.ts';
 export { Tokenizer, trainBpe, SPECIAL_TOKENS, type SpecialToken, type TokenizerJson } from './tokenizer.ts';
 export { applyChatTemplate, contentText, messageBody, type ChatTemplateOptions } from './chat-template.ts';
-export { Gpt, initParams, paramCount, paramSpecs, forwardFlops, validateConfig, type GptConfig, type Params, type KvCache } from './model.ts';
+export {
+  Gpt,
+  initParams,
+  paramCount,
+  paramSpecs,
+  forwardFlops,
+  validateConfig,
+  type GptConfig,
+  type Params,
+  type KvCache,
+} from './model.ts';
 export { generateTokens, scoreTokens, logprobTemperature, type SampleRequest, type SampleResult } from './sampling.ts';
 export { trainStep, lossTerms, packBatch, trainLogprobs, validateSample, type PackedBatch, type TrainContext } from './train.ts';
 export { AdamW, DEFAULT_ADAMW, type AdamWConfig } from './optimizer.ts';

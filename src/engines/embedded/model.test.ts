@@ -15,7 +15,10 @@ before(async () => {
 const cfg = { vocabSize: 40, dModel: 16, nLayer: 2, nHead: 2, ctx: 24 };
 
 test('the fast Slice kernel returns the same block as a reference gather', () => {
-  const x = tf.tensor3d(Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => i), [2, 3, 4]);
+  const x = tf.tensor3d(
+    Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => i),
+    [2, 3, 4],
+  );
   const s = tf.slice(x, [1, 1, 1], [1, 2, 2]);
   assert.deepEqual(Array.from(s.dataSync()), [17, 18, 21, 22]);
   tf.dispose([x, s]);
@@ -59,10 +62,22 @@ test('padding a sequence in a batch does not change its log-probs', () => {
 test('gradient of the loss matches finite differences', () => {
   const policy = Gpt.create(cfg, 7);
   const reference = Gpt.create(cfg, 8);
-  const prompts = [[1, 2, 3], [4, 5]];
-  const responses = [[6, 7, 8, 9], [10, 11, 12]];
-  const offsets = [[0.05, -0.04, 1.0, 0.03], [-0.06, 0.02, 0.04]]; // 1.0: a ratio far outside the band
-  const adv = [[1, 1, 1, -0.5], [-1, 0.7, 2]];
+  const prompts = [
+    [1, 2, 3],
+    [4, 5],
+  ];
+  const responses = [
+    [6, 7, 8, 9],
+    [10, 11, 12],
+  ];
+  const offsets = [
+    [0.05, -0.04, 1.0, 0.03],
+    [-0.06, 0.02, 0.04],
+  ]; // 1.0: a ratio far outside the band
+  const adv = [
+    [1, 1, 1, -0.5],
+    [-1, 0.7, 2],
+  ];
   const samples: TrainSample[] = prompts.map((p, i) => {
     const now = scoreTokens(policy, p, responses[i], 0.8, 3);
     return {
@@ -77,7 +92,12 @@ test('gradient of the loss matches finite differences', () => {
   });
   const opts: TrainOptions = {
     loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0.3, entropyCoef: 0.01, distillTopKCoef: 0.5 },
-    lr: 0, epochs: 1, minibatches: 1, maxGradNorm: 0, weightDecay: 0, temperature: 0.8,
+    lr: 0,
+    epochs: 1,
+    minibatches: 1,
+    maxGradNorm: 0,
+    weightDecay: 0,
+    temperature: 0.8,
   };
   const batch = packBatch(samples, cfg.vocabSize, true);
   const ref = tf.tidy(() => scoreTokensRows(reference, samples, opts.temperature));
@@ -92,7 +112,9 @@ test('gradient of the loss matches finite differences', () => {
     const v = policy.params[name] as tf.Variable;
     const g = grads[v.name].dataSync();
     // The two entries with the largest analytic gradient: well above float32 noise.
-    const order = Array.from(g.keys()).sort((a, b) => Math.abs(g[b]) - Math.abs(g[a])).slice(0, 2);
+    const order = Array.from(g.keys())
+      .sort((a, b) => Math.abs(g[b]) - Math.abs(g[a]))
+      .slice(0, 2);
     for (const idx of order) {
       const base = v.dataSync().slice() as Float32Array;
       const at = (delta: number) => {
@@ -125,7 +147,12 @@ function scoreTokensRows(model: Gpt, samples: TrainSample[], T: number): Float32
 }
 
 test('AdamW with zero gradient leaves weights unchanged when weight decay is 0', () => {
-  const v = tf.variable(tf.tensor2d([[1, 2], [3, 4]]));
+  const v = tf.variable(
+    tf.tensor2d([
+      [1, 2],
+      [3, 4],
+    ]),
+  );
   const opt = new AdamW();
   opt.apply({ w: v }, { w: tf.zeros([2, 2]) }, 10, 0);
   assert.deepEqual(Array.from(v.dataSync()), [1, 2, 3, 4]);

@@ -41,9 +41,11 @@ const MASKED = -1e9;
 export function validateConfig(cfg: GptConfig): void {
   const ints = ['vocabSize', 'dModel', 'nLayer', 'nHead', 'ctx'] as const;
   for (const key of ints) {
-    if (!Number.isInteger(cfg[key]) || cfg[key] <= 0) throw new OpenClawError('config', `model config ${key} must be a positive integer, got ${cfg[key]}`);
+    if (!Number.isInteger(cfg[key]) || cfg[key] <= 0)
+      throw new OpenClawError('config', `model config ${key} must be a positive integer, got ${cfg[key]}`);
   }
-  if (cfg.dModel % cfg.nHead !== 0) throw new OpenClawError('config', `model config dModel (${cfg.dModel}) must be divisible by nHead (${cfg.nHead})`);
+  if (cfg.dModel % cfg.nHead !== 0)
+    throw new OpenClawError('config', `model config dModel (${cfg.dModel}) must be divisible by nHead (${cfg.nHead})`);
 }
 
 /** Name, shape and init std of every weight; LN gains (std 0) start at 1. */
@@ -116,7 +118,9 @@ type WithoutLast<P extends unknown[]> = P extends [...infer Head, unknown] ? Hea
 /** tf.customGrad with the typing spelled out once: the last argument of `f` is tfjs's save hook. */
 // biome-ignore lint/suspicious/noExplicitAny: `any[]` is the only parameter list every op's own tuple is assignable to
 function customOp<F extends (...args: any[]) => CustomResult>(f: F): (...args: WithoutLast<Parameters<F>>) => tf.Tensor2D {
-  return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (...args: WithoutLast<Parameters<F>>) => tf.Tensor2D;
+  return tf.customGrad(f as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (
+    ...args: WithoutLast<Parameters<F>>
+  ) => tf.Tensor2D;
 }
 
 /** x·w for x [N, in], w [in, out]; backward uses explicit transposes (dy·wᵀ, xᵀ·dy). */
@@ -319,7 +323,9 @@ export class Gpt {
 
   /** The trainable weights in a stable order. */
   variables(): tf.Variable[] {
-    return paramSpecs(this.config).map((s) => this.params[s.name]).filter((p): p is tf.Variable => p instanceof tf.Variable);
+    return paramSpecs(this.config)
+      .map((s) => this.params[s.name])
+      .filter((p): p is tf.Variable => p instanceof tf.Variable);
   }
 
   /** Frees the weights and cached masks. */

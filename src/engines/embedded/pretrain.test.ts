@@ -50,9 +50,15 @@ test('packSupervised weights every target token equally and refuses empty target
   try {
     const batch = packSupervised(model, examples);
     assert.equal(batch.count, 10);
-    assert.deepEqual(Array.from(batch.weights), Array.from({ length: 10 }, () => Math.fround(0.1)));
+    assert.deepEqual(
+      Array.from(batch.weights),
+      Array.from({ length: 10 }, () => Math.fround(0.1)),
+    );
     assert.throws(() => packSupervised(model, [{ promptIds: [1], targetIds: [] }]), /no target tokens/);
-    assert.throws(() => packSupervised(model, [{ promptIds: [1], targetIds: Array.from({ length: 40 }, () => 2) }]), /exceed the model context/);
+    assert.throws(
+      () => packSupervised(model, [{ promptIds: [1], targetIds: Array.from({ length: 40 }, () => 2) }]),
+      /exceed the model context/,
+    );
   } finally {
     model.dispose();
   }
@@ -73,7 +79,10 @@ test('a fixed tokenNormalizer gives every token the weight 1/normalizer and stil
   const optimizer = new AdamW();
   try {
     // 10 target tokens, normalizer 40: each token weighs 0.025 instead of 0.1.
-    assert.deepEqual(Array.from(packSupervised(model, examples, 40).weights), Array.from({ length: 10 }, () => Math.fround(0.025)));
+    assert.deepEqual(
+      Array.from(packSupervised(model, examples, 40).weights),
+      Array.from({ length: 10 }, () => Math.fround(0.025)),
+    );
     const before = supervisedLoss(model, examples);
     const step = supervisedStep(model, optimizer, examples, { lr: 1e-2, weightDecay: 0, maxGradNorm: 0, tokenNormalizer: 40 });
     assert.ok(Math.abs(step.loss - before) < 1e-4, `reported ${step.loss} vs token mean ${before}`);

@@ -44,12 +44,19 @@ export interface SupervisedStepResult {
 
 /** Packs examples into the trainer's batch layout with uniform per-token weights 1 / (tokenNormalizer ?? token count). */
 export function packSupervised(model: Gpt, examples: readonly SupervisedExample[], tokenNormalizer?: number): PackedBatch {
-  if (tokenNormalizer !== undefined && !(tokenNormalizer > 0)) throw new OpenClawError('invalid_request', `tokenNormalizer must be > 0, got ${tokenNormalizer}`);
+  if (tokenNormalizer !== undefined && !(tokenNormalizer > 0))
+    throw new OpenClawError('invalid_request', `tokenNormalizer must be > 0, got ${tokenNormalizer}`);
   if (examples.length === 0) throw new OpenClawError('invalid_request', 'a supervised batch needs at least one example');
   const samples: TrainSample[] = examples.map((e, i) => {
     if (e.targetIds.length === 0) throw new OpenClawError('data', `example ${i} has no target tokens`);
     const zeros = e.targetIds.map(() => 0);
-    const sample = { promptIds: [...e.promptIds], responseIds: [...e.targetIds], rolloutLogprobs: zeros, advantages: zeros, lossMask: e.targetIds.map(() => 1) };
+    const sample = {
+      promptIds: [...e.promptIds],
+      responseIds: [...e.targetIds],
+      rolloutLogprobs: zeros,
+      advantages: zeros,
+      lossMask: e.targetIds.map(() => 1),
+    };
     validateSample(sample, i, model.config.ctx, model.config.vocabSize);
     return sample;
   });
@@ -75,7 +82,12 @@ export function supervisedLoss(model: Gpt, examples: readonly SupervisedExample[
 }
 
 /** One AdamW update of the cross-entropy of `examples`, with global-norm gradient clipping. */
-export function supervisedStep(model: Gpt, optimizer: AdamW, examples: readonly SupervisedExample[], opts: SupervisedStepOptions): SupervisedStepResult {
+export function supervisedStep(
+  model: Gpt,
+  optimizer: AdamW,
+  examples: readonly SupervisedExample[],
+  opts: SupervisedStepOptions,
+): SupervisedStepResult {
   const batch = packSupervised(model, examples, opts.tokenNormalizer);
   const variables = model.variables();
   const nameOf = new Map(Object.entries(model.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])));

@@ -21,7 +21,8 @@ export function encodeSafetensors(tensors: Record<string, HostTensor>, metadata:
   for (const name of names) {
     const t = tensors[name];
     const size = t.shape.reduce((a, b) => a * b, 1);
-    if (size !== t.data.length) throw new OpenClawError('internal', `tensor ${name}: shape [${t.shape}] does not match ${t.data.length} values`);
+    if (size !== t.data.length)
+      throw new OpenClawError('internal', `tensor ${name}: shape [${t.shape}] does not match ${t.data.length} values`);
     header[name] = { dtype: 'F32', shape: t.shape, data_offsets: [offset, offset + t.data.byteLength] };
     offset += t.data.byteLength;
   }
@@ -42,10 +43,14 @@ export function encodeSafetensors(tensors: Record<string, HostTensor>, metadata:
 }
 
 /** Parses safetensors bytes (F32 tensors only) back into tensors and metadata. */
-export function decodeSafetensors(bytes: Buffer, source = 'safetensors file'): { tensors: Record<string, HostTensor>; metadata: Record<string, string> } {
+export function decodeSafetensors(
+  bytes: Buffer,
+  source = 'safetensors file',
+): { tensors: Record<string, HostTensor>; metadata: Record<string, string> } {
   if (bytes.length < 8) throw new OpenClawError('data', `${source} is truncated (${bytes.length} bytes)`);
   const headerLength = Number(bytes.readBigUInt64LE(0));
-  if (8 + headerLength > bytes.length) throw new OpenClawError('data', `${source}: header length ${headerLength} runs past the end of the file`);
+  if (8 + headerLength > bytes.length)
+    throw new OpenClawError('data', `${source}: header length ${headerLength} runs past the end of the file`);
   let header: Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] } | Record<string, string>>;
   try {
     header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8'));
@@ -60,10 +65,15 @@ export function decodeSafetensors(bytes: Buffer, source = 'safetensors file'): {
       metadata = entry as Record<string, string>;
       continue;
     }
-    const { dtype, shape, data_offsets: [begin, end] } = entry as { dtype: string; shape: number[]; data_offsets: [number, number] };
+    const {
+      dtype,
+      shape,
+      data_offsets: [begin, end],
+    } = entry as { dtype: string; shape: number[]; data_offsets: [number, number] };
     if (dtype !== 'F32') throw new OpenClawError('data', `${source}: tensor ${name} has dtype ${dtype}; only F32 is supported`);
     const size = shape.reduce((a, b) => a * b, 1);
-    if (end - begin !== size * 4 || dataStart + end > bytes.length) throw new OpenClawError('data', `${source}: tensor ${name} has inconsistent offsets`);
+    if (end - begin !== size * 4 || dataStart + end > bytes.length)
+      throw new OpenClawError('data', `${source}: tensor ${name} has inconsistent offsets`);
     // Copy into a fresh, aligned buffer (the file data may sit at any offset).
     const data = new Float32Array(size);
     Buffer.from(data.buffer).set(bytes.subarray(dataStart + begin, dataStart + end));

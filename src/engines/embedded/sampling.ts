@@ -75,11 +75,19 @@ function argmax(values: Float32Array): number {
 }
 
 /** Samples up to maxTokens after the prompt with a KV cache; yields to the event loop per token. */
-export async function generateTokens(model: Gpt, req: SampleRequest, onToken?: (id: number, logprob: number) => void): Promise<SampleResult> {
+export async function generateTokens(
+  model: Gpt,
+  req: SampleRequest,
+  onToken?: (id: number, logprob: number) => void,
+): Promise<SampleResult> {
   const { ctx, vocabSize } = model.config;
   if (req.promptIds.length === 0) throw invalidRequest('promptIds is empty: the model needs at least one prompt token', 'promptIds');
   if (req.promptIds.length >= ctx) {
-    throw new OpenClawError('context_length', `prompt of ${req.promptIds.length} tokens leaves no room in the embedded model's context of ${ctx}`, { param: 'messages' });
+    throw new OpenClawError(
+      'context_length',
+      `prompt of ${req.promptIds.length} tokens leaves no room in the embedded model's context of ${ctx}`,
+      { param: 'messages' },
+    );
   }
   if (!(req.temperature >= 0)) throw invalidRequest(`temperature must be ≥ 0, got ${req.temperature}`, 'temperature');
   const topP = req.topP ?? 1;
@@ -172,7 +180,8 @@ export function scoreTokens(
     const values = out.topValues.dataSync() as Float32Array;
     const indices = out.topIndices.dataSync() as Int32Array;
     const tops: TopK[] = [];
-    for (let r = 0; r < R; r++) tops.push({ ids: Array.from(indices.subarray(r * k, (r + 1) * k)), logprobs: Array.from(values.subarray(r * k, (r + 1) * k)) });
+    for (let r = 0; r < R; r++)
+      tops.push({ ids: Array.from(indices.subarray(r * k, (r + 1) * k)), logprobs: Array.from(values.subarray(r * k, (r + 1) * k)) });
     return { logprobs, topK: tops };
   } finally {
     tf.dispose(Object.values(out));

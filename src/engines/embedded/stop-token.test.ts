@@ -20,7 +20,10 @@ test('the sampled stop token and its log-prob end the result (includeStopToken d
     assert.deepEqual(stopped.logprobs, free.logprobs.slice(0, cut + 1));
     assert.deepEqual(streamed, stopped.tokenIds);
     const scored = await engine.score({ promptIds: prompt, responseIds: stopped.tokenIds, temperature: 1 });
-    assert.ok(Math.abs(scored.logprobs[cut] - stopped.logprobs[cut]) < 1e-5, 'the stop token log-prob is the policy log-prob of that token');
+    assert.ok(
+      Math.abs(scored.logprobs[cut] - stopped.logprobs[cut]) < 1e-5,
+      'the stop token log-prob is the policy log-prob of that token',
+    );
 
     const without = await engine.generate({ ...req, stopTokenIds: [stopId], includeStopToken: false });
     assert.equal(without.finishReason, 'stop');

@@ -113,7 +113,10 @@ export class Tokenizer {
   /** Rebuilds a tokenizer from its JSON form, checking that the special ids match. */
   static fromJSON(json: TokenizerJson): Tokenizer {
     if (json.type !== 'openclaw-byte-bpe' || json.version !== 1) {
-      throw new OpenClawError('data', `tokenizer.json has type ${String(json.type)} v${String(json.version)}; expected openclaw-byte-bpe v1`);
+      throw new OpenClawError(
+        'data',
+        `tokenizer.json has type ${String(json.type)} v${String(json.version)}; expected openclaw-byte-bpe v1`,
+      );
     }
     const tok = new Tokenizer(json.merges);
     for (const name of SPECIAL_TOKENS) {

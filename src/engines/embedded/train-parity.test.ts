@@ -101,9 +101,15 @@ function engineLoss(c: Case, cfg: LossConfig) {
   const x = tf.tensor1d(chosen);
   const values = tf.tidy(() => {
     const terms = lossFromLogprobs(x, all, batch, cfg, ref);
-    return Object.fromEntries([['loss', terms.loss], ...Object.entries(terms.metrics)].map(([k, v]) => [k, (v as tf.Scalar).dataSync()[0]]));
+    return Object.fromEntries(
+      [['loss', terms.loss], ...Object.entries(terms.metrics)].map(([k, v]) => [k, (v as tf.Scalar).dataSync()[0]]),
+    );
   });
-  const grad = tf.tidy(() => tf.grad((lp: tf.Tensor) => lossFromLogprobs(lp as tf.Tensor1D, all, batch, cfg, ref).loss)(x).dataSync());
+  const grad = tf.tidy(() =>
+    tf
+      .grad((lp: tf.Tensor) => lossFromLogprobs(lp as tf.Tensor1D, all, batch, cfg, ref).loss)(x)
+      .dataSync(),
+  );
   tf.dispose([all, x]);
   return { values, grad: Array.from(grad), trained };
 }
@@ -153,7 +159,9 @@ for (const withKl of [false, true]) {
 test('a clipped token gets no PPO gradient in the engine, as in rl', () => {
   // One sample, two tokens: ρ = 1.5 with A = +1 (clipped) and ρ = 1.1 with A = +1 (inside the band).
   const c: Case = {
-    samples: [{ newLogprobs: [Math.log(1.5) - 1, Math.log(1.1) - 1], oldLogprobs: [-1, -1], advantages: [1, 1], lossMask: [1, 1], entropy: [0, 0] }],
+    samples: [
+      { newLogprobs: [Math.log(1.5) - 1, Math.log(1.1) - 1], oldLogprobs: [-1, -1], advantages: [1, 1], lossMask: [1, 1], entropy: [0, 0] },
+    ],
     rows: [[logSoftmaxRow([0, 0, 0, 0, 0, 0]), logSoftmaxRow([0, 0, 0, 0, 0, 0])]],
   };
   const cfg: LossConfig = { clipRatio: EPS, clipRatioHigh: EPS_HIGH, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 };

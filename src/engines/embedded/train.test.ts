@@ -33,7 +33,9 @@ for (const temperature of [1.0, 0.6]) {
     const sample = await rollout(engine, temperature, 5);
     assert.equal(sample.responseIds.length, 12);
     const scored = await responseLogprob(engine, sample, temperature);
-    scored.forEach((lp, t) => assert.ok(Math.abs(lp - sample.rolloutLogprobs[t]) < 1e-4, `token ${t}: ${lp} vs ${sample.rolloutLogprobs[t]}`));
+    scored.forEach((lp, t) =>
+      assert.ok(Math.abs(lp - sample.rolloutLogprobs[t]) < 1e-4, `token ${t}: ${lp} vs ${sample.rolloutLogprobs[t]}`),
+    );
     const m = await engine.trainStep([sample], options({ lr: 0, temperature }));
     assert.ok(m.train_rollout_logprob_abs_diff < 1e-4, `abs diff ${m.train_rollout_logprob_abs_diff}`);
     assert.ok(Math.abs(m.ppo_kl) < 1e-4, `ppo_kl ${m.ppo_kl}`);
@@ -96,7 +98,8 @@ test('top-K distillation moves the student toward the teacher distribution', asy
   // Teacher: all mass on token 7 at every position (K = 1, tail ≈ 0).
   sample.teacherTopK = sample.responseIds.map(() => ({ ids: [7], logprobs: [Math.log(0.999)] }));
   sample.advantages = sample.advantages.map(() => 0);
-  const lp7 = async () => (await engine.score({ promptIds: prompt, responseIds: sample.responseIds, temperature: 1, topK: cfg.vocabSize })).topK ?? [];
+  const lp7 = async () =>
+    (await engine.score({ promptIds: prompt, responseIds: sample.responseIds, temperature: 1, topK: cfg.vocabSize })).topK ?? [];
   const prob7 = (tops: Awaited<ReturnType<typeof lp7>>) => tops.map((k) => Math.exp(Number(k.logprobs[Array.from(k.ids).indexOf(7)])));
   const before = prob7(await lp7());
   const m = await engine.trainStep([sample], options({ loss: { ...noRegLoss, distillTopKCoef: 1 }, lr: 3e-2, epochs: 3 }));

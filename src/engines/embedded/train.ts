@@ -60,7 +60,8 @@ export function validateSample(s: TrainSample, i: number, ctx: number, vocabSize
     throw new OpenClawError('data', `sample ${i}: ${s.promptIds.length} prompt + ${n} response tokens exceed the model context of ${ctx}`);
   }
   for (const id of [...s.promptIds, ...s.responseIds]) {
-    if (!Number.isInteger(id) || id < 0 || id >= vocabSize) throw new OpenClawError('data', `sample ${i}: token id ${id} outside the vocabulary of ${vocabSize}`);
+    if (!Number.isInteger(id) || id < 0 || id >= vocabSize)
+      throw new OpenClawError('data', `sample ${i}: token id ${id} outside the vocabulary of ${vocabSize}`);
   }
 }
 
@@ -120,7 +121,16 @@ export function packBatch(samples: readonly TrainSample[], vocabSize: number, wi
     old: Float32Array.from(old),
     advantages: Float32Array.from(advantages),
     weights: Float32Array.from(weights),
-    distill: K > 0 ? { K, flatIds: Int32Array.from(dIds), logprobs: Float32Array.from(dLogprobs), tail: Float32Array.from(dTail), weights: distillWeights(samples, dHas) } : null,
+    distill:
+      K > 0
+        ? {
+            K,
+            flatIds: Int32Array.from(dIds),
+            logprobs: Float32Array.from(dLogprobs),
+            tail: Float32Array.from(dTail),
+            weights: distillWeights(samples, dHas),
+          }
+        : null,
     count: rows.length,
     sequenceTokens,
   };
@@ -251,12 +261,22 @@ function meanAbsDiff(a: Float32Array, b: Float32Array): number {
 
 /** Validates options; lr etc. must be finite and non-negative. */
 function validateOptions(opts: TrainOptions): void {
-  const numbers = { lr: opts.lr, epochs: opts.epochs, minibatches: opts.minibatches, maxGradNorm: opts.maxGradNorm, weightDecay: opts.weightDecay, temperature: opts.temperature };
+  const numbers = {
+    lr: opts.lr,
+    epochs: opts.epochs,
+    minibatches: opts.minibatches,
+    maxGradNorm: opts.maxGradNorm,
+    weightDecay: opts.weightDecay,
+    temperature: opts.temperature,
+  };
   for (const [name, value] of Object.entries(numbers)) {
-    if (!Number.isFinite(value) || value < 0) throw new OpenClawError('config', `train option ${name} must be a finite number ≥ 0, got ${value}`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new OpenClawError('config', `train option ${name} must be a finite number ≥ 0, got ${value}`);
   }
-  if (!Number.isInteger(opts.epochs) || opts.epochs < 1) throw new OpenClawError('config', `train option epochs must be an integer ≥ 1, got ${opts.epochs}`);
-  if (!Number.isInteger(opts.minibatches) || opts.minibatches < 1) throw new OpenClawError('config', `train option minibatches must be an integer ≥ 1, got ${opts.minibatches}`);
+  if (!Number.isInteger(opts.epochs) || opts.epochs < 1)
+    throw new OpenClawError('config', `train option epochs must be an integer ≥ 1, got ${opts.epochs}`);
+  if (!Number.isInteger(opts.minibatches) || opts.minibatches < 1)
+    throw new OpenClawError('config', `train option minibatches must be an integer ≥ 1, got ${opts.minibatches}`);
 }
 
 /**
@@ -296,7 +316,9 @@ export function trainStep(ctx: TrainContext, samples: readonly TrainSample[], op
   // Log-probs before any update: the train/rollout gap. Minibatch 0 gets them from its first pass.
   const before: Array<Float32Array | null> = batches.map((b, i) => (i === 0 ? null : readLogprobs(policy, b, opts.temperature)));
   const variables = policy.variables();
-  const paramOf = new Map(Object.entries(policy.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])));
+  const paramOf = new Map(
+    Object.entries(policy.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])),
+  );
   let updates = 0;
   let sequenceTokens = 0;
   for (let epoch = 0; epoch < opts.epochs; epoch++) {

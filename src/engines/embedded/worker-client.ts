@@ -9,7 +9,10 @@ const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worke
 /** One worker thread of a WorkerEngine. */
 export class WorkerClient extends ThreadClient {
   /** `nice` > 0 lowers the thread's CPU priority (Linux). */
-  constructor(readonly role: WorkerRole, nice = 0) {
+  constructor(
+    readonly role: WorkerRole,
+    nice = 0,
+  ) {
     super({
       entry: ENTRY,
       args: { role, nice },

@@ -12,17 +12,32 @@ const cfg = { vocabSize: 48, dModel: 24, nLayer: 2, nHead: 2, ctx: 256 };
 const prompt = [1, 2, 3, 4, 5];
 const trainOpts: TrainOptions = {
   loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0.05, entropyCoef: 0, distillTopKCoef: 0 },
-  lr: 2e-2, epochs: 1, minibatches: 1, maxGradNorm: 1, weightDecay: 0, temperature: 1,
+  lr: 2e-2,
+  epochs: 1,
+  minibatches: 1,
+  maxGradNorm: 1,
+  weightDecay: 0,
+  temperature: 1,
 };
 
 // One engine for most tests (starting worker threads dominates the run time); tests that
 // publish compare versions relative to the one they start from.
 let w: WorkerEngine;
-before(async () => { w = await WorkerEngine.create(cfg, { seed: 3 }); });
-after(async () => { await w.close(); });
+before(async () => {
+  w = await WorkerEngine.create(cfg, { seed: 3 });
+});
+after(async () => {
+  await w.close();
+});
 
 function sampleOf(promptIds: number[], r: { tokenIds: number[]; logprobs: number[] }, advantage = 1): TrainSample {
-  return { promptIds, responseIds: r.tokenIds, rolloutLogprobs: r.logprobs, advantages: r.tokenIds.map(() => advantage), lossMask: r.tokenIds.map(() => 1) };
+  return {
+    promptIds,
+    responseIds: r.tokenIds,
+    rolloutLogprobs: r.logprobs,
+    advantages: r.tokenIds.map(() => advantage),
+    lossMask: r.tokenIds.map(() => 1),
+  };
 }
 
 test('worker generate, score and train equal the in-process engine for the same seed', async () => {
@@ -33,12 +48,15 @@ test('worker generate, score and train equal the in-process engine for the same 
     const a = await w.generate(req, (id, lp) => streamed.push([id, lp]));
     const b = await e.generate(req);
     assert.deepEqual(a, b);
-    assert.deepEqual(streamed, a.tokenIds.map((id, i) => [id, a.logprobs[i]]));
+    assert.deepEqual(
+      streamed,
+      a.tokenIds.map((id, i) => [id, a.logprobs[i]]),
+    );
 
     const scoreReq = { promptIds: prompt, responseIds: a.tokenIds, temperature: 0.8, topK: 3 };
     assert.deepEqual(await w.score(scoreReq), await e.score(scoreReq));
 
-    const samples = [sampleOf(prompt, a, 1), sampleOf(prompt, (await e.generate({ ...req, seed: 8 })), -1)];
+    const samples = [sampleOf(prompt, a, 1), sampleOf(prompt, await e.generate({ ...req, seed: 8 }), -1)];
     assert.deepEqual(await w.trainStep(samples, trainOpts), await e.trainStep(samples, trainOpts));
     assert.equal(await w.publish(), 1);
     assert.equal(await e.publish(), 1);
@@ -56,7 +74,10 @@ test('generate and score requests complete while a training step runs in the tra
   // Several epochs over a batch make the step long compared with one small request.
   const samples = Array.from({ length: 8 }, () => sampleOf(prompt, rollout));
   let trainingDone = false;
-  const step = w.trainStep(samples, { ...trainOpts, epochs: 6 }).then((m) => { trainingDone = true; return m; });
+  const step = w.trainStep(samples, { ...trainOpts, epochs: 6 }).then((m) => {
+    trainingDone = true;
+    return m;
+  });
   let duringStep = 0;
   while (!trainingDone) {
     const g = await w.generate({ promptIds: prompt, maxTokens: 4, temperature: 1, seed: duringStep });
@@ -74,13 +95,19 @@ test('publish mid-generation: the running generation ends on its snapshot, the n
   const v0 = w.version();
   const req = { promptIds: prompt, maxTokens: 240, temperature: 1, seed: 9 };
   const reference = await w.generate(req);
-  await w.trainStep([sampleOf(prompt, { tokenIds: reference.tokenIds.slice(0, 20), logprobs: reference.logprobs.slice(0, 20) })], { ...trainOpts, lr: 0.05 });
+  await w.trainStep([sampleOf(prompt, { tokenIds: reference.tokenIds.slice(0, 20), logprobs: reference.logprobs.slice(0, 20) })], {
+    ...trainOpts,
+    lr: 0.05,
+  });
   let received = 0;
   let receivedAtPublish = -1;
   let publishing: Promise<number> | null = null;
   const running = w.generate(req, () => {
     received += 1;
-    publishing ??= w.publish().then((v) => { receivedAtPublish = received; return v; });
+    publishing ??= w.publish().then((v) => {
+      receivedAtPublish = received;
+      return v;
+    });
   });
   const during = await running;
   assert.equal(await publishing, v0 + 1);
@@ -100,9 +127,15 @@ test('errors in a worker reject with the OpenClawError the engine raised', async
     assert.match(err.message, /999/);
     return true;
   });
-  await assert.rejects(w.score({ promptIds: [], responseIds: [1], temperature: 1 }), (err: unknown) => err instanceof OpenClawError && err.kind === 'invalid_request');
+  await assert.rejects(
+    w.score({ promptIds: [], responseIds: [1], temperature: 1 }),
+    (err: unknown) => err instanceof OpenClawError && err.kind === 'invalid_request',
+  );
   const bad: TrainSample = { promptIds: prompt, responseIds: [1, 2], rolloutLogprobs: [-1], advantages: [1, 1], lossMask: [1, 1] };
-  await assert.rejects(w.trainStep([bad], trainOpts), (err: unknown) => err instanceof OpenClawError && err.kind === 'data' && /rolloutLogprobs has 1 entries for 2/.test(err.message));
+  await assert.rejects(
+    w.trainStep([bad], trainOpts),
+    (err: unknown) => err instanceof OpenClawError && err.kind === 'data' && /rolloutLogprobs has 1 entries for 2/.test(err.message),
+  );
   // The engine still works after failed requests.
   assert.equal((await w.generate({ promptIds: prompt, maxTokens: 3, temperature: 1, seed: 1 })).tokenIds.length, 3);
 });
@@ -112,7 +145,13 @@ test('an abort signal rejects the generation with its reason; the engine keeps s
   const reason = new OpenClawError('invalid_request', 'client went away');
   let tokens = 0;
   const req = { promptIds: prompt, maxTokens: 240, temperature: 1, seed: 2, signal: ac.signal };
-  await assert.rejects(w.generate(req, () => { tokens += 1; if (tokens === 3) ac.abort(reason); }), (err) => err === reason);
+  await assert.rejects(
+    w.generate(req, () => {
+      tokens += 1;
+      if (tokens === 3) ac.abort(reason);
+    }),
+    (err) => err === reason,
+  );
   await assert.rejects(w.generate(req), (err) => err === reason, 'an already aborted signal rejects at once');
   const next = await w.generate({ promptIds: prompt, maxTokens: 5, temperature: 1, seed: 2 });
   assert.equal(next.tokenIds.length, 5);
@@ -124,7 +163,10 @@ test('a worker thread that dies rejects pending and later requests instead of ha
     const serving = (lone as unknown as { serving: { worker: { terminate(): Promise<number> } } }).serving;
     let killed = false;
     const pending = lone.generate({ promptIds: prompt, maxTokens: 240, temperature: 1, seed: 3 }, () => {
-      if (!killed) { killed = true; void serving.worker.terminate(); }
+      if (!killed) {
+        killed = true;
+        void serving.worker.terminate();
+      }
     });
     await assert.rejects(pending, (err: unknown) => err instanceof OpenClawError && /serving worker thread stopped/.test(err.message));
     assert.deepEqual(lone.running(), { serving: false, training: false });
@@ -135,8 +177,10 @@ test('a worker thread that dies rejects pending and later requests instead of ha
 });
 
 test('a checkpoint that cannot be loaded rejects load() with the reason', async () => {
-  await assert.rejects(WorkerEngine.load(join(tmpdir(), 'openclaw-no-such-checkpoint')), (err: unknown) =>
-    err instanceof OpenClawError && err.kind === 'config' && /config\.json is missing/.test(err.message));
+  await assert.rejects(
+    WorkerEngine.load(join(tmpdir(), 'openclaw-no-such-checkpoint')),
+    (err: unknown) => err instanceof OpenClawError && err.kind === 'config' && /config\.json is missing/.test(err.message),
+  );
 });
 
 test('close stops both threads; pending and later calls reject', async () => {

@@ -9,7 +9,16 @@
 // sees the new weights. Concurrent publish() calls run one after another.
 
 import { OpenClawError } from '../../errors/index.ts';
-import type { GenerateRequest, GenerateResult, PolicyEngine, ScoreRequest, ScoreResult, TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  PolicyEngine,
+  ScoreRequest,
+  ScoreResult,
+  TrainOptions,
+  TrainSample,
+  TrainStepMetrics,
+} from '../types.ts';
 import type { EmbeddedEngineOptions } from './engine.ts';
 import type { GptConfig } from './model.ts';
 import { Tokenizer } from './tokenizer.ts';
@@ -52,9 +61,19 @@ export class WorkerEngine implements PolicyEngine {
   /** A fresh engine with seeded random weights (the same weights as EmbeddedEngine.create with that seed). */
   static async create(config: GptConfig, opts: WorkerEngineOptions & { seed?: number; tokenizer?: Tokenizer } = {}): Promise<WorkerEngine> {
     if (opts.tokenizer !== undefined && opts.tokenizer.vocabSize !== config.vocabSize) {
-      throw new OpenClawError('config', `tokenizer has ${opts.tokenizer.vocabSize} tokens but the model config says vocabSize ${config.vocabSize}`);
+      throw new OpenClawError(
+        'config',
+        `tokenizer has ${opts.tokenizer.vocabSize} tokens but the model config says vocabSize ${config.vocabSize}`,
+      );
     }
-    return WorkerEngine.start(opts, { kind: 'create', config, seed: opts.seed ?? 0, tokenizer: opts.tokenizer?.toJSON() ?? null, keepReference: opts.keepReference !== false, adamw: opts.adamw });
+    return WorkerEngine.start(opts, {
+      kind: 'create',
+      config,
+      seed: opts.seed ?? 0,
+      tokenizer: opts.tokenizer?.toJSON() ?? null,
+      keepReference: opts.keepReference !== false,
+      adamw: opts.adamw,
+    });
   }
 
   /** An engine from a checkpoint folder (weights, optimizer state, reference, version, tokenizer). */
@@ -70,7 +89,9 @@ export class WorkerEngine implements PolicyEngine {
       if (training === null) return new WorkerEngine(serving, null, await serving.request<WorkerReady>('init', init));
       const ready = await training.request<WorkerReady>('init', init);
       const { weights, version } = await training.request<{ weights: HostWeights; version: number }>('weights', null);
-      await serving.request('init', { kind: 'weights', config: ready.config, weights, version } satisfies WorkerInit, { transfer: weightBuffers(weights) });
+      await serving.request('init', { kind: 'weights', config: ready.config, weights, version } satisfies WorkerInit, {
+        transfer: weightBuffers(weights),
+      });
       return new WorkerEngine(serving, training, ready);
     } catch (err) {
       await Promise.all([serving.terminate(), training?.terminate()]);
@@ -91,10 +112,14 @@ export class WorkerEngine implements PolicyEngine {
     this.assertOpen();
     const { signal, ...rest } = req; // an AbortSignal cannot cross threads: cancellation is a message
     // Tokens are only messaged back when someone listens.
-    return this.serving.request<GenerateResult>('generate', { ...rest, stream: onToken !== undefined }, {
-      signal,
-      onPartial: onToken && ((v) => onToken(...(v as [number, number]))),
-    });
+    return this.serving.request<GenerateResult>(
+      'generate',
+      { ...rest, stream: onToken !== undefined },
+      {
+        signal,
+        onPartial: onToken && ((v) => onToken(...(v as [number, number]))),
+      },
+    );
   }
 
   async score(req: ScoreRequest): Promise<ScoreResult> {

@@ -15,7 +15,14 @@ export type HostWeights = Record<string, HostTensor>;
 
 /** How a worker gets its first weights. */
 export type WorkerInit =
-  | { kind: 'create'; config: GptConfig; seed: number; tokenizer: TokenizerJson | null; keepReference: boolean; adamw?: Partial<AdamWConfig> }
+  | {
+      kind: 'create';
+      config: GptConfig;
+      seed: number;
+      tokenizer: TokenizerJson | null;
+      keepReference: boolean;
+      adamw?: Partial<AdamWConfig>;
+    }
   | { kind: 'load'; dir: string; keepReference: boolean; adamw?: Partial<AdamWConfig> }
   | { kind: 'weights'; config: GptConfig; weights: HostWeights; version: number };
 

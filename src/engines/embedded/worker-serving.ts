@@ -56,13 +56,20 @@ export class ServingHandler implements ThreadHandler {
 
   private async generate(req: GenerateRequest & { stream: boolean }, ctx: HandlerContext): Promise<GenerateResult> {
     return this.withServed(async (snap) => {
-      const out = await generateTokens(snap.model, { ...req, signal: ctx.signal }, req.stream ? (id, lp) => ctx.partial([id, lp]) : undefined);
+      const out = await generateTokens(
+        snap.model,
+        { ...req, signal: ctx.signal },
+        req.stream ? (id, lp) => ctx.partial([id, lp]) : undefined,
+      );
       return { ...out, version: snap.version };
     });
   }
 
   private async score(req: ScoreRequest): Promise<ScoreResult> {
-    return this.withServed(async (snap) => ({ ...scoreTokens(snap.model, req.promptIds, req.responseIds, req.temperature, req.topK), version: snap.version }));
+    return this.withServed(async (snap) => ({
+      ...scoreTokens(snap.model, req.promptIds, req.responseIds, req.temperature, req.topK),
+      version: snap.version,
+    }));
   }
 
   private current(): ServedSnapshot {

@@ -41,9 +41,14 @@ export class TrainingHandler implements ThreadHandler {
   private async init(init: WorkerInit): Promise<WorkerReady> {
     if (init.kind === 'weights') throw new OpenClawError('internal', 'training worker: init from weights is not supported');
     const opts = { keepReference: init.keepReference, adamw: init.adamw };
-    this.engine = init.kind === 'create'
-      ? await EmbeddedEngine.create(init.config, { ...opts, seed: init.seed, tokenizer: init.tokenizer !== null ? Tokenizer.fromJSON(init.tokenizer) : undefined })
-      : await EmbeddedEngine.load(init.dir, opts);
+    this.engine =
+      init.kind === 'create'
+        ? await EmbeddedEngine.create(init.config, {
+            ...opts,
+            seed: init.seed,
+            tokenizer: init.tokenizer !== null ? Tokenizer.fromJSON(init.tokenizer) : undefined,
+          })
+        : await EmbeddedEngine.load(init.dir, opts);
     return { config: this.engine.config, version: this.engine.version(), tokenizer: this.engine.tokenizer?.toJSON() ?? null };
   }
 

@@ -34,19 +34,26 @@ test('a full endpoint URL pasted as base URL is cut back to its base', () => {
 test('doubled slashes collapse; https and default ports keep their origin', () => {
   assert.deepEqual(normalizeBaseUrl('http://h:1//v1'), plain);
   assert.deepEqual(normalizeBaseUrl('https://api.example.com/openai/v1'), {
-    origin: 'https://api.example.com', prefix: '/openai/v1', url: 'https://api.example.com/openai/v1', root: '/openai',
+    origin: 'https://api.example.com',
+    prefix: '/openai/v1',
+    url: 'https://api.example.com/openai/v1',
+    root: '/openai',
   });
   assert.equal(normalizeBaseUrl('http://example.com:80/v1').origin, 'http://example.com');
 });
 
 test('a URL without http(s) scheme is a config error naming the setting', () => {
   for (const input of ['localhost:8000/v1', '127.0.0.1:8000', 'ftp://h/v1', '']) {
-    assert.throws(() => normalizeBaseUrl(input, 'rollout.base_url'), (e: unknown) => {
-      assert.ok(e instanceof OpenClawError);
-      assert.equal(e.kind, 'config');
-      assert.match(e.message, /rollout\.base_url/);
-      assert.match(e.message, /http:\/\/localhost:8000\/v1/);
-      return true;
-    }, input);
+    assert.throws(
+      () => normalizeBaseUrl(input, 'rollout.base_url'),
+      (e: unknown) => {
+        assert.ok(e instanceof OpenClawError);
+        assert.equal(e.kind, 'config');
+        assert.match(e.message, /rollout\.base_url/);
+        assert.match(e.message, /http:\/\/localhost:8000\/v1/);
+        return true;
+      },
+      input,
+    );
   }
 });

@@ -23,7 +23,11 @@ function parseHttpUrl(input: string, setting: string): URL {
   // `localhost:8000/v1` parses as a URL with scheme `localhost:`: catch it here, not as a
   // baffling connection error later.
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-    throw new OpenClawError('config', `${setting} '${input}' is not an http(s) URL: write it with its scheme, e.g. http://localhost:8000/v1.`, { param: setting });
+    throw new OpenClawError(
+      'config',
+      `${setting} '${input}' is not an http(s) URL: write it with its scheme, e.g. http://localhost:8000/v1.`,
+      { param: setting },
+    );
   }
   return u;
 }

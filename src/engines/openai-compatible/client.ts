@@ -10,7 +10,14 @@ import { parseWithLazyInts } from '../../util/lazy-ints.ts';
 import { normalizeBaseUrl, type NormalizedBaseUrl } from './base-url.ts';
 import { retryDelay } from './retry.ts';
 import { SseParser } from './sse.ts';
-import { explainBadBody, explainCutStream, explainHttpFailure, explainNetworkFailure, explainNotAStream, type ChannelInfo } from './explain.ts';
+import {
+  explainBadBody,
+  explainCutStream,
+  explainHttpFailure,
+  explainNetworkFailure,
+  explainNotAStream,
+  type ChannelInfo,
+} from './explain.ts';
 
 /** Settings of one channel. */
 export interface OpenAIChannelOptions {
@@ -47,7 +54,14 @@ interface Deadline {
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** An OpenAI-compatible upstream: chat completions, model list, and raw JSON posts (teacher/judge). */
@@ -117,9 +131,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
   }
 
   private deadlineError(): OpenClawError {
-    return new OpenClawError('upstream_timeout',
+    return new OpenClawError(
+      'upstream_timeout',
       `${this.info.channel} upstream ${this.info.url} did not finish its answer within ${this.opts.timeoutMs} ms (${this.info.channel}.timeout_s, retries included). Is the server overloaded, or is the timeout too small for max_tokens?`,
-      { code: 'upstream_timeout' });
+      { code: 'upstream_timeout' },
+    );
   }
 
   /** Maps an abort caused by the total deadline (and not by the caller) to the deadline error. */
@@ -135,7 +151,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
    * POSTs JSON with retries before any byte of the answer was used; resolves with a 2xx response
    * whose body is still unread (and still bound to the deadline). Total deadline: `timeoutMs`.
    */
-  async post(path: string, body: JsonObject, opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline; firstByteBy?: number } = {}): Promise<Dispatcher.ResponseData> {
+  async post(
+    path: string,
+    body: JsonObject,
+    opts: { stream?: boolean; signal?: AbortSignal; deadline?: Deadline; firstByteBy?: number } = {},
+  ): Promise<Dispatcher.ResponseData> {
     const deadline = opts.deadline ?? this.startDeadline();
     // A retry must be able to start before the first-byte deadline too: otherwise the wait itself
     // would turn the upstream's real answer (a 429 with a long retry-after) into a timeout.
@@ -161,7 +181,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
         const text = await res.body.text().catch(() => '');
         const delay = retryDelay({ status: res.statusCode, headers: res.headers, attempt, maxRetries: this.opts.maxRetries });
         if (delay === null || Date.now() + delay > retryBy) {
-          throw explainHttpFailure(this.info, res.statusCode, text, { requestUrl: `${this.base.origin}${url}`, attempts: attempt + 1, waitMs: delay ?? undefined });
+          throw explainHttpFailure(this.info, res.statusCode, text, {
+            requestUrl: `${this.base.origin}${url}`,
+            attempts: attempt + 1,
+            waitMs: delay ?? undefined,
+          });
         }
         await sleep(delay, signal);
       }
@@ -196,7 +220,11 @@ export class OpenAICompatibleChannel implements ChatChannel {
     const json = await this.postJson('chat/completions', withMembers(body, { stream: false }), signal, parseAnswer);
     // Every choice must be an object: `[null]` would otherwise fail later, as a 500 of our own.
     const choices = json.choices;
-    if (!Array.isArray(choices) || choices.length === 0 || !choices.every((c) => typeof c === 'object' && c !== null && !Array.isArray(c))) {
+    if (
+      !Array.isArray(choices) ||
+      choices.length === 0 ||
+      !choices.every((c) => typeof c === 'object' && c !== null && !Array.isArray(c))
+    ) {
       throw explainBadBody(this.info, JSON.stringify(json));
     }
     return json;
@@ -206,11 +234,20 @@ export class OpenAICompatibleChannel implements ChatChannel {
     const deadline = this.startDeadline();
     let noFirstEvent: OpenClawError | undefined;
     const timer = setTimeout(() => {
-      noFirstEvent = new OpenClawError('upstream_timeout', `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (${this.info.channel}.first_token_timeout_s)`, { code: 'upstream_first_token_timeout' });
+      noFirstEvent = new OpenClawError(
+        'upstream_timeout',
+        `${this.info.channel} upstream ${this.info.url} sent no first token within ${this.opts.firstTokenTimeoutMs} ms (${this.info.channel}.first_token_timeout_s)`,
+        { code: 'upstream_first_token_timeout' },
+      );
       deadline.abort(noFirstEvent);
     }, this.opts.firstTokenTimeoutMs);
     try {
-      const res = await this.post('chat/completions', withMembers(body, { stream: true }), { stream: true, signal, deadline, firstByteBy: Date.now() + this.opts.firstTokenTimeoutMs });
+      const res = await this.post('chat/completions', withMembers(body, { stream: true }), {
+        stream: true,
+        signal,
+        deadline,
+        firstByteBy: Date.now() + this.opts.firstTokenTimeoutMs,
+      });
       const type = String(res.headers['content-type'] ?? '');
       if (/json/i.test(type)) throw explainNotAStream(this.info, type, await res.body.text());
       const events = this.parseEvents(res.body, deadline);
@@ -239,7 +276,10 @@ export class OpenAICompatibleChannel implements ChatChannel {
       };
       read: for await (const piece of body.iterator({ destroyOnReturn: false })) {
         for (const data of parser.push(piece as Uint8Array)) {
-          if (data.trim() === '[DONE]') { done = true; break read; }
+          if (data.trim() === '[DONE]') {
+            done = true;
+            break read;
+          }
           yield event(data);
         }
       }
@@ -275,16 +315,27 @@ export class OpenAICompatibleChannel implements ChatChannel {
     }
     if (chunk.error !== undefined) {
       const e = chunk.error as { message?: string };
-      throw new OpenClawError('upstream', `${this.info.channel} upstream ${this.info.url} reported an error mid-stream: ${e?.message ?? JSON.stringify(chunk.error)}`, { status: 502, code: 'upstream_stream_error' });
+      throw new OpenClawError(
+        'upstream',
+        `${this.info.channel} upstream ${this.info.url} reported an error mid-stream: ${e?.message ?? JSON.stringify(chunk.error)}`,
+        { status: 502, code: 'upstream_stream_error' },
+      );
     }
     return chunk;
   }
 
   async health(): Promise<{ ok: boolean; detail: string }> {
     try {
-      const res = await this.pool.request({ path: `${this.base.prefix}/models`, method: 'GET', headers: this.headers(false), headersTimeout: 5000, bodyTimeout: 5000 });
+      const res = await this.pool.request({
+        path: `${this.base.prefix}/models`,
+        method: 'GET',
+        headers: this.headers(false),
+        headersTimeout: 5000,
+        bodyTimeout: 5000,
+      });
       await res.body.dump();
-      if (res.statusCode === 401 || res.statusCode === 403) return { ok: false, detail: `${this.base.url}/models answered ${res.statusCode}: API key rejected` };
+      if (res.statusCode === 401 || res.statusCode === 403)
+        return { ok: false, detail: `${this.base.url}/models answered ${res.statusCode}: API key rejected` };
       return { ok: res.statusCode < 500, detail: `${this.base.url} reachable (HTTP ${res.statusCode} on /models)` };
     } catch (err) {
       return { ok: false, detail: explainNetworkFailure(this.info, err).message };

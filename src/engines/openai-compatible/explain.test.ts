@@ -56,8 +56,14 @@ test('network failures: refused, DNS, TLS, reset, timeout', () => {
   const err = (code: string, message = code) => Object.assign(new Error(message), { code });
   assert.match(explainNetworkFailure(info, err('ECONNREFUSED')).message, /connection refused.*running.*judge\.base_url/);
   assert.match(explainNetworkFailure(info, err('ENOTFOUND')).message, /does not resolve \(DNS ENOTFOUND\)/);
-  assert.match(explainNetworkFailure(info, { cause: { code: 'EAI_AGAIN', message: 'getaddrinfo EAI_AGAIN gpu' } }).message, /does not resolve/);
-  assert.match(explainNetworkFailure(info, err('ERR_SSL_WRONG_VERSION_NUMBER')).message, /TLS handshake failed.*https:\/\/ for a plain-http server/);
+  assert.match(
+    explainNetworkFailure(info, { cause: { code: 'EAI_AGAIN', message: 'getaddrinfo EAI_AGAIN gpu' } }).message,
+    /does not resolve/,
+  );
+  assert.match(
+    explainNetworkFailure(info, err('ERR_SSL_WRONG_VERSION_NUMBER')).message,
+    /TLS handshake failed.*https:\/\/ for a plain-http server/,
+  );
   assert.match(explainNetworkFailure(info, err('DEPTH_ZERO_SELF_SIGNED_CERT')).message, /certificate untrusted/);
   assert.match(explainNetworkFailure(info, err('ECONNRESET')).message, /reset/);
   const timeout = explainNetworkFailure(info, err('UND_ERR_CONNECT_TIMEOUT'));

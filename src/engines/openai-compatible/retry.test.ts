@@ -26,7 +26,11 @@ test('the attempt limit: attempt n may retry only while n < maxRetries', () => {
   assert.equal(retryDelay({ status: 503, attempt: 1, maxRetries: 2 }, NOW), 500);
   assert.equal(retryDelay({ status: 503, attempt: 2, maxRetries: 2 }, NOW), null);
   assert.equal(retryDelay({ attempt: 2, maxRetries: 2 }, NOW), null, 'connection errors too');
-  assert.equal(retryDelay({ status: 429, headers: { 'retry-after-ms': '5' }, attempt: 2, maxRetries: 2 }, NOW), null, 'a hint does not lift the limit');
+  assert.equal(
+    retryDelay({ status: 429, headers: { 'retry-after-ms': '5' }, attempt: 2, maxRetries: 2 }, NOW),
+    null,
+    'a hint does not lift the limit',
+  );
 });
 
 test('retry-after in seconds (integer or decimal), uncapped: the caller deadline decides', () => {

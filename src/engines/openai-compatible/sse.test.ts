@@ -64,7 +64,9 @@ test('a last event without its blank line is still delivered at the end of the b
 
 test('events are yielded as soon as they are complete, before the body ends', async () => {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   async function* source() {
     yield bytes('data: first\n\n');
     await gate;

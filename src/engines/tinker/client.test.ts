@@ -3,16 +3,25 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OpenClawError } from '../../errors/index.ts';
+import type { OpenClawError } from '../../errors/index.ts';
 import { startFakeTinker, type FakeTinker } from '../../../test/support/fake-tinker.ts';
 import { SEQ_FILE, TinkerClient } from './client.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tinker-client-'));
 
-async function withFake(fn: (fake: FakeTinker, client: TinkerClient, dir: string) => Promise<void>, opts: { apiKey?: string; clientKey?: string } = {}) {
+async function withFake(
+  fn: (fake: FakeTinker, client: TinkerClient, dir: string) => Promise<void>,
+  opts: { apiKey?: string; clientKey?: string } = {},
+) {
   const fake = await startFakeTinker({ apiKey: opts.apiKey });
   const dir = tmp();
-  const client = new TinkerClient({ baseUrl: fake.url, apiKey: opts.clientKey ?? opts.apiKey, stateDir: dir, pollIntervalMs: 5, heartbeatMs: 20 });
+  const client = new TinkerClient({
+    baseUrl: fake.url,
+    apiKey: opts.clientKey ?? opts.apiKey,
+    stateDir: dir,
+    pollIntervalMs: 5,
+    heartbeatMs: 20,
+  });
   try {
     await fn(fake, client, dir);
   } finally {
@@ -23,7 +32,11 @@ async function withFake(fn: (fake: FakeTinker, client: TinkerClient, dir: string
 
 test('futures: try_again and 408 are polled again until the result arrives', async () => {
   await withFake(async (fake, client) => {
-    fake.pollScript.push({ status: 200, body: { type: 'try_again', request_id: '1', queue_state: 'active' } }, { status: 408 }, { status: 200, body: { type: 'try_again', queue_state: 'paused_capacity' } });
+    fake.pollScript.push(
+      { status: 200, body: { type: 'try_again', request_id: '1', queue_state: 'active' } },
+      { status: 408 },
+      { status: 200, body: { type: 'try_again', queue_state: 'paused_capacity' } },
+    );
     const id = await client.createModel('Qwen/Qwen3-8B', 16);
     assert.equal(id, 'model-1');
     assert.equal(fake.paths().filter((p) => p === '/retrieve_future').length, 4);
@@ -44,7 +57,10 @@ test('futures: 410 resubmits the identical request once; a second 410 is an erro
     assert.equal(submits[0].body.seq_id, 1);
 
     fake.pollScript.push({ status: 410 }, { status: 410 });
-    await assert.rejects(client.optimStep('m1', { learning_rate: 1e-5 }), (e: OpenClawError) => e.code === 'tinker_future_lost' && /410/.test(e.message));
+    await assert.rejects(
+      client.optimStep('m1', { learning_rate: 1e-5 }),
+      (e: OpenClawError) => e.code === 'tinker_future_lost' && /410/.test(e.message),
+    );
     assert.equal(fake.requests.filter((r) => r.path === '/optim_step').length, 4);
   });
 });
@@ -54,7 +70,8 @@ test('futures: an error body becomes an OpenClawError with the server message an
     fake.pollScript.push({ status: 200, body: { error: 'sequence length 40000 exceeds 32768', category: 'User' } });
     await assert.rejects(
       client.sample({ promptIds: [1, 2], maxTokens: 4, temperature: 1, baseModel: 'Qwen/Qwen3-8B' }),
-      (e: OpenClawError) => e.kind === 'upstream' && /sequence length 40000 exceeds 32768/.test(e.message) && /check the base model/.test(e.message),
+      (e: OpenClawError) =>
+        e.kind === 'upstream' && /sequence length 40000 exceeds 32768/.test(e.message) && /check the base model/.test(e.message),
     );
   });
 });
@@ -107,7 +124,11 @@ test('seq_id: 1, 2, 3 per model in submission order, persisted before sending, c
       await again.close();
     }
     const seqs = fake.requests.filter((r) => r.body.model_id === 'm1' && r.path !== '/retrieve_future').map((r) => [r.path, r.body.seq_id]);
-    assert.deepEqual(seqs, [['/optim_step', 1], ['/save_weights_for_sampler', 2], ['/save_weights', 3]]);
+    assert.deepEqual(seqs, [
+      ['/optim_step', 1],
+      ['/save_weights_for_sampler', 2],
+      ['/save_weights', 3],
+    ]);
   });
 });
 
@@ -158,7 +179,10 @@ test('a seq_id reused with another payload (a lost counter) is refused with an e
     await client.optimStep('m1', { learning_rate: 1e-5 });
     const forgetful = new TinkerClient({ baseUrl: fake.url, stateDir: tmp(), pollIntervalMs: 5 });
     try {
-      await assert.rejects(forgetful.optimStep('m1', { learning_rate: 2e-5 }), (e: OpenClawError) => e.code === 'tinker_seq_conflict' && /resume from the last saved weights/.test(e.message));
+      await assert.rejects(
+        forgetful.optimStep('m1', { learning_rate: 2e-5 }),
+        (e: OpenClawError) => e.code === 'tinker_seq_conflict' && /resume from the last saved weights/.test(e.message),
+      );
     } finally {
       await forgetful.close();
     }

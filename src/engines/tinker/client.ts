@@ -109,7 +109,11 @@ export class TinkerClient {
     try {
       url = new URL(opts.baseUrl);
     } catch {
-      throw new OpenClawError('config', `tinker.base_url ${JSON.stringify(opts.baseUrl)} is not a URL (hosted: ${HOSTED_TINKER_URL}; SkyRL: http://HOST:8000)`, { param: 'tinker.base_url' });
+      throw new OpenClawError(
+        'config',
+        `tinker.base_url ${JSON.stringify(opts.baseUrl)} is not a URL (hosted: ${HOSTED_TINKER_URL}; SkyRL: http://HOST:8000)`,
+        { param: 'tinker.base_url' },
+      );
     }
     this.baseUrl = opts.baseUrl;
     // Accept "…", "…/" and "…/api/v1": every path lives under /api/v1.
@@ -143,7 +147,7 @@ export class TinkerClient {
     } catch (err) {
       throw this.transportError(err, path, signal);
     }
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch {
@@ -154,26 +158,68 @@ export class TinkerClient {
 
   private transportError(err: unknown, path: string, signal: AbortSignal): OpenClawError {
     const where = `${this.baseUrl}${path}`;
-    if (signal.aborted) return new OpenClawError('upstream_timeout', `Tinker ${where} did not finish within ${this.timeoutMs} ms (raise tinker.timeout_s if the queue is long)`, { code: 'tinker_timeout', cause: err });
+    if (signal.aborted)
+      return new OpenClawError(
+        'upstream_timeout',
+        `Tinker ${where} did not finish within ${this.timeoutMs} ms (raise tinker.timeout_s if the queue is long)`,
+        { code: 'tinker_timeout', cause: err },
+      );
     const code = (err as { code?: string }).code ?? '';
     const detail = err instanceof Error ? `${code} ${err.message}`.trim() : String(err);
-    return new OpenClawError('upstream_connection', `Tinker ${where} is unreachable (${detail}); check tinker.base_url (or TINKER_BASE_URL), that the server is running, and HTTP(S)_PROXY`, { code: 'tinker_unavailable', cause: err });
+    return new OpenClawError(
+      'upstream_connection',
+      `Tinker ${where} is unreachable (${detail}); check tinker.base_url (or TINKER_BASE_URL), that the server is running, and HTTP(S)_PROXY`,
+      { code: 'tinker_unavailable', cause: err },
+    );
   }
 
   /** Maps a non-2xx answer (or an error body) to an OpenClawError that says what to check. */
   private statusError(what: string, a: HttpAnswer): OpenClawError {
     const body = (a.json ?? {}) as Json;
-    const detail = typeof body.detail === 'string' ? body.detail : body.detail !== undefined ? JSON.stringify(body.detail) : typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : a.text.slice(0, 300);
+    const detail =
+      typeof body.detail === 'string'
+        ? body.detail
+        : body.detail !== undefined
+          ? JSON.stringify(body.detail)
+          : typeof body.error === 'string'
+            ? body.error
+            : typeof body.message === 'string'
+              ? body.message
+              : a.text.slice(0, 300);
     if (a.status === 401) {
-      return new OpenClawError('authentication', `Tinker refused the API key for ${what} (401: ${detail}); set tinker.api_key or TINKER_API_KEY to a valid key (hosted keys start with "tml-")`, { code: 'tinker_bad_key' });
+      return new OpenClawError(
+        'authentication',
+        `Tinker refused the API key for ${what} (401: ${detail}); set tinker.api_key or TINKER_API_KEY to a valid key (hosted keys start with "tml-")`,
+        { code: 'tinker_bad_key' },
+      );
     }
-    if (a.status === 403) return new OpenClawError('permission', `Tinker denied ${what} (403: ${detail}); the key lacks access to this model or project`, { code: 'tinker_forbidden' });
-    if (a.status === 404) return new OpenClawError('not_found', `Tinker ${what}: not found (404: ${detail}); check tinker.base_url (it must be the server root, not …/v1) and the model id or path`, { code: 'tinker_not_found' });
+    if (a.status === 403)
+      return new OpenClawError('permission', `Tinker denied ${what} (403: ${detail}); the key lacks access to this model or project`, {
+        code: 'tinker_forbidden',
+      });
+    if (a.status === 404)
+      return new OpenClawError(
+        'not_found',
+        `Tinker ${what}: not found (404: ${detail}); check tinker.base_url (it must be the server root, not …/v1) and the model id or path`,
+        { code: 'tinker_not_found' },
+      );
     if (a.status === 409) {
-      return new OpenClawError('data', `Tinker refused ${what} (409: ${detail}); a seq_id was reused with another payload — resume from the last saved weights (a new model) instead of replaying`, { code: 'tinker_seq_conflict' });
+      return new OpenClawError(
+        'data',
+        `Tinker refused ${what} (409: ${detail}); a seq_id was reused with another payload — resume from the last saved weights (a new model) instead of replaying`,
+        { code: 'tinker_seq_conflict' },
+      );
     }
-    if (a.status === 400 || a.status === 422) return new OpenClawError('upstream', `Tinker rejected ${what} (${a.status}: ${detail}); check the request settings (base model, lengths, sampling params)`, { code: 'tinker_rejected' });
-    return new OpenClawError('upstream', `Tinker ${what} failed (${a.status}: ${detail})`, { code: 'tinker_error', status: a.status >= 500 ? 502 : undefined });
+    if (a.status === 400 || a.status === 422)
+      return new OpenClawError(
+        'upstream',
+        `Tinker rejected ${what} (${a.status}: ${detail}); check the request settings (base model, lengths, sampling params)`,
+        { code: 'tinker_rejected' },
+      );
+    return new OpenClawError('upstream', `Tinker ${what} failed (${a.status}: ${detail})`, {
+      code: 'tinker_error',
+      status: a.status >= 500 ? 502 : undefined,
+    });
   }
 
   /** One plain (non-future) call, with retries on 429/5xx/connection errors. */
@@ -185,7 +231,8 @@ export class TinkerClient {
       try {
         a = await this.http(method, path, text, signal);
       } catch (err) {
-        const delay = !signal.aborted && (err as OpenClawError).kind === 'upstream_connection' ? retryDelay({ attempt, maxRetries: 2 }) : null;
+        const delay =
+          !signal.aborted && (err as OpenClawError).kind === 'upstream_connection' ? retryDelay({ attempt, maxRetries: 2 }) : null;
         if (delay === null) throw err;
         await sleep(delay, signal);
         continue;
@@ -212,14 +259,22 @@ export class TinkerClient {
       try {
         a = await this.http('POST', '/retrieve_future', JSON.stringify({ request_id: requestId, allow_metadata_only: false }), signal);
       } catch (err) {
-        const delay = !signal.aborted && (err as OpenClawError).kind === 'upstream_connection' ? retryDelay({ attempt: attempt++, maxRetries: 5 }) : null;
+        const delay =
+          !signal.aborted && (err as OpenClawError).kind === 'upstream_connection'
+            ? retryDelay({ attempt: attempt++, maxRetries: 5 })
+            : null;
         if (delay === null) throw err;
         await sleep(delay, signal);
         continue;
       }
       if (a.status === 408) continue; // the long-poll timed out: ask again at once
       if (a.status === 410) {
-        if (resubmitted) throw new OpenClawError('upstream', `Tinker lost the result of ${what} twice (410); the server may be restarting — check its logs`, { code: 'tinker_future_lost' });
+        if (resubmitted)
+          throw new OpenClawError(
+            'upstream',
+            `Tinker lost the result of ${what} twice (410); the server may be restarting — check its logs`,
+            { code: 'tinker_future_lost' },
+          );
         resubmitted = true;
         requestId = await this.submitOnce(path, body, what, signal);
         continue;
@@ -262,7 +317,12 @@ export class TinkerClient {
   /** Creates the session and starts the heartbeat (idempotent). */
   async createSession(tags: string[] = ['openclaw-rl']): Promise<string> {
     if (this.sessionId !== undefined) return this.sessionId;
-    const json = await this.call('POST', '/create_session', { tags, user_metadata: {}, sdk_version: CLIENT_VERSION, project_id: null, type: 'create_session' }, 'create_session');
+    const json = await this.call(
+      'POST',
+      '/create_session',
+      { tags, user_metadata: {}, sdk_version: CLIENT_VERSION, project_id: null, type: 'create_session' },
+      'create_session',
+    );
     const s = parseAnswer(CreateSessionSchema, json, 'create_session');
     if (s.error_message) throw new OpenClawError('upstream', `Tinker create_session: ${s.error_message}`, { code: 'tinker_session' });
     if (s.warning_message) this.warn(`Tinker: ${s.warning_message}`);
@@ -298,7 +358,10 @@ export class TinkerClient {
   }
 
   /** forward_backward with a body built from pre-encoded datums (see datums.ts). */
-  async forwardBackward(modelId: string, buildBody: (seqId: number) => string): Promise<{ logprobs: number[][]; metrics: Record<string, number> }> {
+  async forwardBackward(
+    modelId: string,
+    buildBody: (seqId: number) => string,
+  ): Promise<{ logprobs: number[][]; metrics: Record<string, number> }> {
     const seqId = this.seq.next(modelId);
     const json = await this.submit('/forward_backward', buildBody(seqId), `forward_backward (seq_id ${seqId})`);
     const r = parseAnswer(ForwardBackwardResultSchema, json, 'forward_backward');
@@ -314,7 +377,12 @@ export class TinkerClient {
 
   /** Saves sampler weights under `name`; returns the tinker:// sampler path. */
   async saveWeightsForSampler(modelId: string, name: string): Promise<string> {
-    const json = await this.modelCall('/save_weights_for_sampler', modelId, { path: name, type: 'save_weights_for_sampler' }, 'save_weights_for_sampler');
+    const json = await this.modelCall(
+      '/save_weights_for_sampler',
+      modelId,
+      { path: name, type: 'save_weights_for_sampler' },
+      'save_weights_for_sampler',
+    );
     return parseAnswer(PathResultSchema, json, 'save_weights_for_sampler').path;
   }
 
@@ -339,7 +407,14 @@ export class TinkerClient {
     const body: Json = {
       prompt: { chunks: [{ type: 'encoded_text', tokens: req.promptIds }] },
       num_samples: req.numSamples ?? 1,
-      sampling_params: { max_tokens: req.maxTokens, temperature: req.temperature, top_k: req.topK ?? -1, top_p: req.topP ?? 1, stop: req.stop ?? null, seed: req.seed ?? null },
+      sampling_params: {
+        max_tokens: req.maxTokens,
+        temperature: req.temperature,
+        top_k: req.topK ?? -1,
+        top_p: req.topP ?? 1,
+        stop: req.stop ?? null,
+        seed: req.seed ?? null,
+      },
       prompt_logprobs: req.promptLogprobs ?? false,
       topk_prompt_logprobs: req.topkPromptLogprobs ?? 0,
       type: 'sample',
@@ -358,7 +433,13 @@ export class TinkerClient {
 
   /** Base models the server can train and sample. */
   async capabilities(): Promise<string[]> {
-    return supportedModelNames(parseAnswer(CapabilitiesSchema, await this.call('GET', '/get_server_capabilities', undefined, 'get_server_capabilities'), 'get_server_capabilities'));
+    return supportedModelNames(
+      parseAnswer(
+        CapabilitiesSchema,
+        await this.call('GET', '/get_server_capabilities', undefined, 'get_server_capabilities'),
+        'get_server_capabilities',
+      ),
+    );
   }
 
   /** Throws unless the server answers its health check. */
@@ -378,17 +459,21 @@ export class TinkerClient {
 /** A failed future: the server's message, with what to check for its category. */
 function futureError(what: string, error: unknown, category: string | undefined): OpenClawError {
   const message = typeof error === 'string' ? error : JSON.stringify(error);
-  const hint = category?.toLowerCase() === 'user'
-    ? 'the request was refused as invalid: check the base model, sequence lengths and loss settings'
-    : category?.toLowerCase() === 'server'
-      ? 'a server-side failure: retry later or check the server logs'
-      : 'check the server logs';
-  return new OpenClawError('upstream', `Tinker ${what} failed${category ? ` (${category})` : ''}: ${message}; ${hint}`, { code: 'tinker_failed' });
+  const hint =
+    category?.toLowerCase() === 'user'
+      ? 'the request was refused as invalid: check the base model, sequence lengths and loss settings'
+      : category?.toLowerCase() === 'server'
+        ? 'a server-side failure: retry later or check the server logs'
+        : 'check the server logs';
+  return new OpenClawError('upstream', `Tinker ${what} failed${category ? ` (${category})` : ''}: ${message}; ${hint}`, {
+    code: 'tinker_failed',
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new OpenClawError('upstream_timeout', 'Tinker call deadline passed while waiting', { code: 'tinker_timeout' }));
+    if (signal.aborted)
+      return reject(new OpenClawError('upstream_timeout', 'Tinker call deadline passed while waiting', { code: 'tinker_timeout' }));
     const t = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();

@@ -14,7 +14,10 @@ export const MAX_DATUMS_PER_CALL = 1024;
 export const MAX_BYTES_PER_CALL = 5_000_000;
 
 /** `loss_fn_config` of the ppo loss: ratio bounds 1 − ε and 1 + ε_high. */
-export function ppoLossFnConfig(loss: Pick<LossConfig, 'clipRatio' | 'clipRatioHigh'>): { clip_low_threshold: number; clip_high_threshold: number } {
+export function ppoLossFnConfig(loss: Pick<LossConfig, 'clipRatio' | 'clipRatioHigh'>): {
+  clip_low_threshold: number;
+  clip_high_threshold: number;
+} {
   return { clip_low_threshold: 1 - loss.clipRatio, clip_high_threshold: 1 + loss.clipRatioHigh };
 }
 
@@ -48,9 +51,14 @@ export interface DatumLayout {
 export function toDatum(s: TrainSample, foldedAdvantages: ArrayLike<number>): TinkerDatum {
   const P = s.promptIds.length;
   const R = s.responseIds.length;
-  if (P === 0) throw new OpenClawError('data', 'tinker datum: the sample has an empty prompt (the first response token needs a token before it)');
+  if (P === 0)
+    throw new OpenClawError('data', 'tinker datum: the sample has an empty prompt (the first response token needs a token before it)');
   if (R === 0) throw new OpenClawError('data', 'tinker datum: the sample has no response tokens');
-  for (const [name, v] of [['rolloutLogprobs', s.rolloutLogprobs], ['advantages', foldedAdvantages], ['lossMask', s.lossMask]] as const) {
+  for (const [name, v] of [
+    ['rolloutLogprobs', s.rolloutLogprobs],
+    ['advantages', foldedAdvantages],
+    ['lossMask', s.lossMask],
+  ] as const) {
     if (v.length !== R) throw new OpenClawError('data', `tinker datum: ${name} has ${v.length} entries for ${R} response tokens`);
   }
   const seq = [...s.promptIds, ...s.responseIds];
@@ -66,7 +74,11 @@ export function toDatum(s: TrainSample, foldedAdvantages: ArrayLike<number>): Ti
   }
   return {
     model_input: { chunks: [{ type: 'encoded_text', tokens: seq.slice(0, L) }] },
-    loss_fn_inputs: { target_tokens: tensor(seq.slice(1), 'int64'), logprobs: tensor(logprobs, 'float32'), advantages: tensor(advantages, 'float32') },
+    loss_fn_inputs: {
+      target_tokens: tensor(seq.slice(1), 'int64'),
+      logprobs: tensor(logprobs, 'float32'),
+      advantages: tensor(advantages, 'float32'),
+    },
   };
 }
 
@@ -100,7 +112,10 @@ export interface PlanOptions {
 export function planForwardBackward(samples: readonly TrainSample[], opts: PlanOptions): ForwardBackwardPlan {
   const maxDatums = opts.maxDatums ?? MAX_DATUMS_PER_CALL;
   const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_CALL;
-  const folded = foldAdvantages(samples.map((s) => s.advantages), samples.map((s) => s.lossMask));
+  const folded = foldAdvantages(
+    samples.map((s) => s.advantages),
+    samples.map((s) => s.lossMask),
+  );
   const chunks: ForwardBackwardChunk[] = [];
   let current: ForwardBackwardChunk = { datums: [], layouts: [], bytes: 0 };
   let tokens = 0;
@@ -127,7 +142,12 @@ export function planForwardBackward(samples: readonly TrainSample[], opts: PlanO
 }
 
 /** The forward_backward body text for one chunk, built from the pre-encoded datums. */
-export function forwardBackwardBody(modelId: string, seqId: number, lossFnConfig: ForwardBackwardPlan['lossFnConfig'], datums: readonly string[]): string {
+export function forwardBackwardBody(
+  modelId: string,
+  seqId: number,
+  lossFnConfig: ForwardBackwardPlan['lossFnConfig'],
+  datums: readonly string[],
+): string {
   const head = JSON.stringify({ model_id: modelId, seq_id: seqId, type: 'forward_backward' }).slice(0, -1);
   const cfg = JSON.stringify(lossFnConfig);
   return `${head},"forward_backward_input":{"loss_fn":"ppo","loss_fn_config":${cfg},"data":[${datums.join(',')}]}}`;

@@ -15,7 +15,15 @@ import { TinkerEngine } from './engine.ts';
 import { STATE_FILE } from './state.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tinker-engine-'));
-const OPTS: TrainOptions = { loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 }, lr: 2e-5, epochs: 1, minibatches: 1, maxGradNorm: 1, weightDecay: 0.01, temperature: 1 };
+const OPTS: TrainOptions = {
+  loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 },
+  lr: 2e-5,
+  epochs: 1,
+  minibatches: 1,
+  maxGradNorm: 1,
+  weightDecay: 0.01,
+  temperature: 1,
+};
 
 const samples: TrainSample[] = [
   { promptIds: [1, 2, 3], responseIds: [4, 5], rolloutLogprobs: [-0.5, -1], advantages: [1, 1], lossMask: [1, 1] },
@@ -28,7 +36,10 @@ function engineOn(fake: FakeTinker, dir: string, extra: Partial<ConstructorParam
 }
 
 /** Runs `fn` with an engine on a fresh fake server and output dir, closing both after. */
-async function withEngine(fn: (engine: TinkerEngine, fake: FakeTinker) => Promise<void>, fakeOpts: Parameters<typeof startFakeTinker>[0] = {}): Promise<void> {
+async function withEngine(
+  fn: (engine: TinkerEngine, fake: FakeTinker) => Promise<void>,
+  fakeOpts: Parameters<typeof startFakeTinker>[0] = {},
+): Promise<void> {
   const fake = await startFakeTinker(fakeOpts);
   const engine = engineOn(fake, tmp());
   try {
@@ -52,12 +63,29 @@ test('a step: forward_backward then optim_step (AdamW from training.*), then pub
 
     const m = await engine.trainStep(samples, OPTS);
     const calls = fake.requests.filter((r) => r.body.seq_id !== undefined).map((r) => [r.path, r.body.seq_id]);
-    assert.deepEqual(calls, [['/forward_backward', 1], ['/optim_step', 2]]);
+    assert.deepEqual(calls, [
+      ['/forward_backward', 1],
+      ['/optim_step', 2],
+    ]);
     const optim = fake.requests.find((r) => r.path === '/optim_step')!.body;
-    assert.deepEqual(optim.adam_params, { beta1: 0.9, beta2: 0.95, eps: 1e-12, weight_decay: 0.01, grad_clip_norm: 1, learning_rate: 2e-5 });
+    assert.deepEqual(optim.adam_params, {
+      beta1: 0.9,
+      beta2: 0.95,
+      eps: 1e-12,
+      weight_decay: 0.01,
+      grad_clip_norm: 1,
+      learning_rate: 2e-5,
+    });
     // learner = rollout + 0.3 on every trained token: drift 0.3, ratio e^0.3 = 1.35 > 1.28
     assert.ok(Math.abs(m.train_rollout_logprob_abs_diff - 0.3) < 1e-9, String(m.train_rollout_logprob_abs_diff));
-    const ours = ppoBatchLoss(samples.map((s) => ({ newLogprobs: s.rolloutLogprobs.map((v) => v + 0.3), oldLogprobs: s.rolloutLogprobs, advantages: s.advantages, lossMask: s.lossMask })));
+    const ours = ppoBatchLoss(
+      samples.map((s) => ({
+        newLogprobs: s.rolloutLogprobs.map((v) => v + 0.3),
+        oldLogprobs: s.rolloutLogprobs,
+        advantages: s.advantages,
+        lossMask: s.lossMask,
+      })),
+    );
     assert.ok(Math.abs(m.pg_loss - ours.pg_loss) < 1e-6, `loss:sum ${m.pg_loss} vs ppoBatchLoss ${ours.pg_loss}`);
     assert.ok(Math.abs(m.pg_clipfrac - ours.pg_clipfrac) < 1e-12 && m.pg_clipfrac > 0);
     assert.ok(Math.abs(m.ppo_kl + 0.3) < 1e-9);
@@ -80,7 +108,19 @@ test('a step: forward_backward then optim_step (AdamW from training.*), then pub
 test('minibatches and epochs: one optim_step per minibatch per epoch, each folded over its own minibatch', () =>
   withEngine(async (engine, fake) => {
     const m = await engine.trainStep(samples, { ...OPTS, minibatches: 2, epochs: 2 });
-    assert.deepEqual(fake.paths().filter((p) => p === '/forward_backward' || p === '/optim_step'), ['/forward_backward', '/optim_step', '/forward_backward', '/optim_step', '/forward_backward', '/optim_step', '/forward_backward', '/optim_step']);
+    assert.deepEqual(
+      fake.paths().filter((p) => p === '/forward_backward' || p === '/optim_step'),
+      [
+        '/forward_backward',
+        '/optim_step',
+        '/forward_backward',
+        '/optim_step',
+        '/forward_backward',
+        '/optim_step',
+        '/forward_backward',
+        '/optim_step',
+      ],
+    );
     assert.equal(m.updates, 4);
     // a single-sample minibatch folds 1/(n·1): the second sample's advantages are −1/3 each
     const fb = fake.requests.filter((r) => r.path === '/forward_backward')[1].body;
@@ -124,8 +164,16 @@ test('resume: a new engine on the same output dir serves the last sampler path a
     assert.equal(b.samplerPath(), state.sampler_path);
     const seen = fake.requests.length;
     await b.trainStep(samples, OPTS);
-    const calls = fake.requests.slice(seen).filter((r) => r.path !== '/retrieve_future' && r.path !== '/create_session').map((r) => [r.path, r.body.model_id ?? null, r.body.seq_id ?? null]);
-    assert.deepEqual(calls, [['/create_model', null, null], ['/load_weights', 'model-2', 1], ['/forward_backward', 'model-2', 2], ['/optim_step', 'model-2', 3]]);
+    const calls = fake.requests
+      .slice(seen)
+      .filter((r) => r.path !== '/retrieve_future' && r.path !== '/create_session')
+      .map((r) => [r.path, r.body.model_id ?? null, r.body.seq_id ?? null]);
+    assert.deepEqual(calls, [
+      ['/create_model', null, null],
+      ['/load_weights', 'model-2', 1],
+      ['/forward_backward', 'model-2', 2],
+      ['/optim_step', 'model-2', 3],
+    ]);
     assert.equal(fake.requests.find((r) => r.path === '/load_weights')!.body.path, state.weights_path);
     assert.equal(await b.publish(), 2);
   } finally {
@@ -137,7 +185,10 @@ test('resume: a new engine on the same output dir serves the last sampler path a
 test('a failed step rejects trainStep; the trainer returns the batch to ready and the next step trains it', async () => {
   const fake = await startFakeTinker();
   const dir = tmp();
-  const config = parseConfig({}, { env: {}, overrides: { output_dir: dir, 'training.batch_size': 2, mode: 'openclaw-rl', 'rollout.temperature': 1 } });
+  const config = parseConfig(
+    {},
+    { env: {}, overrides: { output_dir: dir, 'training.batch_size': 2, mode: 'openclaw-rl', 'rollout.temperature': 1 } },
+  );
   const store = SampleStore.open(join(dir, 'samples.sqlite'));
   const engine = engineOn(fake, dir);
   const trainer = new Trainer({ engine, store, config });

@@ -7,7 +7,16 @@
 // replayed). The training model is created on the first step, so serving needs no training slot.
 import { OpenClawError } from '../../errors/index.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
-import type { GenerateRequest, GenerateResult, PolicyEngine, ScoreRequest, ScoreResult, TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  PolicyEngine,
+  ScoreRequest,
+  ScoreResult,
+  TrainOptions,
+  TrainSample,
+  TrainStepMetrics,
+} from '../types.ts';
 import type { TinkerClient } from './client.ts';
 import { forwardBackwardBody, planForwardBackward, type DatumLayout } from './datums.ts';
 import { responseLogprobs } from './logprobs.ts';
@@ -45,7 +54,8 @@ export function checkTinkerTrainOptions(opts: TrainOptions): void {
   if (opts.loss.klCoef > 0) throw bad('training.kl_coef', "must be 0: Tinker's ppo loss has no KL term");
   if (opts.loss.entropyCoef > 0) throw bad('training.entropy_coef', "must be 0: Tinker's ppo loss has no entropy term");
   if (opts.loss.distillTopKCoef > 0) throw bad('scoring.distill_topk', "must be 0: Tinker's ppo loss has no top-K distillation term");
-  if (opts.temperature !== 1) throw bad('rollout.temperature', `must be 1 (got ${opts.temperature}): Tinker's learner computes log-probs at temperature 1`);
+  if (opts.temperature !== 1)
+    throw bad('rollout.temperature', `must be 1 (got ${opts.temperature}): Tinker's learner computes log-probs at temperature 1`);
   if (!(opts.lr > 0) || !Number.isFinite(opts.lr)) throw bad('training.lr', `must be a finite number > 0 (got ${opts.lr})`);
 }
 
@@ -64,9 +74,20 @@ export class TinkerEngine implements PolicyEngine {
     this.client = opts.client;
     const recorded = opts.resume === 'never' ? undefined : readState(opts.stateDir);
     if (recorded !== undefined && recorded.base_model !== opts.baseModel) {
-      throw new OpenClawError('config', `${opts.stateDir}/tinker-state.json was trained from ${recorded.base_model}, but tinker.base_model is ${opts.baseModel}; use another output_dir or set tinker.resume: never`, { param: 'tinker.base_model' });
+      throw new OpenClawError(
+        'config',
+        `${opts.stateDir}/tinker-state.json was trained from ${recorded.base_model}, but tinker.base_model is ${opts.baseModel}; use another output_dir or set tinker.resume: never`,
+        { param: 'tinker.base_model' },
+      );
     }
-    this.state = recorded ?? { base_model: opts.baseModel, model_id: null, version: 0, sampler_path: null, weights_path: null, weights_step: 0 };
+    this.state = recorded ?? {
+      base_model: opts.baseModel,
+      model_id: null,
+      version: 0,
+      sampler_path: null,
+      weights_path: null,
+      weights_step: 0,
+    };
     this.served = { path: this.state.sampler_path ?? undefined, version: this.state.version };
   }
 
@@ -101,7 +122,11 @@ export class TinkerEngine implements PolicyEngine {
     if (seq === undefined) throw new OpenClawError('upstream', 'Tinker asample returned no sequence', { code: 'tinker_bad_answer' });
     const logprobs = seq.logprobs ?? [];
     if (logprobs.length !== seq.tokens.length) {
-      throw new OpenClawError('upstream', `Tinker asample returned ${logprobs.length} log-probs for ${seq.tokens.length} tokens; training needs one per token`, { code: 'tinker_bad_answer' });
+      throw new OpenClawError(
+        'upstream',
+        `Tinker asample returned ${logprobs.length} log-probs for ${seq.tokens.length} tokens; training needs one per token`,
+        { code: 'tinker_bad_answer' },
+      );
     }
     let tokenIds = seq.tokens;
     let lps = logprobs;
@@ -111,7 +136,10 @@ export class TinkerEngine implements PolicyEngine {
       tokenIds = tokenIds.slice(0, -1);
       lps = lps.slice(0, -1);
     }
-    const finishReason: GenerateResult['finishReason'] = seq.stop_reason === 'length' || (!endedOnStop && seq.stop_reason !== 'stop' && seq.tokens.length >= req.maxTokens) ? 'length' : 'stop';
+    const finishReason: GenerateResult['finishReason'] =
+      seq.stop_reason === 'length' || (!endedOnStop && seq.stop_reason !== 'stop' && seq.tokens.length >= req.maxTokens)
+        ? 'length'
+        : 'stop';
     if (onToken) tokenIds.forEach((id, i) => onToken(id, lps[i]));
     return { tokenIds, logprobs: lps, finishReason, version: served.version };
   }
@@ -119,7 +147,9 @@ export class TinkerEngine implements PolicyEngine {
   /** Log-probs of the response tokens after the prompt on the current weights (temperature 1). */
   async score(req: ScoreRequest): Promise<ScoreResult> {
     if (req.temperature !== 1) {
-      throw new OpenClawError('config', `Tinker prompt log-probs are at temperature 1; scoring at ${req.temperature} is not possible`, { param: 'rollout.temperature' });
+      throw new OpenClawError('config', `Tinker prompt log-probs are at temperature 1; scoring at ${req.temperature} is not possible`, {
+        param: 'rollout.temperature',
+      });
     }
     const served = this.served;
     const r = await this.client.sample({
@@ -130,7 +160,13 @@ export class TinkerEngine implements PolicyEngine {
       topkPromptLogprobs: req.topK ?? 0,
       ...(served.path !== undefined ? { modelPath: served.path } : { baseModel: this.opts.baseModel }),
     });
-    const out = responseLogprobs(r, req.promptIds.length, req.responseIds.length, req.topK, (d) => new OpenClawError('upstream', `Tinker scoring ${d}`, { code: 'tinker_bad_answer' }));
+    const out = responseLogprobs(
+      r,
+      req.promptIds.length,
+      req.responseIds.length,
+      req.topK,
+      (d) => new OpenClawError('upstream', `Tinker scoring ${d}`, { code: 'tinker_bad_answer' }),
+    );
     return { ...out, version: served.version };
   }
 
@@ -159,7 +195,18 @@ export class TinkerEngine implements PolicyEngine {
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
     checkTinkerTrainOptions(opts);
     const active = samples.filter((s) => s.lossMask.some((m) => m > 0));
-    const zero: TrainStepMetrics = { pg_loss: 0, pg_clipfrac: 0, ppo_kl: 0, entropy: 0, kl_loss: 0, grad_norm: 0, train_rollout_logprob_abs_diff: 0, tokens: 0, updates: 0, requests: 0 };
+    const zero: TrainStepMetrics = {
+      pg_loss: 0,
+      pg_clipfrac: 0,
+      ppo_kl: 0,
+      entropy: 0,
+      kl_loss: 0,
+      grad_norm: 0,
+      train_rollout_logprob_abs_diff: 0,
+      tokens: 0,
+      updates: 0,
+      requests: 0,
+    };
     if (active.length === 0) return zero;
     const modelId = await this.ensureModel();
     const parts = splitEvenly(active, opts.minibatches).map((part) => ({ part, plan: planForwardBackward(part, { loss: opts.loss }) }));
@@ -173,10 +220,16 @@ export class TinkerEngine implements PolicyEngine {
         let lossSum = 0;
         const seen: Array<{ sample: TrainSample; learner: number[]; layout: DatumLayout }> = [];
         for (const chunk of plan.chunks) {
-          const r = await this.client.forwardBackward(modelId, (seqId) => forwardBackwardBody(modelId, seqId, plan.lossFnConfig, chunk.datums));
+          const r = await this.client.forwardBackward(modelId, (seqId) =>
+            forwardBackwardBody(modelId, seqId, plan.lossFnConfig, chunk.datums),
+          );
           requests++;
           if (r.logprobs.length !== chunk.layouts.length) {
-            throw new OpenClawError('upstream', `Tinker forward_backward returned ${r.logprobs.length} outputs for ${chunk.layouts.length} datums`, { code: 'tinker_bad_answer' });
+            throw new OpenClawError(
+              'upstream',
+              `Tinker forward_backward returned ${r.logprobs.length} outputs for ${chunk.layouts.length} datums`,
+              { code: 'tinker_bad_answer' },
+            );
           }
           lossSum += r.metrics['loss:sum'] ?? NaN;
           chunk.layouts.forEach((layout, i) => {
@@ -184,11 +237,20 @@ export class TinkerEngine implements PolicyEngine {
             seen.push({ sample: part[layout.sample], learner: lp.slice(layout.start, layout.start + layout.responseLength), layout });
           });
         }
-        const om = await this.client.optimStep(modelId, { learning_rate: opts.lr, weight_decay: opts.weightDecay, grad_clip_norm: opts.maxGradNorm });
+        const om = await this.client.optimStep(modelId, {
+          learning_rate: opts.lr,
+          weight_decay: opts.weightDecay,
+          grad_clip_norm: opts.maxGradNorm,
+        });
         requests++;
         updates++;
         const check = ppoBatchLoss(
-          seen.map(({ sample, learner }) => ({ newLogprobs: learner, oldLogprobs: sample.rolloutLogprobs, advantages: sample.advantages, lossMask: sample.lossMask })),
+          seen.map(({ sample, learner }) => ({
+            newLogprobs: learner,
+            oldLogprobs: sample.rolloutLogprobs,
+            advantages: sample.advantages,
+            lossMask: sample.lossMask,
+          })),
           { clipRatio: opts.loss.clipRatio, clipRatioHigh: opts.loss.clipRatioHigh },
         );
         // pg_loss is the learner's own sum; a server that does not report it falls back to ours.
@@ -237,7 +299,12 @@ export class TinkerEngine implements PolicyEngine {
    */
   async save(dir: string): Promise<void> {
     if (this.modelId === undefined) return; // nothing trained in this process
-    const name = (dir.split(/[\\/]/).filter((p) => p !== '').pop() ?? 'state').replace(/[^A-Za-z0-9_-]/g, '-');
+    const name = (
+      dir
+        .split(/[\\/]/)
+        .filter((p) => p !== '')
+        .pop() ?? 'state'
+    ).replace(/[^A-Za-z0-9_-]/g, '-');
     const path = await this.client.saveWeights(this.modelId, `${name}-${Date.now().toString(36)}`);
     const step = /step-(\d+)/.exec(name);
     this.state = { ...this.state, weights_path: path, weights_step: step ? Number(step[1]) : this.state.weights_step };

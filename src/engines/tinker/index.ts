@@ -24,11 +24,20 @@ export function tinkerEndpoint(config: Config, env: NodeJS.ProcessEnv = process.
 /** A client for the config's Tinker server; seq_ids persist under output_dir. */
 export function tinkerClientFromConfig(config: Config, opts: { onWarning?: (m: string) => void; timeoutMs?: number } = {}): TinkerClient {
   const { baseUrl, apiKey } = tinkerEndpoint(config);
-  return new TinkerClient({ baseUrl, apiKey, stateDir: config.output_dir, timeoutMs: opts.timeoutMs ?? config.tinker.timeout_s * 1000, onWarning: opts.onWarning });
+  return new TinkerClient({
+    baseUrl,
+    apiKey,
+    stateDir: config.output_dir,
+    timeoutMs: opts.timeoutMs ?? config.tinker.timeout_s * 1000,
+    onWarning: opts.onWarning,
+  });
 }
 
 /** The policy engine of `rollout.provider: tinker`. */
-export function tinkerEngineFromConfig(config: Config, opts: { onInfo?: (m: string) => void; onWarning?: (m: string) => void } = {}): TinkerEngine {
+export function tinkerEngineFromConfig(
+  config: Config,
+  opts: { onInfo?: (m: string) => void; onWarning?: (m: string) => void } = {},
+): TinkerEngine {
   return new TinkerEngine({
     client: tinkerClientFromConfig(config, { onWarning: opts.onWarning }),
     baseModel: config.tinker.base_model!,

@@ -1,11 +1,17 @@
 // Reading prompt log-probs back from an `asample` answer (PROTOCOL.md "Teacher scoring"): entry i
 // of `prompt_logprobs` is log p(token i | tokens < i), entry 0 is null. For a prompt of P tokens
 // followed by R response tokens, the response's log-probs are entries P … P+R−1.
-import { OpenClawError } from '../../errors/index.ts';
+import type { OpenClawError } from '../../errors/index.ts';
 import type { SampleResult } from './wire.ts';
 
 /** Response-token log-probs (and top-K when asked) out of a prompt-log-prob answer. */
-export function responseLogprobs(r: SampleResult, promptLength: number, responseLength: number, topK: number | undefined, mismatch: (detail: string) => OpenClawError): { logprobs: number[]; topK?: Array<{ ids: number[]; logprobs: number[] }> } {
+export function responseLogprobs(
+  r: SampleResult,
+  promptLength: number,
+  responseLength: number,
+  topK: number | undefined,
+  mismatch: (detail: string) => OpenClawError,
+): { logprobs: number[]; topK?: Array<{ ids: number[]; logprobs: number[] }> } {
   const all = r.prompt_logprobs;
   const n = promptLength + responseLength;
   if (!all) throw mismatch('returned no prompt_logprobs (prompt_logprobs: true was ignored)');
@@ -19,7 +25,9 @@ export function responseLogprobs(r: SampleResult, promptLength: number, response
   if (topK === undefined) return { logprobs };
   const tops = r.topk_prompt_logprobs;
   if (!tops || tops.length !== n) {
-    throw mismatch(`returned top-K prompt log-probs for ${tops?.length ?? 0} of ${n} positions; this server may not support topk_prompt_logprobs (SkyRL's JAX backend does not) — set scoring.distill_topk: 0`);
+    throw mismatch(
+      `returned top-K prompt log-probs for ${tops?.length ?? 0} of ${n} positions; this server may not support topk_prompt_logprobs (SkyRL's JAX backend does not) — set scoring.distill_topk: 0`,
+    );
   }
   return {
     logprobs,

@@ -29,7 +29,10 @@ export class SeqStore {
       for (const v of Object.values(parsed)) if (!Number.isInteger(v)) throw new Error(`seq_id ${String(v)} is not an integer`);
       return parsed as Record<string, number>;
     } catch (err) {
-      throw new OpenClawError('data', `tinker seq_id file ${path} is damaged (${(err as Error).message}); move it away and resume from the last saved weights (a new model)`);
+      throw new OpenClawError(
+        'data',
+        `tinker seq_id file ${path} is damaged (${(err as Error).message}); move it away and resume from the last saved weights (a new model)`,
+      );
     }
   }
 

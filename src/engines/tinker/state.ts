@@ -34,7 +34,10 @@ export function readState(dir: string): TinkerState | undefined {
   try {
     return StateSchema.parse(JSON.parse(text));
   } catch (err) {
-    throw new OpenClawError('data', `${path} is damaged (${(err as Error).message.slice(0, 200)}); fix or move it (tinker.resume: never starts from the base model)`);
+    throw new OpenClawError(
+      'data',
+      `${path} is damaged (${(err as Error).message.slice(0, 200)}); fix or move it (tinker.resume: never starts from the base model)`,
+    );
   }
 }
 

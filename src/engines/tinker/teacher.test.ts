@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OpenClawError } from '../../errors/index.ts';
+import type { OpenClawError } from '../../errors/index.ts';
 import { teacherClientFromBackend } from '../../scoring/teacher.ts';
 import { startFakeTinker } from '../../../test/support/fake-tinker.ts';
 import { TinkerClient } from './client.ts';
@@ -13,7 +13,14 @@ async function setup(model = 'Qwen/Qwen3-8B') {
   const fake = await startFakeTinker();
   const client = new TinkerClient({ baseUrl: fake.url, stateDir: mkdtempSync(join(tmpdir(), 'tinker-teacher-')), pollIntervalMs: 5 });
   const teacher = teacherClientFromBackend(tinkerTeacherBackend(client, model, { ownsClient: true }), { maxConcurrency: 2 });
-  return { fake, teacher, done: async () => { await teacher.close(); await fake.close(); } };
+  return {
+    fake,
+    teacher,
+    done: async () => {
+      await teacher.close();
+      await fake.close();
+    },
+  };
 }
 
 test('teacher: prompt log-probs of hinted prompt + the exact response ids, on the base model', async () => {
@@ -45,7 +52,10 @@ test('teacher: a wrong number of prompt log-probs is a teacher_mismatch, never p
   const { fake, teacher, done } = await setup();
   try {
     fake.handlers.set('/asample', () => ({ sequences: [{ tokens: [1], logprobs: [-1] }], prompt_logprobs: [null, -1, -1] }));
-    await assert.rejects(teacher.score([1, 2], [3, 4]), (e: OpenClawError) => e.code === 'teacher_mismatch' && /3 prompt log-probs for 4/.test(e.message));
+    await assert.rejects(
+      teacher.score([1, 2], [3, 4]),
+      (e: OpenClawError) => e.code === 'teacher_mismatch' && /3 prompt log-probs for 4/.test(e.message),
+    );
   } finally {
     await done();
   }
@@ -55,7 +65,10 @@ test('teacher: a server that refuses top-K says to set scoring.distill_topk: 0',
   const { fake, teacher, done } = await setup();
   try {
     fake.submitScript.set('/asample', [{ status: 400, body: { detail: 'topk_prompt_logprobs is not supported by the JAX backend' } }]);
-    await assert.rejects(teacher.score([1, 2], [3], { topK: 5 }), (e: OpenClawError) => e.kind === 'config' && /scoring\.distill_topk: 0/.test(e.message));
+    await assert.rejects(
+      teacher.score([1, 2], [3], { topK: 5 }),
+      (e: OpenClawError) => e.kind === 'config' && /scoring\.distill_topk: 0/.test(e.message),
+    );
     // a server that ignores the field instead: named as a mismatch with the same advice
     await assert.rejects(teacher.score([1, 2], [3], { topK: 5 }), /distill_topk: 0/);
   } finally {

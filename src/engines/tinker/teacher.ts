@@ -19,10 +19,21 @@ export function tinkerTeacherBackend(client: TinkerClient, model: string, opts: 
     async score(promptIds, responseIds, topK) {
       let r: SampleResult;
       try {
-        r = await client.sample({ promptIds: [...promptIds, ...responseIds], maxTokens: 1, temperature: 1, promptLogprobs: true, topkPromptLogprobs: topK ?? 0, ...target });
+        r = await client.sample({
+          promptIds: [...promptIds, ...responseIds],
+          maxTokens: 1,
+          temperature: 1,
+          promptLogprobs: true,
+          topkPromptLogprobs: topK ?? 0,
+          ...target,
+        });
       } catch (err) {
         if (topK !== undefined && err instanceof OpenClawError && /topk|top_k|top-k/i.test(err.message)) {
-          throw new OpenClawError('config', `this Tinker server refuses top-K prompt log-probs (${err.message}); set scoring.distill_topk: 0`, { param: 'scoring.distill_topk', cause: err });
+          throw new OpenClawError(
+            'config',
+            `this Tinker server refuses top-K prompt log-probs (${err.message}); set scoring.distill_topk: 0`,
+            { param: 'scoring.distill_topk', cause: err },
+          );
         }
         throw err;
       }

@@ -5,17 +5,23 @@ import { z } from 'zod';
 import { OpenClawError } from '../../errors/index.ts';
 
 /** Answer to a submitted call: the future to poll. SkyRL sends the id as a string, others as a number. */
-export const SubmitSchema = z.object({ request_id: z.union([z.string(), z.number()]).transform(String), model_id: z.string().optional() }).passthrough();
+export const SubmitSchema = z
+  .object({ request_id: z.union([z.string(), z.number()]).transform(String), model_id: z.string().optional() })
+  .passthrough();
 
 /** `retrieve_future` while the result is not ready. */
 export const TryAgainSchema = z.object({ type: z.literal('try_again'), queue_state: z.string().optional() }).passthrough();
 
 /** A failed future (hosted: `{error, category}`). */
-export const FutureErrorSchema = z.object({ error: z.union([z.string(), z.record(z.unknown())]), category: z.string().optional() }).passthrough();
+export const FutureErrorSchema = z
+  .object({ error: z.union([z.string(), z.record(z.unknown())]), category: z.string().optional() })
+  .passthrough();
 
 const TensorSchema = z.object({ data: z.array(z.number()) }).passthrough();
 
-export const CreateSessionSchema = z.object({ session_id: z.string(), warning_message: z.string().nullish(), error_message: z.string().nullish() }).passthrough();
+export const CreateSessionSchema = z
+  .object({ session_id: z.string(), warning_message: z.string().nullish(), error_message: z.string().nullish() })
+  .passthrough();
 export const CreateModelResultSchema = z.object({ model_id: z.string() }).passthrough();
 
 export const ForwardBackwardResultSchema = z
@@ -62,5 +68,9 @@ export function parseAnswer<S extends z.ZodTypeAny>(schema: S, value: unknown, w
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  throw new OpenClawError('upstream', `Tinker ${what} answered an unexpected shape (${issue.path.join('.') || 'body'}: ${issue.message}); is tinker.base_url a Tinker API server?`, { code: 'tinker_bad_answer' });
+  throw new OpenClawError(
+    'upstream',
+    `Tinker ${what} answered an unexpected shape (${issue.path.join('.') || 'body'}: ${issue.message}); is tinker.base_url a Tinker API server?`,
+    { code: 'tinker_bad_answer' },
+  );
 }

@@ -10,46 +10,267 @@ import type { ClauseReading } from './types.ts';
 // Words wink's lexicon leaves at 0 but that carry feedback in chat about software and writing.
 // Scored like wink scores its own words (about ±0.5), and flipped when negated ("doesn't work").
 export const DOMAIN_POSITIVE: ReadonlySet<string> = new Set([
-  'lgtm', 'ty', 'thx', 'tysm', 'cheers', 'work', 'solve', 'pass', 'compile', 'green', 'nail', 'lifesaver',
-  'gold', 'clean', 'cleaner', 'neat', 'trick', 'right', 'correct', 'merge', 'spot', 'impressed', 'fast',
-  '🚀', '✅', '🔥', '🙌', '💯', '👌', '🎉', '🙏', '❤️', '😍', '🥳',
+  'lgtm',
+  'ty',
+  'thx',
+  'tysm',
+  'cheers',
+  'work',
+  'solve',
+  'pass',
+  'compile',
+  'green',
+  'nail',
+  'lifesaver',
+  'gold',
+  'clean',
+  'cleaner',
+  'neat',
+  'trick',
+  'right',
+  'correct',
+  'merge',
+  'spot',
+  'impressed',
+  'fast',
+  '🚀',
+  '✅',
+  '🔥',
+  '🙌',
+  '💯',
+  '👌',
+  '🎉',
+  '🙏',
+  '❤️',
+  '😍',
+  '🥳',
 ]);
 export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
-  'meh', 'ugh', 'blank', 'empty', 'hang', 'freeze', 'crash', 'broke', 'broken', 'break', 'dead', 'red', 'off', 'nothing',
-  'hallucination', 'garbage', 'worse', 'missing', 'gone', 'slow', 'confusing', 'lose', 'lost', 'ignore', 'miss', 'delete',
-  'fail', 'failing', 'mistake', 'wordy', 'stiff', 'blah', 'hole', 'abrupt', 'abruptly', 'curt', 'robotic', 'shouty', 'shouting', 'loud',
-  'cold', '👎', '😡', '🙄', '😤', '🤦',
+  'meh',
+  'ugh',
+  'blank',
+  'empty',
+  'hang',
+  'freeze',
+  'crash',
+  'broke',
+  'broken',
+  'break',
+  'dead',
+  'red',
+  'off',
+  'nothing',
+  'hallucination',
+  'garbage',
+  'worse',
+  'missing',
+  'gone',
+  'slow',
+  'confusing',
+  'lose',
+  'lost',
+  'ignore',
+  'miss',
+  'delete',
+  'fail',
+  'failing',
+  'mistake',
+  'wordy',
+  'stiff',
+  'blah',
+  'hole',
+  'abrupt',
+  'abruptly',
+  'curt',
+  'robotic',
+  'shouty',
+  'shouting',
+  'loud',
+  'cold',
+  '👎',
+  '😡',
+  '🙄',
+  '😤',
+  '🤦',
 ]);
 // Set phrases whose words mislead a lexicon ("trick" is negative on its own).
 export const DOMAIN_PHRASES_POSITIVE = /\b(did|does|do) the trick\b|\bship it\b|\bspot on\b|\bnailed it\b|\bworks like a charm\b/;
 export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b/;
 /** Words of a bare request for another try ("try again?", "give it another go", "redo please"). */
-const RETRY_WORDS = new Set(['try', 'retry', 'redo', 'again', 'it', 'that', 'this', 'do', 'one', 'more', 'time', 'another', 'go', 'have', 'give', 'shot', 'attempt', 'a', 'please', 'pls']);
+const RETRY_WORDS = new Set([
+  'try',
+  'retry',
+  'redo',
+  'again',
+  'it',
+  'that',
+  'this',
+  'do',
+  'one',
+  'more',
+  'time',
+  'another',
+  'go',
+  'have',
+  'give',
+  'shot',
+  'attempt',
+  'a',
+  'please',
+  'pls',
+]);
 const RETRY_CORE = /\b(try|retry|redo|again|another (go|try|shot|attempt)|one more time)\b/;
 /** Negated verbs that report surprise or calm, not a problem ("didn't know you could do that"). */
 const CALM_NEGATIONS = new Set(['know', 'realise', 'realize', 'expect', 'mind', 'worry', 'doubt', 'think']);
 
 /** Tokens read before the clause's head: politeness, discourse words, interjections. */
-const FILLERS = new Set(['please', 'pls', 'plz', 'just', 'ok', 'okay', 'so', 'and', 'but', 'though', 'although', 'however', 'hmm', 'hm', 'well', 'oh', 'yeah', 'kindly', 'maybe', 'btw', 'also', 'now', 'then', 'next', 'again', 'lol']);
+const FILLERS = new Set([
+  'please',
+  'pls',
+  'plz',
+  'just',
+  'ok',
+  'okay',
+  'so',
+  'and',
+  'but',
+  'though',
+  'although',
+  'however',
+  'hmm',
+  'hm',
+  'well',
+  'oh',
+  'yeah',
+  'kindly',
+  'maybe',
+  'btw',
+  'also',
+  'now',
+  'then',
+  'next',
+  'again',
+  'lol',
+]);
 /** Openers that start a new task rather than amend the answer. */
 const TASK_OPENERS = new Set(['also', 'now', 'next', 'then', 'btw']);
 /** Verbs that ask for new content or information; a correction only with a correction marker or "it". */
-const TASK_VERBS = new Set(['write', 'give', 'explain', 'summarise', 'summarize', 'tell', 'show', 'draft', 'book', 'remind', 'translate', 'find', 'create', 'list', 'describe', 'help', 'generate', 'plan', 'compare', 'search', 'look', 'send', 'do', 'let', 'try', 'go', 'see']);
+const TASK_VERBS = new Set([
+  'write',
+  'give',
+  'explain',
+  'summarise',
+  'summarize',
+  'tell',
+  'show',
+  'draft',
+  'book',
+  'remind',
+  'translate',
+  'find',
+  'create',
+  'list',
+  'describe',
+  'help',
+  'generate',
+  'plan',
+  'compare',
+  'search',
+  'look',
+  'send',
+  'do',
+  'let',
+  'try',
+  'go',
+  'see',
+]);
 /** Verbs that amend an answer that exists. */
 const CHANGE_VERBS = new Set([
-  'make', 'keep', 'drop', 'remove', 'cut', 'shorten', 'rewrite', 'redo', 'fix', 'change', 'rename', 'move', 'put', 'sort', 'reorder', 'add',
-  'use', 'skip', 'reply', 'answer', 'respond', 'format', 'talk', 'sound', 'end', 'start', 'stick', 'leave', 'check', 'handle', 'include',
-  'replace', 'switch', 'convert', 'simplify', 'trim', 'lose', 'tone', 'cite', 'capitalise', 'capitalize', 'lowercase', 'indent', 'split',
-  'merge', 'return', 'run', 'test', 'quote', 'spell', 'wrap', 'be',
+  'make',
+  'keep',
+  'drop',
+  'remove',
+  'cut',
+  'shorten',
+  'rewrite',
+  'redo',
+  'fix',
+  'change',
+  'rename',
+  'move',
+  'put',
+  'sort',
+  'reorder',
+  'add',
+  'use',
+  'skip',
+  'reply',
+  'answer',
+  'respond',
+  'format',
+  'talk',
+  'sound',
+  'end',
+  'start',
+  'stick',
+  'leave',
+  'check',
+  'handle',
+  'include',
+  'replace',
+  'switch',
+  'convert',
+  'simplify',
+  'trim',
+  'lose',
+  'tone',
+  'cite',
+  'capitalise',
+  'capitalize',
+  'lowercase',
+  'indent',
+  'split',
+  'merge',
+  'return',
+  'run',
+  'test',
+  'quote',
+  'spell',
+  'wrap',
+  'be',
 ]);
 const NEGATIVE_IMPERATIVES = new Set(['never', 'stop', 'avoid', 'quit', 'dont']);
 const ANSWER_REFERENCES = new Set(['it', 'them', 'that', 'the', 'your', 'my', 'everything', 'all', 'each', 'every', 'this']);
-const LIMIT = /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
+const LIMIT =
+  /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
 const FUTURE = /\b(next time|in (the )?future|from now on|going forward|always|in general|every time|from here on)\b/i;
-const WANT = /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
+const WANT =
+  /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
 const QUESTION_WORDS = new Set(['what', 'how', 'why', 'where', 'when', 'which', 'who', 'whose', 'whats']);
 /** Acknowledgements: a clause of only these says "received", not "good" (wink scores "ok" as praise). */
-const ACKS = new Set(['ok', 'okay', 'k', 'kk', 'alright', 'sure', 'fine', 'got', 'it', 'i', 'see', 'understood', 'noted', 'right', 'yes', 'yeah', 'yep', 'hmm', 'hm', 'mm', 'oh']);
+const ACKS = new Set([
+  'ok',
+  'okay',
+  'k',
+  'kk',
+  'alright',
+  'sure',
+  'fine',
+  'got',
+  'it',
+  'i',
+  'see',
+  'understood',
+  'noted',
+  'right',
+  'yes',
+  'yeah',
+  'yep',
+  'hmm',
+  'hm',
+  'mm',
+  'oh',
+]);
 
 const wordCache = new Map<string, number>();
 /** wink's sentiment of one word on its own (cached): tells "not bad" from "not good". */
@@ -64,7 +285,9 @@ function wordSentiment(word: string): number {
 
 const isWord = (t: Token) => t.type === 'word' || t.type === 'number' || t.type === 'emoji' || t.type === 'emoticon';
 const isComparative = (t: Token) =>
-  ((t.pos === 'ADJ' || t.pos === 'ADV' || t.pos === 'PROPN') && t.text !== t.lemma && /(er|ier)$/.test(t.text)) || t.text === 'less' || t.text === 'fewer';
+  ((t.pos === 'ADJ' || t.pos === 'ADV' || t.pos === 'PROPN') && t.text !== t.lemma && /(er|ier)$/.test(t.text)) ||
+  t.text === 'less' ||
+  t.text === 'fewer';
 
 const comparativeCache = new Map<string, boolean>();
 /** Whether a word is the -er form of an adjective wink knows: shorter, simpler, bigger, friendlier. */
@@ -92,7 +315,12 @@ export function readEnglishClause(text: string): ClauseReading {
   // Polarity: wink's sentiment plus the domain words, negation flipping them.
   let polarity = a.sentiment;
   for (const t of words) {
-    const d = DOMAIN_POSITIVE.has(t.lemma) || DOMAIN_POSITIVE.has(t.text) ? 0.5 : DOMAIN_NEGATIVE.has(t.lemma) || DOMAIN_NEGATIVE.has(t.text) ? -0.5 : 0;
+    const d =
+      DOMAIN_POSITIVE.has(t.lemma) || DOMAIN_POSITIVE.has(t.text)
+        ? 0.5
+        : DOMAIN_NEGATIVE.has(t.lemma) || DOMAIN_NEGATIVE.has(t.text)
+          ? -0.5
+          : 0;
     polarity += t.negated ? -d : d;
   }
 
@@ -108,7 +336,14 @@ export function readEnglishClause(text: string): ClauseReading {
   // An instruction's own words ("keep the tone warm", "don't …") say what is wanted, not how the
   // user feels, so its sentiment does not count.
   // A new task's words ("explain how X works") describe the task, not the answer before it.
-  return { text, polarity: instruction !== null || newTask ? 0 : polarity, complaint, instruction, newTask, question: question && !rhetorical };
+  return {
+    text,
+    polarity: instruction !== null || newTask ? 0 : polarity,
+    complaint,
+    instruction,
+    newTask,
+    question: question && !rhetorical,
+  };
 }
 
 function stripFillers(words: Token[]): { rest: Token[]; openers: Set<string> } {
@@ -127,17 +362,25 @@ function findComplaint(words: Token[], lower: string, polarity: number, question
   if (rhetorical && polarity <= 0.2) return 'rhetorical question';
   for (let i = 0; i + 1 < words.length; i++) {
     const [t, next] = [words[i], words[i + 1]];
-    if (t.text === 'too' && !t.negated && ['ADJ', 'ADV', 'NOUN', 'VERB'].includes(next.pos) && next.text !== 'much') return `too ${next.text}`;
+    if (t.text === 'too' && !t.negated && ['ADJ', 'ADV', 'NOUN', 'VERB'].includes(next.pos) && next.text !== 'much')
+      return `too ${next.text}`;
   }
   if (!question && polarity <= 0.3 && words.some((t) => t.text === 'still')) return 'still';
   // "reads like a manual", "sounds like my grandpa": a comparison that is not praise describes a flaw.
   // Praise needs a good adjective ("looks like a great plan"); the verb and the noun do not count
   // (wink scores "sound" and "textbook" as positive).
   const like = /\b(read|sound|look|feel|seem)s? like (a|an|some|my|the|robot|robots)\b/.exec(lower);
-  if (!question && like !== null && !analyse(lower.slice(like.index + like[0].length)).tokens.some((t) => t.pos === 'ADJ' && wordSentiment(t.text) >= 0.3)) return 'comparison';
+  if (
+    !question &&
+    like !== null &&
+    !analyse(lower.slice(like.index + like[0].length)).tokens.some((t) => t.pos === 'ADJ' && wordSentiment(t.text) >= 0.3)
+  )
+    return 'comparison';
   // "you did it again", "same thing again": a repeated failure (an imperative with "again" is read as an instruction instead).
-  if (!question && polarity <= 0.2 && words.at(-1)?.text === 'again' && ['you', 'same', 'it', 'that', 'this'].includes(words[0].text)) return 'again';
-  if (!question && /\b(the opposite of|nothing (happened|changed|works)|went from green to red|off by)\b/.test(lower)) return 'broken outcome';
+  if (!question && polarity <= 0.2 && words.at(-1)?.text === 'again' && ['you', 'same', 'it', 'that', 'this'].includes(words[0].text))
+    return 'again';
+  if (!question && /\b(the opposite of|nothing (happened|changed|works)|went from green to red|off by)\b/.test(lower))
+    return 'broken outcome';
   // A negated verb, adjective or "what"/"it" that is not the negation of a bad word: "not what I
   // wanted", "doesn't add up", "I didn't ask for …". "not bad" is read by its polarity instead.
   const negated = words.filter((t) => t.negated && ['VERB', 'ADJ', 'ADV', 'PRON', 'NOUN', 'AUX', 'PROPN'].includes(t.pos));
@@ -152,22 +395,38 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   const none = { instruction: null, newTask: false };
   if (rest.length === 0) return none;
   const [head, second] = rest;
-  if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || NEGATIVE_IMPERATIVES.has(head.text)) return { instruction: 'negative imperative', newTask: false };
+  if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || NEGATIVE_IMPERATIVES.has(head.text))
+    return { instruction: 'negative imperative', newTask: false };
   if (LIMIT.test(lower)) return { instruction: 'limit', newTask: false };
   if (FUTURE.test(lower)) return { instruction: 'from now on', newTask: false };
   if (/\b(instead( of)?|rather than)\b/.test(lower)) return { instruction: 'instead', newTask: false };
-  if (rest.some((t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i') || /\b(you|it|this|that) (need|needs|have|has) to\b/.test(lower)) {
+  if (
+    rest.some((t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i') ||
+    /\b(you|it|this|that) (need|needs|have|has) to\b/.test(lower)
+  ) {
     return { instruction: 'should', newTask: false };
   }
   if (WANT.test(lower.replace(/^(\W|please|just|and|but)+/, ''))) return { instruction: 'wish', newTask: false };
-  if ((head.text === 'no' || head.text === 'without') && second !== undefined && ['NOUN', 'ADJ', 'PROPN', 'NUM', 'VERB'].includes(second.pos)) return { instruction: 'no X', newTask: false };
-  if (head.text === 'only' || rest[rest.length - 1].text === 'only' || /^(just|only)\b/.test(lower) && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX')) return { instruction: 'only X', newTask: false };
+  if (
+    (head.text === 'no' || head.text === 'without') &&
+    second !== undefined &&
+    ['NOUN', 'ADJ', 'PROPN', 'NUM', 'VERB'].includes(second.pos)
+  )
+    return { instruction: 'no X', newTask: false };
+  if (
+    head.text === 'only' ||
+    rest[rest.length - 1].text === 'only' ||
+    (/^(just|only)\b/.test(lower) && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX'))
+  )
+    return { instruction: 'only X', newTask: false };
   if (/^(nothing|no) (else|more)\b/.test(lower.replace(/^(\W|and|but)+/, ''))) return { instruction: 'only X', newTask: false };
   // "shorter please", "less fluff", "more code": wink tags a lone comparative as a proper noun.
   const bareComparative = ['ADJ', 'ADV', 'PROPN'].includes(head.pos) && rest.length <= 3 && isComparativeForm(head.text);
-  if (isComparative(head) || bareComparative || ((head.text === 'more' || head.text === 'less') && second !== undefined)) return { instruction: 'comparative', newTask: false };
+  if (isComparative(head) || bareComparative || ((head.text === 'more' || head.text === 'less') && second !== undefined))
+    return { instruction: 'comparative', newTask: false };
   // A verbless fragment with "please": "all lowercase please", "the short version pls".
-  if (/\b(please|pls|plz)\b/.test(lower) && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX')) return { instruction: 'request', newTask: false };
+  if (/\b(please|pls|plz)\b/.test(lower) && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX'))
+    return { instruction: 'request', newTask: false };
   return readImperative(rest, openers);
 }
 
@@ -176,10 +435,17 @@ function readImperative(rest: Token[], openers: Set<string>): { instruction: str
   const [verb, next] = rest;
   // wink often tags a clause-initial imperative as a noun ("use", "sort"): accept that only for verbs it lists.
   const known = CHANGE_VERBS.has(verb.lemma) || TASK_VERBS.has(verb.lemma);
-  const baseForm = verb.type === 'word' && verb.text === verb.lemma && (verb.pos === 'VERB' || (known && ['NOUN', 'PROPN', 'AUX', 'ADJ'].includes(verb.pos)));
-  if (!baseForm || next === undefined || !['DET', 'PRON', 'NOUN', 'ADJ', 'PROPN', 'ADP', 'NUM', 'ADV', 'PART', 'VERB'].includes(next.pos)) return { instruction: null, newTask: false };
+  const baseForm =
+    verb.type === 'word' &&
+    verb.text === verb.lemma &&
+    (verb.pos === 'VERB' || (known && ['NOUN', 'PROPN', 'AUX', 'ADJ'].includes(verb.pos)));
+  if (!baseForm || next === undefined || !['DET', 'PRON', 'NOUN', 'ADJ', 'PROPN', 'ADP', 'NUM', 'ADV', 'PART', 'VERB'].includes(next.pos))
+    return { instruction: null, newTask: false };
   if (verb.text === 'let' || verb.text === 'thank') return { instruction: null, newTask: false };
-  const marker = rest.some((t) => isComparative(t) || ['instead', 'only', 'without', 'again', 'first', 'last'].includes(t.text) || (t.text === 'not' && !t.negated));
+  const marker = rest.some(
+    (t) =>
+      isComparative(t) || ['instead', 'only', 'without', 'again', 'first', 'last'].includes(t.text) || (t.text === 'not' && !t.negated),
+  );
   const object = rest.slice(1).find((t) => !['me', 'us'].includes(t.text));
   const refersToAnswer = object !== undefined && (ANSWER_REFERENCES.has(object.text) || object.pos === 'ADP' || object.pos === 'ADJ');
   const opensTask = openers.size > 0;
@@ -188,8 +454,13 @@ function readImperative(rest: Token[], openers: Set<string>): { instruction: str
   if (CHANGE_VERBS.has(verb.lemma)) return { instruction: 'imperative', newTask: false };
   if (TASK_VERBS.has(verb.lemma)) {
     // "write it …", "write in …", "give me the …", "give me prose": about this answer; "write a haiku": a new one.
-    const amends = (verb.lemma === 'write' || verb.lemma === 'give') && object !== undefined && (ANSWER_REFERENCES.has(object.text) || object.pos === 'ADP' || (object.pos === 'NOUN' && object.text !== 'me'));
+    const amends =
+      (verb.lemma === 'write' || verb.lemma === 'give') &&
+      object !== undefined &&
+      (ANSWER_REFERENCES.has(object.text) || object.pos === 'ADP' || (object.pos === 'NOUN' && object.text !== 'me'));
     return amends ? { instruction: 'imperative', newTask: false } : { instruction: null, newTask: true };
   }
-  return refersToAnswer && verb.pos === 'VERB' ? { instruction: 'imperative', newTask: false } : { instruction: null, newTask: verb.pos === 'VERB' };
+  return refersToAnswer && verb.pos === 'VERB'
+    ? { instruction: 'imperative', newTask: false }
+    : { instruction: null, newTask: verb.pos === 'VERB' };
 }

@@ -23,7 +23,8 @@ export interface FeedbackReading {
 }
 
 // A comma, then "not" and a noun phrase; "not really/sure/bad/…" are hedges, not contrasts.
-const CONTRAST = /,\s*not\s+(?!(?:really|quite|sure|yet|bad|too|very|that|what|it|so|just|only|at|even|exactly|much|great|good|helpful)\b)[\p{L}\d]/iu;
+const CONTRAST =
+  /,\s*not\s+(?!(?:really|quite|sure|yet|bad|too|very|that|what|it|so|just|only|at|even|exactly|much|great|good|helpful)\b)[\p{L}\d]/iu;
 
 const DESCRIBES_ANSWER = /^(it|this|that|these|those)('s| is| was| looks| reads| sounds| feels| seems)\b/i;
 
@@ -50,7 +51,11 @@ export function readFeedback(text: string): FeedbackReading {
       clauses[0] = { ...clauses[0], instruction: 'X, not Y', complaint: null };
     }
     // "cold, no goodbye or anything": after a complaint, "no X" says what is missing, not what to do.
-    if (first > 0 && clauses[first].instruction === 'no X' && clauses.slice(0, first).some((c) => c.complaint !== null || c.polarity <= NEGATIVE_AT)) {
+    if (
+      first > 0 &&
+      clauses[first].instruction === 'no X' &&
+      clauses.slice(0, first).some((c) => c.complaint !== null || c.polarity <= NEGATIVE_AT)
+    ) {
       clauses[first] = { ...clauses[first], instruction: null, complaint: 'missing X' };
       first = clauses.findIndex((c) => c.instruction !== null);
     }
@@ -124,7 +129,11 @@ function stripLeadingJoiners(hint: string): string {
  * so that the learning benchmark does not depend on phrases written for the judge.
  */
 export function judgeCueWords(): string[] {
-  const alternatives = (re: RegExp) => re.source.split('|').map((a) => a.replace(/\\b|[()^$?:!<=\\[\]{}.*+]/g, '').trim()).filter((a) => a !== '');
+  const alternatives = (re: RegExp) =>
+    re.source
+      .split('|')
+      .map((a) => a.replace(/\\b|[()^$?:!<=\\[\]{}.*+]/g, '').trim())
+      .filter((a) => a !== '');
   return [
     ...DOMAIN_POSITIVE,
     ...DOMAIN_NEGATIVE,

@@ -41,7 +41,13 @@ export function analyse(text: string): Analysis {
   const neg = tokens.out(its.negationFlag) as unknown as boolean[];
   const types = tokens.out(its.type) as string[];
   return {
-    tokens: words.map((w, i) => ({ text: w.toLowerCase(), lemma: (lemmas[i] ?? w).toLowerCase(), pos: pos[i] ?? 'X', negated: neg[i] === true, type: types[i] ?? 'word' })),
+    tokens: words.map((w, i) => ({
+      text: w.toLowerCase(),
+      lemma: (lemmas[i] ?? w).toLowerCase(),
+      pos: pos[i] ?? 'X',
+      negated: neg[i] === true,
+      type: types[i] ?? 'word',
+    })),
     sentiment: doc.out(its.sentiment) as unknown as number,
   };
 }

@@ -80,6 +80,12 @@ test('a fixed subset of the evaluation set: exact scores and hints', () => {
 test('the reader is deterministic and records what decided', () => {
   const a = readFeedback('Too long. Give me two sentences max.');
   assert.deepEqual(a, readFeedback('Too long. Give me two sentences max.'));
-  assert.ok(a.cues.some((c) => c.startsWith('complaint:')), a.cues.join(', '));
-  assert.ok(a.cues.some((c) => c.startsWith('instruction:')), a.cues.join(', '));
+  assert.ok(
+    a.cues.some((c) => c.startsWith('complaint:')),
+    a.cues.join(', '),
+  );
+  assert.ok(
+    a.cues.some((c) => c.startsWith('instruction:')),
+    a.cues.join(', '),
+  );
 });

@@ -56,8 +56,12 @@ export class ThreadClient {
     this.worker.unref();
     this.worker.on('message', (msg: ThreadReply) => this.onMessage(msg));
     // Without an 'error' listener a worker's uncaught exception would crash the main process.
-    this.worker.on('error', (err) => { this.lastError = err; });
-    this.worker.on('messageerror', (err) => { this.lastError = err; });
+    this.worker.on('error', (err) => {
+      this.lastError = err;
+    });
+    this.worker.on('messageerror', (err) => {
+      this.lastError = err;
+    });
     this.exited = new Promise((resolve) => {
       this.worker.once('exit', (code) => {
         this.onExit(code);
@@ -95,7 +99,9 @@ export class ThreadClient {
       try {
         this.post({ id, op, args }, opts.transfer);
       } catch (err) {
-        this.finish(id)?.reject(new OpenClawError('internal', `could not send ${op} to ${this.opts.label}: ${(err as Error).message}`, { cause: err }));
+        this.finish(id)?.reject(
+          new OpenClawError('internal', `could not send ${op} to ${this.opts.label}: ${(err as Error).message}`, { cause: err }),
+        );
       }
     });
   }
@@ -164,7 +170,9 @@ export class ThreadClient {
   private onExit(code: number): void {
     if (this.dead === null) {
       const why = this.lastError !== null ? `: ${this.lastError.message}` : '';
-      this.dead = new OpenClawError('internal', `${this.opts.label} thread stopped (exit code ${code})${why}; ${this.opts.remedy}`, { cause: this.lastError ?? undefined });
+      this.dead = new OpenClawError('internal', `${this.opts.label} thread stopped (exit code ${code})${why}; ${this.opts.remedy}`, {
+        cause: this.lastError ?? undefined,
+      });
     }
     for (const id of [...this.pending.keys()]) this.finish(id)?.reject(this.dead);
   }

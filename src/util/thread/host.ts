@@ -63,7 +63,9 @@ export function serveThread(handler: ThreadHandler, label: string): void {
     const { id, op } = msg;
     if (id === ONE_WAY) {
       const ctx: HandlerContext = { signal: new AbortController().signal, partial: () => undefined };
-      handler.handle(op, (msg as { args: unknown }).args, ctx).catch((err: unknown) => send({ id, type: 'error', error: serializeError(err, label) }));
+      handler
+        .handle(op, (msg as { args: unknown }).args, ctx)
+        .catch((err: unknown) => send({ id, type: 'error', error: serializeError(err, label) }));
       return;
     }
     const abort = new AbortController();

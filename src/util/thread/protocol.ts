@@ -10,9 +10,7 @@ import { OpenClawError, type ErrorKind } from '../../errors/index.ts';
 export const ONE_WAY = 0;
 
 /** main → worker. `cancel` aborts the in-flight request with id `target`. */
-export type ThreadRequest =
-  | { id: number; op: string; args: unknown }
-  | { id: number; op: 'cancel'; target: number };
+export type ThreadRequest = { id: number; op: string; args: unknown } | { id: number; op: 'cancel'; target: number };
 
 /** An error as it crosses the thread boundary. */
 export interface SerializedError {
