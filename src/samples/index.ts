@@ -2,8 +2,9 @@
 // In: finished main turns awaiting judgement (`addPendingTurn`, the acknowledgement point) and their
 // outcomes (`resolvePendingTurn`: sample(s) or a drop with a reason). Out: batches for the trainer
 // (`leaseBatch` → `markTrained` / `releaseLease`), counters and pages for dashboards, JSONL export.
-// One SQLite file in WAL mode with synchronous=FULL: nothing acknowledged is lost to a crash, and on
-// open leased-but-untrained samples go back to ready while pending turns wait to be re-judged.
+// One SQLite file in WAL mode (`storage.synchronous`: `normal` by default, nothing acknowledged is
+// lost to a crash of the process; `full` also survives power loss). On open, leased-but-untrained
+// samples go back to ready while pending turns wait to be re-judged.
 
 export type { Sample, SampleType, Vote } from './types.ts';
 export type {
