@@ -8,6 +8,7 @@
 // backend (the embedded engine's PolicyEngine.score) plugs in through `teacherClientFromBackend`.
 import { Pool } from 'undici';
 import { OpenClawError } from '../errors/index.ts';
+import { parseBaseUrl } from '../util/base-url.ts';
 import { Limiter } from '../util/limiter.ts';
 import { HTTP_DIALECTS, teacherMismatch, type HttpDialect, type TeacherScore } from './teacher-dialects.ts';
 
@@ -136,16 +137,7 @@ interface HttpBackendOptions extends TeacherClientOptions {
 }
 
 function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): TeacherBackend {
-  let url: URL;
-  try {
-    url = new URL(opts.baseUrl);
-  } catch {
-    throw new OpenClawError(
-      'config',
-      `teacher.base_url ${JSON.stringify(opts.baseUrl)} is not a URL (expected e.g. http://127.0.0.1:30000)`,
-      { param: 'teacher.base_url' },
-    );
-  }
+  const url = parseBaseUrl(opts.baseUrl, 'teacher.base_url', 'expected e.g. http://127.0.0.1:30000');
   if (!(opts.timeoutMs > 0))
     throw new OpenClawError('config', `teacher timeout must be > 0 ms, got ${opts.timeoutMs}`, { param: 'teacher.timeout_ms' });
   const path = dialect.path(url.pathname.replace(/\/+$/, ''));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { OpenClawError } from '../../errors/index.ts';
 import { retryDelay } from '../openai-compatible/retry.ts';
+import { parseBaseUrl } from '../../util/base-url.ts';
 import { SeqStore } from './seq.ts';
 import {
   CapabilitiesSchema,
@@ -105,16 +106,7 @@ export class TinkerClient {
   sessionId: string | undefined;
 
   constructor(opts: TinkerClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(opts.baseUrl);
-    } catch {
-      throw new OpenClawError(
-        'config',
-        `tinker.base_url ${JSON.stringify(opts.baseUrl)} is not a URL (hosted: ${HOSTED_TINKER_URL}; SkyRL: http://HOST:8000)`,
-        { param: 'tinker.base_url' },
-      );
-    }
+    const url = parseBaseUrl(opts.baseUrl, 'tinker.base_url', `hosted: ${HOSTED_TINKER_URL}; SkyRL: http://HOST:8000`);
     this.baseUrl = opts.baseUrl;
     // Accept "…", "…/" and "…/api/v1": every path lives under /api/v1.
     this.prefix = `${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}/api/v1`;
