@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedUpstream } from '../support/scripted-upstream.ts';
+import { ScriptedUpstream, scriptedRollout } from '../support/scripted-upstream.ts';
 import { judgeFallback } from '../support/scripted-judge.ts';
 import { postJson } from '../support/harness.ts';
 import { exited, launch, waitFor } from '../support/child-server.ts';
@@ -32,14 +32,7 @@ for (const thread of [false, true]) {
     const outDir = mkdtempSync(join(tmpdir(), 'ocrl-crash-'));
     const spec = {
       tree: {
-        rollout: {
-          provider: 'openai_compatible',
-          base_url: policy.url,
-          model_id: 'p',
-          timeout_s: 5,
-          first_token_timeout_s: 2,
-          max_retries: 0,
-        },
+        rollout: scriptedRollout(policy.url),
         judge: { provider: 'openai_compatible', base_url: judge.url, model_id: 'j', timeout_s: 60 },
       },
       overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl', 'scoring.worker_thread': thread },

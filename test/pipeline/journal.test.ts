@@ -10,7 +10,7 @@ import pino from 'pino';
 import { startHarness, postJson, readSse } from '../support/harness.ts';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
-import { ScriptedUpstream } from '../support/scripted-upstream.ts';
+import { ScriptedUpstream, scriptedRollout } from '../support/scripted-upstream.ts';
 import { exited, launch } from '../support/child-server.ts';
 import { RecordWriter, readRecords, type Turn } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
@@ -112,14 +112,7 @@ for (const stream of [false, true]) {
     // The server SIGKILLs itself the moment the turn line is written: whatever the client holds then came before it.
     const { child, url } = await launch({
       tree: {
-        rollout: {
-          provider: 'openai_compatible',
-          base_url: policy.url,
-          model_id: 'p',
-          timeout_s: 5,
-          first_token_timeout_s: 2,
-          max_retries: 0,
-        },
+        rollout: scriptedRollout(policy.url),
       },
       overrides: { output_dir: outDir, 'server.port': 0 },
       killOnTurnCompleted: true,

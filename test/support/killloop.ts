@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedUpstream } from './scripted-upstream.ts';
+import { ScriptedUpstream, scriptedRollout } from './scripted-upstream.ts';
 import { judgeFallback } from './scripted-judge.ts';
 import { exited, launch } from './child-server.ts';
 import { rng } from '../fixtures/openclaw-like.ts';
@@ -66,14 +66,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'ocrl-killloop-'));
   const spec = {
     tree: {
-      rollout: {
-        provider: 'openai_compatible',
-        base_url: policy.url,
-        model_id: 'p',
-        timeout_s: 5,
-        first_token_timeout_s: 2,
-        max_retries: 0,
-      },
+      rollout: scriptedRollout(policy.url),
       judge: { provider: 'openai_compatible', base_url: judge.url, model_id: 'j', timeout_s: 30 },
     },
     overrides: { output_dir: outDir, 'server.port': 0, mode: 'openclaw-rl', 'scoring.worker_thread': o.thread ?? false },

@@ -42,6 +42,11 @@ function splitTokens(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [text];
 }
 
+/** A `rollout:` config tree for a policy served by a ScriptedUpstream (short deadlines, no retries). */
+export function scriptedRollout(url: string): Record<string, unknown> {
+  return { provider: 'openai_compatible', base_url: url, model_id: 'p', timeout_s: 5, first_token_timeout_s: 2, max_retries: 0 };
+}
+
 export class ScriptedUpstream {
   readonly received: ReceivedRequest[] = [];
   private readonly queue: Behaviour[] = [];
