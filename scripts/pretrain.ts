@@ -6,6 +6,8 @@
 //                                                           (a short second phase from a checkpoint)
 //   npm run pretrain -- --init checkpoints/base --steps 300 --paraphrase-rate 0.6 --out tmp/base-para
 //                                                           (hints worded as paraphrases, 60% of them)
+//   npm run pretrain -- --init checkpoints/base --steps 1500 --save-every 500 --out tmp/base-long
+//                                                           (a longer phase, with the weights at steps 500, 1000)
 //   npm run pretrain -- --rates-only                        (re-measure an existing checkpoint)
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,6 +32,8 @@ const program = new Command('pretrain')
   .option('--ctx <n>', 'context length', String(d.model.ctx))
   .option('--minority-rate <list>', 'corpus minority rates to change, e.g. lowercase=0.14,terse=0.1')
   .option('--paraphrase-rate <x>', 'share of instructions worded as a training paraphrase (src/pretrain/paraphrases.ts)', '0')
+  .option('--hint-rate <x>', 'share of single-turn dialogues whose user message carries a style instruction', '0.4')
+  .option('--save-every <n>', 'also save the weights every N steps to <out>.stepN (0: only at the end)', '0')
   .option('--rate-samples <n>', 'unhinted answers sampled for the base rates (0 skips)', String(d.rateSamples))
   .option('--hint-samples <n>', 'answers per style instruction', String(d.hintSamples))
   .option('--init <dir>', 'continue from this checkpoint (weights, shape, tokenizer) instead of a fresh model')
@@ -79,7 +83,8 @@ const opts: PretrainOptions = {
   beta2: num('beta2'),
   vocabSize: num('vocab'),
   model: { dModel: num('dModel'), nLayer: num('layers'), nHead: num('heads'), ctx: num('ctx') },
-  corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined), paraphraseRate: rate('paraphraseRate') },
+  corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined), paraphraseRate: rate('paraphraseRate'), hintRate: rate('hintRate') },
+  saveEvery: num('saveEvery'),
   rateSamples: num('rateSamples'),
   hintSamples: num('hintSamples'),
   init: o.init as string | undefined,

@@ -6,6 +6,7 @@
 // After a restart, the log gives back feedback newer than what a pending turn was stored with.
 // The rules for combining feedback with the judges are the pure functions in feedback.ts.
 import { OpenClawError } from '../errors/index.ts';
+import { hintLength } from '../scoring/index.ts';
 import type { PendingTurn, SampleStore, StoredSample } from '../samples/index.ts';
 import type { PipelineCounters } from './counters.ts';
 import { storedFeedback, turnKey } from './convert.ts';
@@ -119,7 +120,7 @@ export class FeedbackService {
     this.append(req.sessionId, turnId, fb);
     this.unresolved.set(turnKey(req.sessionId, turnId), fb);
     const applied = this.o.redecideHeld(req.sessionId, turnId);
-    const hintApplied = req.comment !== null && usesHints(settings.mode) && Array.from(req.comment).length > settings.minHintChars;
+    const hintApplied = req.comment !== null && usesHints(settings.mode) && hintLength(req.comment) > settings.minHintChars;
     return {
       session_id: req.sessionId,
       turn_id: turnId,

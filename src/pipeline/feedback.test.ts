@@ -74,6 +74,8 @@ test('join: the feedback sign is one more vote; the longer of comment and judge 
 test('comments are hints only in OPD modes and only above min_hint_chars', () => {
   assert.equal(applyFeedback({}, fb(1, 'a long enough comment'), ctx({ mode: 'openclaw-rl' })).hint, null);
   assert.equal(applyFeedback({}, fb(1, 'too short'), ctx()).hint, null);
+  // A CJK character counts 3 toward min_hint_chars: a 4-character Chinese instruction is a hint.
+  assert.deepEqual(applyFeedback({}, fb(1, '改成小写'), ctx({ mode: 'openclaw-opd' })).hint, { hint: '改成小写', votes: [1] });
   assert.deepEqual(applyFeedback({}, fb(1, 'a long enough comment'), ctx({ mode: 'openclaw-opd' })).hint, {
     hint: 'a long enough comment',
     votes: [1],

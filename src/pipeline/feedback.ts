@@ -13,7 +13,7 @@ import {
   type TurnSignals,
   type Decision,
 } from '../methods/index.ts';
-import { majorityVote } from '../scoring/index.ts';
+import { hintLength, majorityVote } from '../scoring/index.ts';
 import type { Sample, Vote } from '../samples/index.ts';
 import type { Feedback, FeedbackPolicy } from './types.ts';
 
@@ -94,10 +94,10 @@ export function applyFeedback(signals: TurnSignals, feedback: Feedback | undefin
 }
 
 function hintWithComment(hint: HintSignal | null, comment: string | null, ctx: FeedbackContext): HintSignal | null {
-  if (comment === null || !usesHints(ctx.mode) || Array.from(comment).length <= ctx.minHintChars) return hint;
+  if (comment === null || !usesHints(ctx.mode) || hintLength(comment) <= ctx.minHintChars) return hint;
   const votes: Vote[] = [...(hint?.votes ?? []), 1];
   const judged = hint?.hint ?? null;
-  if (ctx.policy === 'join' && judged !== null && Array.from(judged).length >= Array.from(comment).length) return { hint: judged, votes };
+  if (ctx.policy === 'join' && judged !== null && hintLength(judged) >= hintLength(comment)) return { hint: judged, votes };
   return { hint: comment, votes };
 }
 

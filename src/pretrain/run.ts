@@ -52,6 +52,8 @@ export interface PretrainOptions {
    * without hints, without the hour of a full run.
    */
   init?: string;
+  /** Also save the weights every this many steps, to `<outDir>.step<N>` (0 or absent: only at the end). */
+  saveEvery?: number;
 }
 
 /** Defaults of `npm run pretrain` (about half an hour of training on one core). */
@@ -198,6 +200,10 @@ export async function runPretrain(opts: PretrainOptions, log: (line: string) => 
           line += ` eval ${finalEvalLoss.toFixed(3)}`;
         }
         log(line);
+      }
+      if (opts.saveEvery && (step + 1) % opts.saveEvery === 0 && !last) {
+        await saveBase(`${opts.outDir}.step${step + 1}`, model, tokenizer);
+        log(`saved ${opts.outDir}.step${step + 1}`);
       }
     }
     const trainSeconds = (performance.now() - trainStart) / 1000;

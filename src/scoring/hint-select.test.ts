@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { overlapScore, selectHint } from './hint-select.ts';
+import { hintLength, overlapScore, selectHint } from './hint-select.ts';
 import type { CandidateTopK, HintCandidate } from './types.ts';
 
 const ln = Math.log;
@@ -44,13 +44,17 @@ test('longest: longest hint among +1 votes longer than minHintChars, trimmed', (
   assert.equal(s.fallback, null);
 });
 
-test('longest: minHintChars is a strict lower bound, counted in characters', () => {
+test('longest: minHintChars is a strict lower bound on hintLength: code points, a CJK character counting 3', () => {
   const exactlyTen = [{ score: 1, hint: '0123456789' }] as HintCandidate[];
   assert.equal(selectHint(exactlyTen, { strategy: 'longest' }).hint, null);
   assert.equal(selectHint(exactlyTen, { strategy: 'longest', minHintChars: 9 }).hint, '0123456789');
-  const chinese = [{ score: 1, hint: '请用公制单位回答' }] as HintCandidate[]; // 8 characters
-  assert.equal(selectHint(chinese, { strategy: 'longest', minHintChars: 7 }).hint, '请用公制单位回答');
-  assert.equal(selectHint(chinese, { strategy: 'longest', minHintChars: 8 }).hint, null);
+  const chinese = [{ score: 1, hint: '改成小写' }] as HintCandidate[]; // 4 characters, 12 by hintLength
+  assert.equal(hintLength('改成小写'), 12);
+  assert.equal(selectHint(chinese, { strategy: 'longest' }).hint, '改成小写');
+  assert.equal(selectHint(chinese, { strategy: 'longest', minHintChars: 12 }).hint, null);
+  assert.equal(hintLength('用中文'), 9); // under the default 10: dropped
+  assert.equal(hintLength('ship it 🚀'), 9); // an emoji is one code point, not two UTF-16 units
+  assert.equal(hintLength('カタカナ 한국어'), 22);
 });
 
 test('longest: no eligible candidate means no hint; ties go to the earliest vote', () => {

@@ -1,7 +1,8 @@
 // Choosing one hint among the hint judge's m candidates (`scoring.hint_selection`).
 //
 // Eligible candidates: votes that said +1 and carry a hint longer than `minHintChars`
-// (default 10, counted in Unicode code points after trimming).
+// (default 10, measured by `hintLength` after trimming: code points, with a CJK character
+// counting 3, so "改成小写" (4 characters, a whole instruction) is as long as "use lowercase").
 //
 // `longest` (the reference's rule): the longest eligible hint; ties go to the earliest vote.
 //
@@ -91,7 +92,7 @@ function positionOverlap(teacher: TopK, student: TopK, metric: OverlapMetric): n
 
 function isBetter(score: number, index: number, bestScore: number, bestIndex: number, candidates: readonly HintCandidate[]): boolean {
   if (score !== bestScore) return score > bestScore;
-  return charCount(hintOf(candidates[index])) > charCount(hintOf(candidates[bestIndex]));
+  return hintLength(hintOf(candidates[index])) > hintLength(hintOf(candidates[bestIndex]));
 }
 
 function hasUsableTopK(topK: CandidateTopK | null | undefined): boolean {
@@ -102,7 +103,7 @@ function hasUsableTopK(topK: CandidateTopK | null | undefined): boolean {
 export function eligibleIndices(candidates: readonly HintCandidate[], minChars: number): number[] {
   const out: number[] = [];
   candidates.forEach((c, i) => {
-    if (c.score === 1 && c.hint !== null && charCount(c.hint.trim()) > minChars) out.push(i);
+    if (c.score === 1 && c.hint !== null && hintLength(c.hint.trim()) > minChars) out.push(i);
   });
   return out;
 }
@@ -110,7 +111,7 @@ export function eligibleIndices(candidates: readonly HintCandidate[], minChars: 
 function pickLongest(candidates: readonly HintCandidate[], eligible: number[]): number | null {
   let best: number | null = null;
   for (const i of eligible) {
-    if (best === null || charCount(hintOf(candidates[i])) > charCount(hintOf(candidates[best]))) best = i;
+    if (best === null || hintLength(hintOf(candidates[i])) > hintLength(hintOf(candidates[best]))) best = i;
   }
   return best;
 }
@@ -119,7 +120,15 @@ function hintOf(candidate: HintCandidate): string {
   return (candidate.hint ?? '').trim();
 }
 
-/** Length in code points, so a CJK or emoji hint is measured in characters, not UTF-16 units. */
-function charCount(text: string): number {
-  return Array.from(text).length;
+const WIDE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * A hint's length as `scoring.min_hint_chars` measures it: code points (so an emoji is 1, not 2
+ * UTF-16 units), with a CJK character counting 3 — one carries about as much as a short English
+ * word, and a 4-character Chinese instruction must not fall under a limit set for English.
+ */
+export function hintLength(text: string): number {
+  let n = 0;
+  for (const ch of text) n += WIDE_SCRIPT.test(ch) ? 3 : 1;
+  return n;
 }
