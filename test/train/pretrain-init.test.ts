@@ -2,7 +2,7 @@
 // and tokenizer, weights moved on from the checkpoint's, not from a fresh initialisation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCheckpoint } from '../../src/engines/embedded/checkpoint.ts';
@@ -22,6 +22,7 @@ test("pretrain with init: the checkpoint's shape and tokenizer, its weights trai
       batchSize: 2,
       evalDialogues: 2,
       rateSamples: 0,
+      saveEvery: 1,
       corpus: { minorityRate: { lowercase: 0.05 } },
     },
     (l) => lines.push(l),
@@ -34,6 +35,13 @@ test("pretrain with init: the checkpoint's shape and tokenizer, its weights trai
   const moved = Object.keys(before.weights).filter((k) => before.weights[k].data.some((v, i) => v !== after.weights[k].data[i]));
   assert.ok(moved.length > Object.keys(before.weights).length / 2, `weights trained further: ${moved.length} tensors changed`);
   assert.ok(lines.some((l) => l.includes(`continuing from ${init}`)));
+  // --save-every 1: the weights after step 1 sit beside the output, between the init's and the final ones.
+  const mid = await readCheckpoint(`${outDir}.step1`);
+  assert.deepEqual(mid.tokenizer, before.tokenizer);
+  const differs = (a: typeof before, b: typeof before) =>
+    Object.keys(a.weights).some((k) => a.weights[k].data.some((v, i) => v !== b.weights[k].data[i]));
+  assert.ok(differs(mid, before) && differs(mid, after), 'step 1 weights differ from the init and from step 2');
+  assert.equal(existsSync(`${outDir}.step2`), false, 'the last step is the output itself');
   assert.ok(
     lines.some((l) => l.includes('"lowercase":0.05')),
     'the changed corpus rate is in the log',
