@@ -32,6 +32,11 @@ const program = new Command('pretrain')
   .option('--ctx <n>', 'context length', String(d.model.ctx))
   .option('--minority-rate <list>', 'corpus minority rates to change, e.g. lowercase=0.14,terse=0.1')
   .option('--paraphrase-rate <x>', 'share of instructions worded as a training paraphrase (src/pretrain/paraphrases.ts)', '0')
+  .option(
+    '--paraphrase-noise <x>',
+    'share of paraphrases with two style words joined by "and", and with style-neutral words around them',
+    '0',
+  )
   .option('--hint-rate <x>', 'share of single-turn dialogues whose user message carries a style instruction', '0.4')
   .option('--save-every <n>', 'also save the weights every N steps to <out>.stepN (0: only at the end)', '0')
   .option('--rate-samples <n>', 'unhinted answers sampled for the base rates (0 skips)', String(d.rateSamples))
@@ -83,7 +88,12 @@ const opts: PretrainOptions = {
   beta2: num('beta2'),
   vocabSize: num('vocab'),
   model: { dModel: num('dModel'), nLayer: num('layers'), nHead: num('heads'), ctx: num('ctx') },
-  corpus: { minorityRate: minorityRates(o.minorityRate as string | undefined), paraphraseRate: rate('paraphraseRate'), hintRate: rate('hintRate') },
+  corpus: {
+    minorityRate: minorityRates(o.minorityRate as string | undefined),
+    paraphraseRate: rate('paraphraseRate'),
+    hintRate: rate('hintRate'),
+    paraphraseNoise: rate('paraphraseNoise'),
+  },
   saveEvery: num('saveEvery'),
   rateSamples: num('rateSamples'),
   hintSamples: num('hintSamples'),

@@ -35,6 +35,12 @@ export interface CorpusOptions {
    * exactly as before, so the corpus of the earlier phases stays the same.
    */
   paraphraseRate?: number;
+  /**
+   * Noise in the training wordings (paraphrases.ts `DrawOptions.noise`): two style words joined
+   * by "and", style-neutral words around the request (default 0: the wordings of the first
+   * paraphrase phase).
+   */
+  paraphraseNoise?: number;
 }
 
 /** Defaults of CorpusOptions. */
@@ -45,6 +51,7 @@ export const DEFAULT_CORPUS: Required<Omit<CorpusOptions, 'minorityRate'>> & { m
   multiTurnRate: 0.06,
   systemRate: 0.3,
   paraphraseRate: 0,
+  paraphraseNoise: 0,
 };
 
 /** How a dialogue was made. */
@@ -86,14 +93,17 @@ function drawStyles(rng: Rng, rates: Record<StyleName, number>): Styles {
 }
 
 /** The words of one instruction: a training paraphrase with probability paraphraseRate, else the canonical sentence. */
-function instructionText(rng: Rng, style: StyleName, minority: boolean, paraphraseRate: number): string {
+function instructionText(rng: Rng, style: StyleName, minority: boolean, cfg: ParaphraseKnobs): string {
   // No draw at rate 0: the corpus of a run without paraphrases is the one it always was.
-  if (paraphraseRate > 0 && rng.uniform() < paraphraseRate) return drawParaphrase(rng, style, minority);
+  if (cfg.paraphraseRate > 0 && rng.uniform() < cfg.paraphraseRate)
+    return drawParaphrase(rng, style, minority, { noise: cfg.paraphraseNoise });
   return pick(rng, STYLE_INSTRUCTIONS[style][minority ? 'minority' : 'majority']);
 }
 
+type ParaphraseKnobs = Pick<typeof DEFAULT_CORPUS, 'paraphraseRate' | 'paraphraseNoise'>;
+
 /** One or (20%) two instructions on different dimensions; 80% ask for the minority style. */
-function drawAsks(rng: Rng, paraphraseRate: number): Ask[] {
+function drawAsks(rng: Rng, cfg: ParaphraseKnobs): Ask[] {
   const first = pick(rng, STYLE_NAMES);
   const styles =
     rng.uniform() < 0.2
@@ -107,7 +117,7 @@ function drawAsks(rng: Rng, paraphraseRate: number): Ask[] {
       : [first];
   return styles.map((style) => {
     const minority = rng.uniform() < 0.8;
-    return { style, value: minority ? MINORITY[style] : !MINORITY[style], text: instructionText(rng, style, minority, paraphraseRate) };
+    return { style, value: minority ? MINORITY[style] : !MINORITY[style], text: instructionText(rng, style, minority, cfg) };
   });
 }
 
@@ -128,7 +138,7 @@ function opening(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic, templates: 
 function singleTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogue {
   const messages = opening(rng, cfg, topic, QUESTION_TEMPLATES);
   const hinted = rng.uniform() < cfg.hintRate;
-  const asks = hinted ? drawAsks(rng, cfg.paraphraseRate) : [];
+  const asks = hinted ? drawAsks(rng, cfg) : [];
   const styles = follow(rng, drawStyles(rng, cfg.minorityRate), asks, cfg.followRate);
   if (hinted) {
     const last = messages[messages.length - 1];
@@ -155,7 +165,7 @@ function twoTurn(rng: Rng, cfg: typeof DEFAULT_CORPUS, topic: Topic): Dialogue {
     return { messages, kind: 'thanks', topicId: topic.id, styles: null, asked: {} };
   }
   const style = pick(rng, unwanted);
-  messages.push({ role: 'user', content: `${pick(rng, COMPLAINTS[style])} ${instructionText(rng, style, true, cfg.paraphraseRate)}` });
+  messages.push({ role: 'user', content: `${pick(rng, COMPLAINTS[style])} ${instructionText(rng, style, true, cfg)}` });
   const redo = follow(rng, first, [{ style, value: MINORITY[style], text: '' }], cfg.followRate);
   messages.push({ role: 'assistant', content: renderAnswer(rng, topic, redo) });
   return { messages, kind: 'redo', topicId: topic.id, styles: redo, asked: { [style]: MINORITY[style] } };

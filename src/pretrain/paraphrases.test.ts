@@ -93,6 +93,29 @@ test('training wordings: fixed ones and composed ones (hundreds per style), some
     assert.ok(composedWordings(style).length >= 200, `${style}: ${composedWordings(style).length} composed wordings`);
 });
 
+test('noise: at 0 the draws are unchanged; above 0, pairs of style words and neutral words around the request, Chinese left alone', () => {
+  const plain = (noise?: number) => {
+    const rng = new Rng(11);
+    return Array.from({ length: 300 }, () => drawParaphrase(rng, 'casual', true, noise === undefined ? {} : { noise }));
+  };
+  assert.deepEqual(plain(0), plain(), 'noise 0 draws exactly what no option draws');
+  assert.deepEqual(generateCorpus(300, 7, { paraphraseRate: 0.7, paraphraseNoise: 0 }), generateCorpus(300, 7, { paraphraseRate: 0.7 }));
+  const noisy = plain(0.5);
+  const neutral =
+    /^(hmm, |ok so |honestly, |maybe |hey, |for this one, )| (this time|for me|if you can|going forward|overall|in general|as well)\b/i;
+  const padded = noisy.filter((t) => neutral.test(t));
+  const pairs = noisy.filter((t) =>
+    /\b(casual|relaxed|chill|friendly|informal|easygoing|chatty) and (casual|relaxed|chill|friendly|informal|easygoing|chatty)\b/i.test(t),
+  );
+  assert.ok(pairs.length > 10 && padded.length > 30, `${pairs.length} pairs, ${padded.length} padded of 300`);
+  for (const t of noisy.filter((x) => CJK.test(x.replace(/ 谢谢$/, ''))))
+    assert.doesNotMatch(t, neutral, `neutral English words around a Chinese wording: ${t}`);
+  const corpus = generateCorpus(2000, 3, { paraphraseRate: 0.7, paraphraseNoise: 0.5 });
+  for (const d of corpus)
+    for (const m of d.messages.filter((x) => x.role === 'user'))
+      for (const h of allHeldOut) assert.equal(String(m.content).includes(h), false, `held-out "${h}" in the corpus`);
+});
+
 test('held-out wordings stay unseen: no composed wording occurs inside one', () => {
   for (const style of STYLE_NAMES) {
     for (const h of MINORITY_PARAPHRASES[style].heldOut) {

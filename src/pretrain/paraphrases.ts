@@ -227,26 +227,83 @@ const COMPOSED: Readonly<Record<StyleName, ReadonlyArray<readonly [frames: reado
 };
 const COMPOSED_ENDINGS: readonly string[] = ['', '.', ' please', ' please.', ' pls', '!', ', thanks'];
 
-/** A composed wording of a minority style: one frame, one fill, an ending, sometimes capitalized. */
-function composeParaphrase(rng: Rng, style: StyleName): string {
+/** A composed wording of a minority style: one frame, one fill (or, with `pairRate`, two joined by "and"), an ending, sometimes capitalized. */
+function composeParaphrase(rng: Rng, style: StyleName, pairRate: number): string {
   const [frames, fills] = pick(rng, COMPOSED[style]);
-  const text = pick(rng, frames).replace('{}', pick(rng, fills)) + pick(rng, COMPOSED_ENDINGS);
+  const frame = pick(rng, frames);
+  let fill = pick(rng, fills);
+  // No draw at pairRate 0, so the corpus of a phase without noise stays what it was.
+  if (pairRate > 0 && rng.uniform() < pairRate) {
+    const other = pick(
+      rng,
+      fills.filter((f) => f !== fill),
+    );
+    fill = `${fill} and ${other}`;
+  }
+  const text = frame.replace('{}', fill) + pick(rng, COMPOSED_ENDINGS);
   return rng.uniform() < 0.5 ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 /** Share of minority training wordings that are composed rather than drawn from the fixed list. */
 const COMPOSED_SHARE = 0.5;
 
+/**
+ * Words that name no style, put before or after a request: people pad what they ask with them,
+ * and a model that has only seen requests made of style words reads an unfamiliar word next to
+ * one ("casual ___ please") as a different request. With these, the style words must carry it.
+ */
+const NEUTRAL_BEFORE: readonly string[] = [
+  'hmm, ',
+  'ok so ',
+  'honestly, ',
+  'maybe ',
+  'for this one, ',
+  'from now on ',
+  'next time ',
+  'and ',
+  'hey, ',
+];
+const NEUTRAL_AFTER: readonly string[] = [
+  ' this time',
+  ' for me',
+  ' if you can',
+  ' going forward',
+  ' overall',
+  ' in general',
+  ' ok?',
+  ' here',
+  ' for this answer',
+  ' as well',
+];
+
+/** Options of `drawParaphrase`. */
+export interface DrawOptions {
+  /**
+   * Probability of each of two kinds of noise: two style words joined by "and" in a composed
+   * wording, and a style-neutral word before or after the request (default 0: no extra draws).
+   */
+  noise?: number;
+}
+
 /** A training wording of `style` in direction `minority`, sometimes framed by a lead-in or a tail. */
-export function drawParaphrase(rng: Rng, style: StyleName, minority: boolean): string {
-  const text =
+export function drawParaphrase(rng: Rng, style: StyleName, minority: boolean, opts: DrawOptions = {}): string {
+  const noise = opts.noise ?? 0;
+  let text =
     minority && rng.uniform() < COMPOSED_SHARE
-      ? composeParaphrase(rng, style)
+      ? composeParaphrase(rng, style, noise)
       : pick(rng, minority ? MINORITY_PARAPHRASES[style].train : MAJORITY_PARAPHRASES[style]);
+  if (noise > 0 && rng.uniform() < noise && !/\p{Script=Han}/u.test(text)) text = withNeutralWords(rng, text);
   const frame = rng.uniform();
   if (frame < 0.15) return pick(rng, LEAD_INS) + text.charAt(0).toLowerCase() + text.slice(1);
   if (frame < 0.3) return text + pick(rng, TAILS);
   return text;
+}
+
+/** `text` with a style-neutral word before it or after it (before any final punctuation). */
+function withNeutralWords(rng: Rng, text: string): string {
+  if (rng.uniform() < 0.5) return pick(rng, NEUTRAL_BEFORE) + text.charAt(0).toLowerCase() + text.slice(1);
+  const end = /[.!?。！？]*$/.exec(text)?.[0] ?? '';
+  return text.slice(0, text.length - end.length) + pick(rng, NEUTRAL_AFTER) + end;
 }
 
 /** Every composed wording of a style (for tests: none may be a held-out wording). */
