@@ -37,6 +37,7 @@ const program = new Command('pretrain')
     'share of paraphrases with two style words joined by "and", and with style-neutral words around them',
     '0',
   )
+  .option('--paraphrase-wider', 'training wordings from the wider frames and written lists too (src/pretrain/paraphrases.ts)')
   .option('--hint-rate <x>', 'share of single-turn dialogues whose user message carries a style instruction', '0.4')
   .option('--save-every <n>', 'also save the weights every N steps to <out>.stepN (0: only at the end)', '0')
   .option('--rate-samples <n>', 'unhinted answers sampled for the base rates (0 skips)', String(d.rateSamples))

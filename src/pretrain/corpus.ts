@@ -41,6 +41,8 @@ export interface CorpusOptions {
    * paraphrase phase).
    */
   paraphraseNoise?: number;
+  /** Training wordings from the wider frames and written lists too (paraphrases.ts WIDER_GROUPS). */
+  paraphraseWider?: boolean;
 }
 
 /** Defaults of CorpusOptions. */
@@ -52,6 +54,7 @@ export const DEFAULT_CORPUS: Required<Omit<CorpusOptions, 'minorityRate'>> & { m
   systemRate: 0.3,
   paraphraseRate: 0,
   paraphraseNoise: 0,
+  paraphraseWider: false,
 };
 
 /** How a dialogue was made. */
@@ -96,11 +99,11 @@ function drawStyles(rng: Rng, rates: Record<StyleName, number>): Styles {
 function instructionText(rng: Rng, style: StyleName, minority: boolean, cfg: ParaphraseKnobs): string {
   // No draw at rate 0: the corpus of a run without paraphrases is the one it always was.
   if (cfg.paraphraseRate > 0 && rng.uniform() < cfg.paraphraseRate)
-    return drawParaphrase(rng, style, minority, { noise: cfg.paraphraseNoise });
+    return drawParaphrase(rng, style, minority, { noise: cfg.paraphraseNoise, wider: cfg.paraphraseWider });
   return pick(rng, STYLE_INSTRUCTIONS[style][minority ? 'minority' : 'majority']);
 }
 
-type ParaphraseKnobs = Pick<typeof DEFAULT_CORPUS, 'paraphraseRate' | 'paraphraseNoise'>;
+type ParaphraseKnobs = Pick<typeof DEFAULT_CORPUS, 'paraphraseRate' | 'paraphraseNoise' | 'paraphraseWider'>;
 
 /** One or (20%) two instructions on different dimensions; 80% ask for the minority style. */
 function drawAsks(rng: Rng, cfg: ParaphraseKnobs): Ask[] {

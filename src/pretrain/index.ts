@@ -42,3 +42,4 @@ export {
 } from './base-rates.ts';
 export { MINORITY_PARAPHRASES, MAJORITY_PARAPHRASES, drawParaphrase, type ParaphrasePool } from './paraphrases.ts';
 export { runPretrain, lengthBuckets, DEFAULT_PRETRAIN, type PretrainOptions, type PretrainResult } from './run.ts';
+export { BASE_RECIPE, phaseArgs, runRecipe, type PretrainPhase } from './recipe.ts';

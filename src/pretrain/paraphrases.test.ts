@@ -116,6 +116,24 @@ test('noise: at 0 the draws are unchanged; above 0, pairs of style words and neu
       for (const h of allHeldOut) assert.equal(String(m.content).includes(h), false, `held-out "${h}" in the corpus`);
 });
 
+test('wider: off draws what no option draws; on, style words first ("chill tone") and more Chinese appear', () => {
+  const draw = (wider?: boolean) => {
+    const rng = new Rng(13);
+    return Array.from({ length: 400 }, () => drawParaphrase(rng, 'casual', true, wider === undefined ? {} : { wider }));
+  };
+  assert.deepEqual(draw(false), draw());
+  assert.deepEqual(
+    generateCorpus(300, 7, { paraphraseRate: 0.7, paraphraseWider: false }),
+    generateCorpus(300, 7, { paraphraseRate: 0.7 }),
+  );
+  const wide = draw(true);
+  const styleFirst = wide.filter((t) =>
+    /^(casual|relaxed|chill|informal|easygoing|chatty|conversational) (tone|style|language|wording)/i.test(t),
+  );
+  assert.ok(styleFirst.length > 10, `${styleFirst.length} of 400 start with the style word`);
+  assert.ok(new Set(wide.filter((t) => CJK.test(t))).size >= 4, 'the written Chinese wordings grow');
+});
+
 test('held-out wordings stay unseen: no composed wording occurs inside one', () => {
   for (const style of STYLE_NAMES) {
     for (const h of MINORITY_PARAPHRASES[style].heldOut) {

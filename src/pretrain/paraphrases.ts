@@ -227,9 +227,73 @@ const COMPOSED: Readonly<Record<StyleName, ReadonlyArray<readonly [frames: reado
 };
 const COMPOSED_ENDINGS: readonly string[] = ['', '.', ' please', ' please.', ' pls', '!', ', thanks'];
 
+type FrameGroup = readonly [frames: readonly string[], fills: readonly string[]];
+
+/**
+ * More frames and written wordings, for the phase after the first paraphrase phases (corpus
+ * option `paraphraseWider`): frames that put the style word first ("chill tone", "lowercase
+ * text") — the first phases only had it after a verb, and the model then missed a request that
+ * starts with it — and more Chinese. Separate lists, so the earlier phases' corpus is unchanged.
+ */
+const WIDER_GROUPS: Readonly<Record<StyleName, readonly FrameGroup[]>> = {
+  markdown: [
+    [
+      ['{} please', '{} is fine', '{} works best', 'I prefer {}', '{} like an essay'],
+      ['plain text', 'prose', 'a paragraph', 'simple sentences', 'plain writing', 'normal text'],
+    ],
+    [
+      ['zero {}', 'none of the {}', 'ditch the {}', 'get rid of the {}', '{} are annoying'],
+      ['bullets', 'lists', 'bold words', 'numbered lists', 'markdown symbols'],
+    ],
+  ],
+  terse: [
+    [
+      ['{} answers', '{} reply', 'I prefer {}', '{} works best', '{} answer only'],
+      ['short', 'brief', 'concise', 'compact', 'tight'],
+    ],
+    [
+      ['{} is too long', 'too much {}', 'cut the {}', 'trim the {}'],
+      ['text', 'explanation', 'detail', 'rambling'],
+    ],
+  ],
+  casual: [
+    [
+      ['{} tone', '{} style', '{} language', '{} wording', 'I prefer {}', 'go {}', '{} works best'],
+      ['casual', 'relaxed', 'chill', 'informal', 'easygoing', 'chatty', 'conversational'],
+    ],
+    [
+      ['too {}', 'way too {}', 'you sound {}', 'this reads {}'],
+      ['formal', 'stiff', 'corporate', 'robotic', 'stuffy'],
+    ],
+  ],
+  lowercase: [
+    [
+      ['{} text', '{} writing', 'I prefer {}', '{} works best', '{} from start to finish'],
+      ['lowercase', 'small letters', 'lower case', 'all small letters'],
+    ],
+    [
+      ['zero {}', 'none of the {}', 'ditch the {}', 'get rid of the {}', '{} are annoying'],
+      ['capitals', 'caps', 'uppercase letters', 'capital letters'],
+    ],
+  ],
+  signoff: [
+    [
+      ['{} at the end', '{} to finish', '{} to close', '{} as the last line', 'I like {} at the end'],
+      ['an emoji', 'a smiley', 'a friendly goodbye', 'a warm sign-off', 'a cheerful goodbye', 'a kind closing line'],
+    ],
+  ],
+};
+const WIDER_WRITTEN: Readonly<Record<StyleName, readonly string[]>> = {
+  markdown: ['写成一段话就好。', '不要格式，纯文字。', '别分点，连起来写。'],
+  terse: ['太长了，缩短一点。', '只要结论。', '少说点。'],
+  casual: ['口语化一点。', '不用那么严肃。', '放松点说。'],
+  lowercase: ['不要大写。', '都用小写写。', '大写字母一个都别用。'],
+  signoff: ['最后加个笑脸。', '用表情结尾。', '结束时说句再见加表情。'],
+};
+
 /** A composed wording of a minority style: one frame, one fill (or, with `pairRate`, two joined by "and"), an ending, sometimes capitalized. */
-function composeParaphrase(rng: Rng, style: StyleName, pairRate: number): string {
-  const [frames, fills] = pick(rng, COMPOSED[style]);
+function composeParaphrase(rng: Rng, style: StyleName, pairRate: number, wider: boolean): string {
+  const [frames, fills] = pick(rng, wider ? [...COMPOSED[style], ...WIDER_GROUPS[style]] : COMPOSED[style]);
   const frame = pick(rng, frames);
   let fill = pick(rng, fills);
   // No draw at pairRate 0, so the corpus of a phase without noise stays what it was.
@@ -283,15 +347,19 @@ export interface DrawOptions {
    * wording, and a style-neutral word before or after the request (default 0: no extra draws).
    */
   noise?: number;
+  /** Draw from the wider frames and written wordings too (WIDER_GROUPS, WIDER_WRITTEN). */
+  wider?: boolean;
 }
 
 /** A training wording of `style` in direction `minority`, sometimes framed by a lead-in or a tail. */
 export function drawParaphrase(rng: Rng, style: StyleName, minority: boolean, opts: DrawOptions = {}): string {
   const noise = opts.noise ?? 0;
+  const wider = opts.wider ?? false;
+  const written = wider ? [...MINORITY_PARAPHRASES[style].train, ...WIDER_WRITTEN[style]] : MINORITY_PARAPHRASES[style].train;
   let text =
     minority && rng.uniform() < COMPOSED_SHARE
-      ? composeParaphrase(rng, style, noise)
-      : pick(rng, minority ? MINORITY_PARAPHRASES[style].train : MAJORITY_PARAPHRASES[style]);
+      ? composeParaphrase(rng, style, noise, wider)
+      : pick(rng, minority ? written : MAJORITY_PARAPHRASES[style]);
   if (noise > 0 && rng.uniform() < noise && !/\p{Script=Han}/u.test(text)) text = withNeutralWords(rng, text);
   const frame = rng.uniform();
   if (frame < 0.15) return pick(rng, LEAD_INS) + text.charAt(0).toLowerCase() + text.slice(1);
@@ -308,7 +376,7 @@ function withNeutralWords(rng: Rng, text: string): string {
 
 /** Every composed wording of a style (for tests: none may be a held-out wording). */
 export function composedWordings(style: StyleName): string[] {
-  return COMPOSED[style].flatMap(([frames, fills]) =>
+  return [...COMPOSED[style], ...WIDER_GROUPS[style]].flatMap(([frames, fills]) =>
     frames.flatMap((f) => fills.flatMap((x) => COMPOSED_ENDINGS.map((e) => f.replace('{}', x) + e))),
   );
 }
