@@ -38,16 +38,17 @@ test('the committed base checkpoint loads with a fresh optimizer and writes sens
   }
 });
 
-// What the committed checkpoint reached (npm run pretrain, 2000 steps, then a 300-step second phase
-// with the corpus's lowercase rate at 5%; measured at T = 0.8 on held-out phrasings, 200 unhinted
-// answers and 40 per hint). The targets are 10–25% per minority style unhinted and ≥ 90% for an
-// asked style; the bounds below are what this checkpoint actually meets (a little slack for the
-// sampling noise of a re-run), so a regression shows up.
-// Not at target: the sign-off is a little rare unhinted (9%); plain prose and terse are followed on
-// request 87.5% of the time and the sign-off 82.5%; casual and lowercase 97.5%.
-const UNHINTED_MIN: Record<StyleName, number> = { markdown: 0.1, terse: 0.1, casual: 0.06, lowercase: 0.05, signoff: 0.04 };
+// What the committed checkpoint reached (npm run pretrain:base: the five phases of
+// src/pretrain/recipe.ts; measured at T = 0.8 on held-out phrasings, 200 unhinted answers and 40
+// per hint). The targets are 10–25% per minority style unhinted and ≥ 90% for an asked style; the
+// bounds below are what this checkpoint actually meets (a little slack for the sampling noise of a
+// re-run), so a regression shows up.
+// Every asked style is followed 95–100% of the time (target met). Not at target: without a hint,
+// the paraphrase phases left terse (9.5%), casual (8.5%), the sign-off (6%) and lowercase (4%)
+// rarer than 10%, which makes the personas' starting ratings low.
+const UNHINTED_MIN: Record<StyleName, number> = { markdown: 0.1, terse: 0.05, casual: 0.04, lowercase: 0.015, signoff: 0.025 };
 const UNHINTED_MAX: Record<StyleName, number> = { markdown: 0.25, terse: 0.25, casual: 0.25, lowercase: 0.25, signoff: 0.15 };
-const HINTED_MIN: Record<StyleName, number> = { markdown: 0.8, terse: 0.8, casual: 0.9, lowercase: 0.9, signoff: 0.75 };
+const HINTED_MIN: Record<StyleName, number> = { markdown: 0.9, terse: 0.9, casual: 0.9, lowercase: 0.9, signoff: 0.9 };
 
 test('base_rates.json: measured with the current instruction sentences, minority styles rare, hints followed', () => {
   const report = JSON.parse(readFileSync(`${dir}base_rates.json`, 'utf8')) as BaseRateReport;
@@ -70,12 +71,12 @@ test('base_rates.json: measured with the current instruction sentences, minority
 
 // Hints in words the model never saw (MINORITY_PARAPHRASES[style].heldOut, 40 answers per style,
 // same prompts and temperature as above). Target: the mean over styles ≥ 80% of the canonical
-// sentence's rate. NOT MET by the committed checkpoint, which learned one sentence per style: 37%
-// (plain 32.5%, terse 17.5%, casual 20%, lowercase 37.5%, sign-off 60%; terse is no better than
-// unhinted). The bounds are what it meets, less sampling slack, so a checkpoint that follows
-// paraphrases worse shows up; raise them (and assert the target) with a checkpoint that meets it.
-const PARAPHRASED_MIN: Record<StyleName, number> = { markdown: 0.2, terse: 0.08, casual: 0.1, lowercase: 0.25, signoff: 0.45 };
-const PARAPHRASE_RATIO_MIN = 0.3;
+// sentence's rate. The committed checkpoint reaches 75.8% (the phase-2 checkpoint, which knew one
+// sentence per style, 37%): plain prose 82.5%, terse 75%, lowercase 92.5%, sign-off 90%, and
+// casual 27.5% — the one style whose held-out wordings ("casual vibe please", "Be more laid-back
+// and friendly about it.") it mostly misreads. The bounds are what it meets, less sampling slack.
+const PARAPHRASED_MIN: Record<StyleName, number> = { markdown: 0.7, terse: 0.6, casual: 0.15, lowercase: 0.8, signoff: 0.75 };
+const PARAPHRASE_RATIO_MIN = 0.7;
 
 test('base_rates.json: hint-following with held-out paraphrases is measured and does not regress', () => {
   const report = JSON.parse(readFileSync(`${dir}base_rates.json`, 'utf8')) as BaseRateReport;

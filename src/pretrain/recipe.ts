@@ -14,16 +14,16 @@ export interface PretrainPhase {
   corpus?: CorpusOptions;
 }
 
+/** What the paraphrase phases share: more hinted dialogues, lowercase a little rarer than phase 1's 20%. */
+const PARAPHRASED: CorpusOptions = { minorityRate: { lowercase: 0.08 }, paraphraseRate: 0.7, hintRate: 0.6 };
+
 /** The phases of checkpoints/base (seed 1234). */
 export const BASE_RECIPE: readonly PretrainPhase[] = [
   { name: 'styles', steps: 2000, lr: 5e-3 },
   { name: 'calibrate lowercase', steps: 300, lr: 1e-3, corpus: { minorityRate: { lowercase: 0.05 } } },
-  {
-    name: 'paraphrased hints',
-    steps: 1500,
-    lr: 2e-3,
-    corpus: { minorityRate: { lowercase: 0.08 }, paraphraseRate: 0.7, hintRate: 0.6 },
-  },
+  { name: 'paraphrased hints', steps: 1500, lr: 2e-3, corpus: { ...PARAPHRASED, paraphraseRate: 0.7 } },
+  { name: 'noisy paraphrases', steps: 1000, lr: 1e-3, corpus: { ...PARAPHRASED, paraphraseNoise: 0.3 } },
+  { name: 'wider paraphrases', steps: 1000, lr: 1e-3, corpus: { ...PARAPHRASED, paraphraseNoise: 0.3, paraphraseWider: true } },
 ];
 
 /** The `npm run pretrain` arguments of a phase (the recipe as a user would type it). */
@@ -34,6 +34,7 @@ export function phaseArgs(phase: PretrainPhase, init: string | null, out: string
   if (rates.length > 0) args.push(`--minority-rate ${rates.join(',')}`);
   if (c.paraphraseRate) args.push(`--paraphrase-rate ${c.paraphraseRate}`);
   if (c.paraphraseNoise) args.push(`--paraphrase-noise ${c.paraphraseNoise}`);
+  if (c.paraphraseWider) args.push('--paraphrase-wider');
   if (c.hintRate !== undefined) args.push(`--hint-rate ${c.hintRate}`);
   return [...args, `--out ${out}`].filter((a) => a !== '').join(' ');
 }
