@@ -1,6 +1,7 @@
 // `npm run bench:learning`: every mode × persona × seed as a real learning run on the embedded
 // CPU model (src/demo/learn.ts); prints base rating, rating after 4 and 8 steps and steps to reach
-// 0.7 (mean ± sd over seeds) and each persona's base rating pooled over all its runs, and writes
+// 0.7 (mean ± sd over seeds), the hint accept rate (how many next states became hints) and each
+// persona's base rating pooled over all its runs, and writes
 // bench-results/learning.json, learning.md and learning.svg.
 // Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
         const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed, maxEpisodes });
         row.runs.push(r);
         process.stderr.write(
-          `${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes)\n`,
+          `${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes, hint accept rate ${r.hintAcceptRate.toFixed(2)})\n`,
         );
         // Partial results survive an interrupted run.
         mkdirSync(outDir, { recursive: true });
@@ -108,8 +109,8 @@ async function main(): Promise<void> {
       }
     }
   }
-  const header = `| persona | method | base | after ${mid} steps | after ${steps} steps | steps to 0.7 |`;
-  const lines = [header, '|---|---|---|---|---|---|'];
+  const header = `| persona | method | base | after ${mid} steps | after ${steps} steps | steps to 0.7 | hint accept rate |`;
+  const lines = [header, '|---|---|---|---|---|---|---|'];
   for (const r of rows) {
     const reached = r.runs.map((x) => x.stepsTo07).filter((v): v is number => v !== null);
     const to07 =
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
         ? fmt(reached)
         : `${reached.length}/${r.runs.length} runs${reached.length ? ` (${fmt(reached)})` : ''}`;
     lines.push(
-      `| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${cell(r.runs, mid)} | ${cell(r.runs, steps)} | ${to07} |`,
+      `| ${r.persona} | ${r.mode} | ${fmt(r.runs.map((x) => x.ratings[0]))} | ${cell(r.runs, mid)} | ${cell(r.runs, steps)} | ${to07} | ${fmt(r.runs.map((x) => x.hintAcceptRate))} |`,
     );
   }
   // Every run of a persona starts from the same base checkpoint, so its base rating is best

@@ -84,6 +84,8 @@ export interface LearnResult {
   stepsDone: number;
   /** Episodes that failed (counted, skipped). */
   failedEpisodes: number;
+  /** Accepted hints per hint-judge run at the end (`hint_accept_rate`; 0 in openclaw-rl): how many next states became hints. */
+  hintAcceptRate: number;
   outputDir: string;
   url: string;
   wallSeconds: number;
@@ -194,6 +196,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   const rng = new Rng(seed);
   let episodes = 0;
   let failures = 0;
+  let hintAcceptRate = 0;
   try {
     // The base rating is measured before any training step can happen (no samples yet).
     const base = await evaluate(server, persona, evalSamples, config);
@@ -264,6 +267,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     maybeEvaluate(true);
     await gate;
     trainer.pause();
+    hintAcceptRate = server.pipeline.gauges().hint_accept_rate ?? 0;
   } finally {
     if (!opts.keepServing) await server.close();
   }
@@ -280,6 +284,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     episodes,
     stepsDone: Math.max(...Object.keys(ratings).map(Number)),
     failedEpisodes: failures,
+    hintAcceptRate,
     outputDir,
     url: server.url,
     wallSeconds: (performance.now() - t0) / 1000,

@@ -37,6 +37,7 @@ test('demo: episodes → samples → 2 training steps → new versions, table an
   assert.deepEqual(Object.keys(r.ratings).map(Number).sort(), [0, 1, 2]);
   for (const v of Object.values(r.ratings)) assert.ok(v >= 0 && v <= 1);
   assert.ok(r.episodes >= 2);
+  assert.ok(r.hintAcceptRate >= 0 && r.hintAcceptRate <= 1, `hint accept rate ${r.hintAcceptRate}`);
   const lines = readFileSync(join(outputDir, 'logs', 'train.log'), 'utf8')
     .trim()
     .split('\n');
