@@ -6,11 +6,10 @@
 // After a restart, the log gives back feedback newer than what a pending turn was stored with.
 // The rules for combining feedback with the judges are the pure functions in feedback.ts.
 import { OpenClawError } from '../errors/index.ts';
-import { hintLength } from '../scoring/index.ts';
 import type { PendingTurn, SampleStore, StoredSample } from '../samples/index.ts';
 import type { PipelineCounters } from './counters.ts';
 import { storedFeedback, turnKey } from './convert.ts';
-import { redecideStoredSample, usesHints, type FeedbackRequest } from './feedback.ts';
+import { commentIsHint, redecideStoredSample, type FeedbackRequest } from './feedback.ts';
 import { JsonlAppender, readFeedbackLog } from './records.ts';
 import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, JudgementViews } from './types.ts';
 import { judgementOf, summarize, type DecideSettings, type Verdict } from './verdict.ts';
@@ -120,7 +119,7 @@ export class FeedbackService {
     this.append(req.sessionId, turnId, fb);
     this.unresolved.set(turnKey(req.sessionId, turnId), fb);
     const applied = this.o.redecideHeld(req.sessionId, turnId);
-    const hintApplied = req.comment !== null && usesHints(settings.mode) && hintLength(req.comment) > settings.minHintChars;
+    const hintApplied = commentIsHint(req.comment, settings.mode, settings.minHintChars);
     return {
       session_id: req.sessionId,
       turn_id: turnId,

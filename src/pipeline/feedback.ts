@@ -13,7 +13,7 @@ import {
   type TurnSignals,
   type Decision,
 } from '../methods/index.ts';
-import { hintLength, majorityVote } from '../scoring/index.ts';
+import { hintLength, longEnoughHint, majorityVote } from '../scoring/index.ts';
 import type { Sample, Vote } from '../samples/index.ts';
 import type { Feedback, FeedbackPolicy } from './types.ts';
 
@@ -93,8 +93,13 @@ export function applyFeedback(signals: TurnSignals, feedback: Feedback | undefin
   return { ...signals, prm, hint: hintWithComment(signals.hint ?? null, feedback.comment, ctx) };
 }
 
+/** Whether a feedback comment counts as a hint: an OPD mode and a comment longer than `scoring.min_hint_chars`. */
+export function commentIsHint(comment: string | null, mode: Mode, minHintChars: number): comment is string {
+  return comment !== null && usesHints(mode) && longEnoughHint(comment, minHintChars);
+}
+
 function hintWithComment(hint: HintSignal | null, comment: string | null, ctx: FeedbackContext): HintSignal | null {
-  if (comment === null || !usesHints(ctx.mode) || hintLength(comment) <= ctx.minHintChars) return hint;
+  if (!commentIsHint(comment, ctx.mode, ctx.minHintChars)) return hint;
   const votes: Vote[] = [...(hint?.votes ?? []), 1];
   const judged = hint?.hint ?? null;
   if (ctx.policy === 'join' && judged !== null && hintLength(judged) >= hintLength(comment)) return { hint: judged, votes };

@@ -103,7 +103,7 @@ function hasUsableTopK(topK: CandidateTopK | null | undefined): boolean {
 export function eligibleIndices(candidates: readonly HintCandidate[], minChars: number): number[] {
   const out: number[] = [];
   candidates.forEach((c, i) => {
-    if (c.score === 1 && c.hint !== null && hintLength(c.hint.trim()) > minChars) out.push(i);
+    if (c.score === 1 && c.hint !== null && longEnoughHint(c.hint, minChars)) out.push(i);
   });
   return out;
 }
@@ -131,4 +131,9 @@ export function hintLength(text: string): number {
   let n = 0;
   for (const ch of text) n += WIDE_SCRIPT.test(ch) ? 3 : 1;
   return n;
+}
+
+/** Whether `text` (trimmed) is longer than `minChars` by `hintLength`: the one test of `scoring.min_hint_chars`. */
+export function longEnoughHint(text: string, minChars: number): boolean {
+  return hintLength(text.trim()) > minChars;
 }

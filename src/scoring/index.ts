@@ -28,7 +28,7 @@ export type {
 export { buildHintMessages, buildPrmMessages, type PromptLimits } from './prompts.ts';
 export { parseBoxedScore, parseHint } from './parse.ts';
 export { majorityVote, checkVoteCount, type MajorityOptions } from './vote.ts';
-export { selectHint, overlapScore, eligibleIndices, hintLength, type HintSelectOptions } from './hint-select.ts';
+export { selectHint, overlapScore, eligibleIndices, hintLength, longEnoughHint, type HintSelectOptions } from './hint-select.ts';
 export { injectHint, HINT_MARKER } from './hint-inject.ts';
 export { classifyNextState, runRulesPrmJudge, runRulesHintJudge, type RulesVerdict, type RulesJudgeOptions } from './rules.ts';
 export { runPrmJudge, runHintJudge, type JudgeRunOptions, type PrmRunOptions, type HintRunOptions } from './runners.ts';
