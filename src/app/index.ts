@@ -11,7 +11,7 @@ import { SessionTracker, RecordWriter, compileIgnorePatterns, type Turn } from '
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
-import { Trainer, STEP_KEYS, type StepMetrics } from '../trainer/index.ts';
+import { Trainer, STEP_KEYS, archivePreviousRun, planResume, type ResumePlan, type StepMetrics } from '../trainer/index.ts';
 import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
 import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
@@ -38,6 +38,10 @@ export interface RunningServer {
   trainer?: Trainer;
   /** Training steps as the dashboard sees them. */
   dashboardSteps: StepBuffer;
+  /** Where training continued from (`train` with an in-process engine). */
+  resume?: ResumePlan;
+  /** Where --fresh moved the previous run's files. */
+  archivedTo?: string;
   log: Logger;
   close(): Promise<void>;
 }
@@ -64,6 +68,14 @@ export interface StartOptions {
   train?: boolean;
   /** Trainer poll interval while waiting for a batch (tests, demo). */
   trainerPollMs?: number;
+  /** `train --fresh`: move the previous run's files aside and start from the configured weights. */
+  fresh?: boolean;
+}
+
+/** The engine kind that trains in this process for a config, if any (what checkpoints record). */
+function trainingEngineKind(config: Config, opts: StartOptions): string | undefined {
+  if (!opts.train || opts.channel !== undefined) return undefined;
+  return config.rollout.provider === 'embedded' || config.rollout.provider === 'tinker' ? config.rollout.provider : undefined;
 }
 
 /**
@@ -99,12 +111,38 @@ async function createScoringStage(
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? pino({ level: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'info' }, pino.destination(2));
   log.info({ config: redact(config) }, 'openclaw-rl starting');
-  const policy = await createPolicy(config, { channel: opts.channel, train: opts.train });
-  const { channel } = policy;
-  const recordsPath = join(config.output_dir, 'records', 'turns.jsonl');
+  const engineKind = trainingEngineKind(config, opts);
+  // tinker.resume: never (the key of earlier versions) asks for the same as --fresh.
+  const fresh = opts.fresh === true || (engineKind === 'tinker' && config.tinker.resume === 'never');
+  const archivedTo = fresh && engineKind !== undefined ? archivePreviousRun(config.output_dir) : undefined;
+  if (archivedTo !== undefined) log.info({ archivedTo }, 'fresh start: the previous run was moved aside');
   const store = SampleStore.open(join(config.output_dir, SAMPLE_STORE_FILE), {
     synchronous: config.storage.synchronous === 'full' ? 'FULL' : 'NORMAL',
   });
+  let policy: Policy;
+  let resume: ResumePlan | undefined;
+  try {
+    // Resume first: the engine starts from the checkpoint the records were rewound to.
+    resume = engineKind !== undefined ? planResume(config.output_dir, store, engineKind) : undefined;
+    if (resume !== undefined) {
+      log.info(
+        {
+          checkpoint: resume.from?.dir ?? null,
+          step: resume.step,
+          policy_version: resume.version,
+          samples_returned: resume.requeued,
+          steps_discarded: resume.discardedSteps,
+        },
+        resume.from ? 'resuming training from the newest checkpoint' : 'no checkpoint: training starts from the configured weights',
+      );
+    }
+    policy = await createPolicy(config, { channel: opts.channel, train: opts.train, resume });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const { channel } = policy;
+  const recordsPath = join(config.output_dir, 'records', 'turns.jsonl');
   // The journal is the source of truth: what the store missed before a crash is found here.
   const replay = replayFromCheckpoint(recordsPath, store, log);
   const records = new RecordWriter(recordsPath, {
@@ -183,6 +221,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       config,
       log,
       pollMs: opts.trainerPollMs,
+      startStep: resume?.step,
       extraStats: () => ({ hint_accept_rate: pipeline.gauges().hint_accept_rate ?? 0 }),
       onStep: (m) => {
         dashboard.steps.push(m);
@@ -273,6 +312,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     pipeline,
     trainer,
     dashboardSteps: dashboard.steps,
+    resume,
+    archivedTo,
     log,
     async close() {
       // One grace period for everything in flight: answers (drained by app.close) and judge calls.

@@ -16,6 +16,7 @@ import { createContextGuard, promptTokenCounter, type ContextGuard } from '../se
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
 import { teacherClientFromBackend, type TeacherBackend, type TeacherClient } from '../scoring/teacher.ts';
 import type { PromptRenderer } from '../pipeline/index.ts';
+import type { ResumePlan } from '../trainer/index.ts';
 
 /** The checkpoint shipped with the package (`npm run pretrain` rebuilds it). */
 export const BASE_CHECKPOINT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'checkpoints', 'base');
@@ -86,8 +87,8 @@ async function remotePolicy(config: Config, channel: ChatChannel): Promise<Polic
 }
 
 /** Embedded policy: the checkpoint in worker threads behind a TokenChatChannel. */
-async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise<Policy> {
-  const dir = config.rollout.checkpoint ?? BASE_CHECKPOINT;
+async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: ResumePlan }): Promise<Policy> {
+  const dir = opts.resume?.from?.dir ?? config.rollout.checkpoint ?? BASE_CHECKPOINT;
   if (!existsSync(join(dir, 'config.json'))) {
     throw new OpenClawError(
       'config',
@@ -95,7 +96,7 @@ async function embeddedPolicy(config: Config, opts: { train: boolean }): Promise
     );
   }
   const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
-  const engine = await WorkerEngine.load(dir, { train: opts.train });
+  const engine = await WorkerEngine.load(dir, { train: opts.train, version: opts.resume?.version });
   if (engine.tokenizer === null) throw new OpenClawError('config', `rollout.checkpoint: ${dir} has no tokenizer.json`);
   const tok = new EmbeddedChatTokenizer(engine.tokenizer);
   const channel = new TokenChatChannel(engine, tok, {
@@ -190,10 +191,13 @@ export async function tokenPolicy(
 }
 
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
-export async function createPolicy(config: Config, opts: { channel?: ChatChannel; train?: boolean } = {}): Promise<Policy> {
+export async function createPolicy(
+  config: Config,
+  opts: { channel?: ChatChannel; train?: boolean; resume?: ResumePlan } = {},
+): Promise<Policy> {
   if (opts.channel)
     return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
   if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
-  if (config.rollout.provider === 'tinker') return (await import('./tinker.ts')).tinkerPolicy(config);
-  return embeddedPolicy(config, { train: opts.train ?? false });
+  if (config.rollout.provider === 'tinker') return (await import('./tinker.ts')).tinkerPolicy(config, opts.resume);
+  return embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume });
 }

@@ -6,10 +6,11 @@
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { tinkerEngineFromConfig } from '../engines/tinker/index.ts';
+import type { ResumePlan } from '../trainer/index.ts';
 import { tokenPolicy, type Policy } from './policy.ts';
 
 /** Builds the Tinker policy; a missing tokenizer folder is a config error naming what to set. */
-export async function tinkerPolicy(config: Config): Promise<Policy> {
+export async function tinkerPolicy(config: Config, resume?: ResumePlan): Promise<Policy> {
   if (config.rollout.tokenizer === undefined) {
     throw new OpenClawError(
       'config',
@@ -18,6 +19,9 @@ export async function tinkerPolicy(config: Config): Promise<Policy> {
     );
   }
   const warn = (m: string) => process.stderr.write(`openclaw-rl: ${m}\n`);
-  const engine = tinkerEngineFromConfig(config, { onWarning: warn });
+  const engine = tinkerEngineFromConfig(config, {
+    onWarning: warn,
+    resume: resume !== undefined ? { dir: resume.from?.dir, version: resume.version } : undefined,
+  });
   return tokenPolicy(config, engine, { onWarning: warn });
 }

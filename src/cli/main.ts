@@ -30,8 +30,17 @@ function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
 }
 
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
-async function serveUntilSignal(config: Config, apiKey: string | undefined, train: boolean): Promise<void> {
-  const server = await startServer(config, { apiKey, train });
+async function serveUntilSignal(config: Config, apiKey: string | undefined, train: boolean, fresh = false): Promise<void> {
+  const server = await startServer(config, { apiKey, train, fresh });
+  if (server.archivedTo !== undefined) process.stderr.write(`openclaw-rl: --fresh: the previous run was moved to ${server.archivedTo}\n`);
+  const r = server.resume;
+  if (r !== undefined) {
+    process.stderr.write(
+      r.from !== undefined
+        ? `openclaw-rl: resuming from ${r.from.dir} (step ${r.step}, policy version ${r.version}${r.requeued > 0 ? `; ${r.requeued} samples of later steps returned to ready` : ''}); --fresh starts over\n`
+        : `openclaw-rl: no checkpoint under ${join(config.output_dir, 'checkpoints')}: training starts from the configured weights${r.version > 0 ? ` (served as policy version ${r.version})` : ''}\n`,
+    );
+  }
   process.stderr.write(
     `openclaw-rl: serving ${config.rollout.model_id} at ${server.url}/v1 (mode ${config.mode}${train ? ', training' : ''}); records in ${join(config.output_dir, 'records')}; dashboard at ${server.url}/dashboard\n`,
   );
@@ -72,7 +81,10 @@ export function buildProgram(): Command {
     });
   });
 
-  const train = program.command('train').description('serve the API and train the policy in the background');
+  const train = program
+    .command('train')
+    .description('serve the API and train the policy in the background (resumes from the newest checkpoint of its output_dir)')
+    .option('--fresh', "start over: move the output folder's previous run to <output_dir>/previous/<time>/ instead of resuming it");
   addTrainingOptions(addServeOptions(train)).action(async (opts, cmd: Command) => {
     await run(async () => {
       const config = configFrom(opts, cmd);
@@ -82,7 +94,7 @@ export function buildProgram(): Command {
           `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`,
         );
       }
-      await serveUntilSignal(config, opts.apiKey, true);
+      await serveUntilSignal(config, opts.apiKey, true, opts.fresh === true);
     });
   });
 

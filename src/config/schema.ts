@@ -149,8 +149,13 @@ export const TrainingSchema = z
     max_staleness: z.number().int().min(0).default(4),
     /** Stop training after this many steps (0 = no limit); serving goes on. */
     max_steps: z.number().int().min(0).default(0),
-    /** Checkpoint every N steps (0 = only at exit). */
-    save_interval: z.number().int().min(0).default(10),
+    /**
+     * Checkpoint every N steps (0 = only at exit). A crash loses at most the steps since the last
+     * checkpoint (their samples return to ready on resume), so the default saves every step.
+     */
+    save_interval: z.number().int().min(0).default(1),
+    /** Complete checkpoints kept under <output_dir>/checkpoints (oldest removed first; 0 = keep all). */
+    keep_checkpoints: z.number().int().min(0).default(5),
     /** openclaw-rl: a session with no trainable turn trains its first judged turn. */
     at_least_one: z.boolean().default(true),
     /** openclaw-opd: turns without an accepted hint are dropped. */

@@ -1,10 +1,10 @@
 // The store's SQL schema and its version check. A store written by a newer openclaw-rl is refused
-// rather than half-understood; an older one would be migrated here (there is only version 1 yet).
+// rather than half-understood; an older one is migrated in place (version 1 → 2 adds trained_step).
 import type Database from 'better-sqlite3';
 import { OpenClawError } from '../errors/index.ts';
 
 /** Schema version this code writes and understands. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const META_DDL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -54,7 +54,8 @@ CREATE TABLE IF NOT EXISTS samples (
   drop_reason      TEXT,
   lease_id         TEXT,
   lease_count      INTEGER NOT NULL DEFAULT 0,
-  updated_at       INTEGER NOT NULL
+  updated_at       INTEGER NOT NULL,
+  trained_step     INTEGER                     -- training step that trained it (resume rewinds later ones)
 );
 CREATE INDEX IF NOT EXISTS samples_state_seq ON samples (state, seq);
 CREATE INDEX IF NOT EXISTS samples_lease ON samples (lease_id) WHERE lease_id IS NOT NULL;
@@ -94,6 +95,13 @@ export function ensureSchema(db: Database.Database, path: string): void {
         { code: 'store_schema_too_new' },
       );
     }
-    db.exec(DDL); // idempotent; future migrations from older versions go here
+    if (found < 2) {
+      // v1 → v2: which step trained each sample, so a resume can return the samples of steps that
+      // did not survive to ready. Rows trained before the migration keep NULL (they stay trained).
+      const cols = db.prepare(`PRAGMA table_info(samples)`).all() as { name: string }[];
+      if (!cols.some((c) => c.name === 'trained_step')) db.exec(`ALTER TABLE samples ADD COLUMN trained_step INTEGER`);
+      db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION));
+    }
+    db.exec(DDL); // idempotent
   }).immediate();
 }

@@ -40,7 +40,7 @@ test('open creates the folders and a WAL-mode file that records its schema versi
   assert.ok(existsSync(path));
   const raw = new Database(path, { readonly: true });
   assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
-  assert.deepEqual(raw.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '1' });
+  assert.deepEqual(raw.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
   raw.close();
 });
 
@@ -48,18 +48,18 @@ test('a store written by a newer schema is refused with a clear error, and left 
   const path = join(tempDir(t), 'samples.sqlite');
   SampleStore.open(path).close();
   const raw = new Database(path);
-  raw.prepare(`UPDATE meta SET value = '2' WHERE key = 'schema_version'`).run();
+  raw.prepare(`UPDATE meta SET value = '3' WHERE key = 'schema_version'`).run();
   raw.close();
   assert.throws(
     () => SampleStore.open(path),
     (e: unknown) =>
       e instanceof OpenClawError &&
       e.code === 'store_schema_too_new' &&
-      /schema version 2/.test(e.message) &&
+      /schema version 3/.test(e.message) &&
       /upgrade openclaw-rl/.test(e.message),
   );
   const again = new Database(path, { readonly: true });
-  assert.deepEqual(again.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
+  assert.deepEqual(again.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '3' });
   again.close();
 });
 
@@ -418,4 +418,41 @@ test('journal bookkeeping: hasTurn and lastTurnId see pending, sampled and dropp
   const again = SampleStore.open(path);
   t.after(() => again.close());
   assert.deepEqual(again.journalCheckpoint(), { segment: 4, offset: 17 });
+});
+
+test('resume rewinds: samples trained by steps after a checkpoint return to ready, earlier ones stay trained', (t) => {
+  const store = openTemp(t);
+  for (let i = 0; i < 6; i++) store.addSample(makeSample('s', i, { policyVersion: i }));
+  store.markTrained(store.leaseBatch(2).leaseId, 1);
+  store.markTrained(store.leaseBatch(2).leaseId, 2);
+  store.markTrained(store.leaseBatch(2).leaseId, 3);
+  assert.equal(store.requeueTrainedAfter(1), 4);
+  assert.deepEqual(store.counts(), { pending: 0, ready: 4, leased: 0, trained: 2, droppedSamples: 0, droppedTurns: 0 });
+  assert.deepEqual(
+    store.leaseBatch(10).samples.map((s) => s.id),
+    ['s:2', 's:3', 's:4', 's:5'],
+  );
+  assert.equal(store.maxPolicyVersion(), 5);
+});
+
+test('a version-1 store is migrated in place: old trained rows stay trained, new ones record their step', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const store = SampleStore.open(path);
+  store.addSample(makeSample('s', 0));
+  store.addSample(makeSample('s', 1));
+  store.markTrained(store.leaseBatch(1).leaseId);
+  store.close();
+  // Make it look like a file written by schema 1 (no trained_step column).
+  const raw = new Database(path);
+  raw.exec(`ALTER TABLE samples DROP COLUMN trained_step`);
+  raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`).run();
+  raw.close();
+  const again = SampleStore.open(path);
+  t.after(() => again.close());
+  assert.equal(again.requeueTrainedAfter(0), 0, 'a row trained before the migration has no step and stays trained');
+  again.markTrained(again.leaseBatch(1).leaseId, 4);
+  assert.equal(again.requeueTrainedAfter(3), 1);
+  const check = new Database(path, { readonly: true });
+  assert.deepEqual(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
+  check.close();
 });

@@ -365,12 +365,32 @@ export class SampleStore {
     });
   }
 
-  /** Marks every sample of a lease as trained; returns how many were. */
-  markTrained(leaseId: string): number {
-    return this.stmt(`UPDATE samples SET state = 'trained', updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(
+  /** Marks every sample of a lease as trained (by training step `step`, when given); returns how many were. */
+  markTrained(leaseId: string, step?: number): number {
+    return this.stmt(`UPDATE samples SET state = 'trained', trained_step = ?, updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(
+      step ?? null,
       Date.now(),
       leaseId,
     ).changes;
+  }
+
+  /**
+   * Returns to ready every sample trained by a step after `step` (a resume from the checkpoint of
+   * `step`: the updates of later steps were lost, so their samples were never really trained).
+   */
+  requeueTrainedAfter(step: number): number {
+    return this.stmt(
+      `UPDATE samples SET state = 'ready', lease_id = NULL, trained_step = NULL, updated_at = ?
+         WHERE state = 'trained' AND trained_step > ?`,
+    ).run(Date.now(), step).changes;
+  }
+
+  /** The highest policy version any turn or sample of this store was answered by (0 when empty). */
+  maxPolicyVersion(): number {
+    const row = this.stmt(
+      `SELECT max(v) AS v FROM (SELECT max(policy_version) AS v FROM samples UNION ALL SELECT max(policy_version) FROM pending_turns)`,
+    ).get() as { v: number | null };
+    return row.v ?? 0;
   }
 
   /** Returns a lease's samples to ready (the training step failed); returns how many. */

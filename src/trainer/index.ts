@@ -3,3 +3,15 @@
 // `logs/train.log` + `logs/metrics.jsonl` lines per step, checkpoints.
 export { Trainer, toTrainSamples, trainOptionsFrom, type TrainerDeps } from './trainer.ts';
 export { TrainLog, formatStepLine, STEP_KEYS, type StepMetrics } from './log.ts';
+export {
+  CHECKPOINTS_DIR,
+  TRAINER_MANIFEST,
+  checkpointDir,
+  listCheckpoints,
+  newestCheckpoint,
+  pruneCheckpoints,
+  saveCheckpoint,
+  type FoundCheckpoint,
+  type TrainerManifest,
+} from './checkpoints.ts';
+export { archivePreviousRun, planResume, rewindStepLogs, type ResumePlan } from './resume.ts';

@@ -7,7 +7,7 @@ import { parseConfig } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample, TrainStepMetrics } from '../engines/types.ts';
 import { SampleStore } from '../samples/index.ts';
 import { makeSample } from '../samples/testdata/fixtures.ts';
-import { Trainer, toTrainSamples } from './index.ts';
+import { Trainer, planResume, toTrainSamples } from './index.ts';
 
 /** A PolicyEngine that records what it was asked to train and can be told to fail. */
 class RecordingEngine implements PolicyEngine {
@@ -161,6 +161,80 @@ test('the background loop trains when a batch fills, checkpoints every save_inte
   await trainer.stop();
   assert.deepEqual(steps, [1, 2]);
   assert.equal(engine.v, 2);
-  assert.ok(engine.saved[0].endsWith(join('checkpoints', 'step-000002')));
+  // Built under a temporary name, published by one rename once trainer.json is in.
+  assert.ok(engine.saved[0].endsWith(join('checkpoints', 'step-000002.partial')));
+  const manifest = JSON.parse(readFileSync(join(dir, 'checkpoints', 'step-000002', 'trainer.json'), 'utf8'));
+  assert.deepEqual([manifest.step, manifest.policy_version, manifest.engine], [2, 2, 'recording']);
+  assert.ok(!existsSync(join(dir, 'checkpoints', 'step-000002.partial')));
+  assert.equal(engine.saved.length, 1, 'stop saves nothing more: step 2 is already on disk');
   assert.ok(existsSync(join(dir, 'logs', 'train.log')));
+});
+
+test('a step whose batch cannot be accounted for trains nothing, publishes nothing, logs nothing; the next good step clears last_error', async () => {
+  const { store, engine, config, dir } = setup();
+  const trainer = new Trainer({ engine, store, config, pollMs: 10 });
+  // A sample from a version the engine never served: batch stats refuse it.
+  store.addSample(makeSample('s', 1, { policyVersion: 1 }));
+  store.addSample(makeSample('s', 2, { policyVersion: 0 }));
+  await assert.rejects(trainer.trainOnce(), /newer than the current version/);
+  assert.equal(engine.batches.length, 0, 'nothing trained');
+  assert.equal(engine.v, 0, 'nothing published');
+  assert.equal(trainer.step, 0);
+  assert.equal(store.countReady(), 2, 'the batch is ready again');
+  assert.ok(!existsSync(join(dir, 'logs', 'train.log')), 'no log line');
+  engine.v = 1; // the version the sample came from is now served
+  trainer.lastError = 'training step failed earlier';
+  trainer.start();
+  const deadline = Date.now() + 5000;
+  while (trainer.step < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await trainer.stop();
+  assert.equal(trainer.step, 1);
+  assert.equal(trainer.lastError, undefined, 'a good step clears last_error');
+  assert.equal(
+    readFileSync(join(dir, 'logs', 'train.log'), 'utf8')
+      .trim()
+      .split('\n').length,
+    1,
+  );
+});
+
+test('resume: steps continue from the checkpoint, samples of lost steps return to ready, their log lines move aside, versions never go back', async () => {
+  const { store, engine, config, dir } = setup({ 'training.save_interval': 2 });
+  const trainer = new Trainer({ engine, store, config });
+  for (let t = 1; t <= 6; t++) store.addSample(makeSample('r', t, { policyVersion: 0 }));
+  await trainer.trainOnce(); // step 1, v1
+  await trainer.trainOnce(); // step 2, v2, checkpoint
+  store.addSample(makeSample('r', 7, { policyVersion: 2 }));
+  await trainer.trainOnce(); // step 3, v3: "crash" before its checkpoint
+  store.addSample(makeSample('r', 8, { policyVersion: 3 }));
+  assert.equal(store.counts().trained, 6);
+  const plan = planResume(dir, store, 'recording');
+  assert.equal(plan.from?.dir, join(dir, 'checkpoints', 'step-000002'));
+  assert.equal(plan.step, 2);
+  assert.equal(plan.requeued, 2, 'the two samples of step 3 are ready again');
+  assert.equal(plan.discardedSteps, 1);
+  assert.equal(plan.version, 4, 'a turn was answered by the lost version 3: the restored weights serve as 4');
+  const logged = readFileSync(join(dir, 'logs', 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).step);
+  assert.deepEqual(logged, [1, 2]);
+  assert.match(readFileSync(join(dir, 'logs', 'discarded-steps.jsonl'), 'utf8'), /"step":3/);
+  assert.doesNotMatch(readFileSync(join(dir, 'logs', 'train.log'), 'utf8'), /step=3 /);
+
+  const resumedEngine = new RecordingEngine();
+  resumedEngine.v = plan.version;
+  const resumed = new Trainer({ engine: resumedEngine, store, config, startStep: plan.step });
+  const m = await resumed.trainOnce();
+  assert.equal(m?.step, 3);
+  assert.equal(m?.policy_version, 5);
+  await resumed.trainOnce(); // step 4: checkpoint
+  assert.ok(existsSync(join(dir, 'checkpoints', 'step-000004', 'trainer.json')));
+  const before = readFileSync(join(dir, 'checkpoints', 'step-000002', 'trainer.json'), 'utf8');
+  await resumed.stop();
+  assert.equal(
+    readFileSync(join(dir, 'checkpoints', 'step-000002', 'trainer.json'), 'utf8'),
+    before,
+    'an older checkpoint is never rewritten',
+  );
 });

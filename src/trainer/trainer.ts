@@ -1,14 +1,16 @@
 // The training loop (docs/design.md §2): lease a batch of ready samples from the store, compute
-// per-token advantages with rl/, drop what is too stale, run one engine train step, publish the
-// new weights (serving never pauses: the engine swaps them atomically), mark the batch trained,
-// log the step, checkpoint every `save_interval` steps. A failed step returns its batch to ready.
-import { join } from 'node:path';
+// per-token advantages and the batch's numbers with rl/ (drop what is too stale), run one engine
+// train step, publish the new weights (serving never pauses: the engine swaps them atomically),
+// then mark the batch trained by this step, log it, and checkpoint every `save_interval` steps.
+// A step is one transaction: everything that can fail without side effects runs first, and a step
+// that fails before publishing returns its batch to ready and leaves no record anywhere.
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.ts';
 import { batchStats, computeAdvantages, normalizeRewards } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
+import { pruneCheckpoints, saveCheckpoint } from './checkpoints.ts';
 
 /** What the trainer needs besides the config. */
 export interface TrainerDeps {
@@ -22,6 +24,8 @@ export interface TrainerDeps {
   onStep?: (m: StepMetrics) => void;
   /** Poll interval while waiting for a full batch. */
   pollMs?: number;
+  /** Steps already done by the run this one resumes (its checkpoint's step); default 0. */
+  startStep?: number;
 }
 
 /** Train options of the engine from the config. */
@@ -76,6 +80,8 @@ export class Trainer {
   readonly log: TrainLog;
   step = 0;
   lastError: string | undefined;
+  /** The step of the newest checkpoint on disk (resumed from, or saved by this trainer). */
+  savedStep = 0;
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -85,6 +91,8 @@ export class Trainer {
   constructor(deps: TrainerDeps) {
     this.deps = deps;
     this.log = new TrainLog(deps.config.output_dir);
+    this.step = deps.startStep ?? 0;
+    this.savedStep = this.step;
   }
 
   /** Starts the loop in the background. */
@@ -109,12 +117,12 @@ export class Trainer {
     this.wake?.();
   }
 
-  /** Stops after the current step; saves a final checkpoint when the engine can. */
+  /** Stops after the current step; saves a final checkpoint when steps were trained since the last one. */
   async stop(): Promise<void> {
     this.running = false;
     this.notify();
     await this.loop;
-    if (this.step > 0) await this.checkpoint();
+    if (this.step > this.savedStep) await this.checkpoint();
   }
 
   private async run(): Promise<void> {
@@ -128,6 +136,7 @@ export class Trainer {
       if (!this.paused && this.deps.store.countReady() >= batchSize) {
         try {
           await this.trainOnce();
+          this.lastError = undefined;
         } catch (err) {
           this.lastError = (err as Error).message;
           this.deps.log?.error({ err: this.lastError }, 'training step failed; batch returned to ready');
@@ -159,13 +168,11 @@ export class Trainer {
       maxStaleness: config.training.max_staleness,
     });
     if (lease.samples.length === 0) return undefined;
+    let published = false;
     try {
+      // Everything that can fail without a side effect comes first.
       const versionAtLease = engine.version();
       const { train, advantages } = toTrainSamples(lease.samples, config);
-      const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
-      const version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
-      store.markTrained(lease.leaseId);
-      this.step++;
       const stats = batchStats(
         lease.samples.map((s, i) => ({
           advantages: advantages[i],
@@ -175,8 +182,14 @@ export class Trainer {
         })),
         versionAtLease,
       );
+      const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
+      const version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
+      published = true;
+      const step = this.step + 1;
+      store.markTrained(lease.leaseId, step);
+      this.step = step;
       const m: StepMetrics = {
-        step: this.step,
+        step,
         policy_version: version,
         batch_size: lease.samples.length,
         advantage_mean: stats.advantage_mean,
@@ -201,18 +214,27 @@ export class Trainer {
       this.log.write(m);
       this.deps.onStep?.(m);
       const every = config.training.save_interval;
-      if (every > 0 && this.step % every === 0) await this.checkpoint();
+      if (every > 0 && this.step - this.savedStep >= every) await this.checkpoint();
       return m;
     } catch (err) {
-      store.releaseLease(lease.leaseId);
+      // Before publishing nothing changed that serving or a record could see: the batch goes back.
+      // After it, the step is kept (its weights serve) and only the failed part is reported.
+      if (!published) store.releaseLease(lease.leaseId);
       throw err;
     }
   }
 
   private async checkpoint(): Promise<void> {
-    if (!this.deps.engine.save) return;
-    const dir = join(this.deps.config.output_dir, 'checkpoints', `step-${String(this.step).padStart(6, '0')}`);
-    await this.deps.engine.save(dir);
-    this.deps.log?.info({ dir, step: this.step }, 'checkpoint saved');
+    const { engine, config, log } = this.deps;
+    const save = engine.save?.bind(engine);
+    if (save === undefined) return;
+    const step = this.step;
+    const { dir } = await saveCheckpoint(config.output_dir, { step, policy_version: engine.version(), engine: engine.kind }, (d) =>
+      save(d),
+    );
+    this.savedStep = step;
+    log?.info({ dir, step }, 'checkpoint saved');
+    for (const old of pruneCheckpoints(config.output_dir, config.training.keep_checkpoints))
+      log?.info({ dir: old }, 'old checkpoint removed');
   }
 }

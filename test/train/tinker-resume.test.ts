@@ -5,13 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tinkerEngineFromConfig, STATE_FILE } from '../../src/engines/tinker/index.ts';
+import { readTinkerCheckpoint, tinkerEngineFromConfig } from '../../src/engines/tinker/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
-import { Trainer } from '../../src/trainer/index.ts';
+import { Trainer, planResume } from '../../src/trainer/index.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
@@ -43,18 +43,22 @@ test('SIGKILL between forward_backward and optim_step: restart resumes from the 
     await exited;
     wire.hold = undefined;
 
-    const state = JSON.parse(readFileSync(join(out, STATE_FILE), 'utf8'));
-    assert.equal(state.version, 1);
-    assert.ok(String(state.weights_path).startsWith(`tinker://${oldModel}/weights/`), state.weights_path);
-
     const config = childConfig(wire.url, out, tinker.baseModel);
     const store = SampleStore.open(join(out, 'samples.sqlite'));
     assert.equal(store.countReady(), 1, 'the killed step’s lease went back to ready');
-    const engine = tinkerEngineFromConfig(config);
-    const trainer = new Trainer({ engine, store, config });
+    const plan = planResume(out, store, 'tinker');
+    assert.equal(plan.step, 1);
+    assert.equal(plan.version, 1);
+    const state = readTinkerCheckpoint(plan.from!.dir)!;
+    assert.equal(state.version, 1);
+    assert.ok(String(state.weights_path).startsWith(`tinker://${oldModel}/weights/`), state.weights_path);
+    const engine = tinkerEngineFromConfig(config, { resume: { dir: plan.from!.dir, version: plan.version } });
+    assert.equal(engine.samplerPath(), state.sampler_path, 'serves the sampler saved with the training state');
+    const trainer = new Trainer({ engine, store, config, startStep: plan.step });
     const seen = wire.requests.length;
     const m = await trainer.trainOnce();
     assert.equal(m?.policy_version, 2);
+    assert.equal(m?.step, 2);
     assert.equal(store.countReady(), 0);
     const after = wire.requests.slice(seen).filter((r) => r.body.seq_id !== undefined || r.path === '/create_model');
     const newModel = after[1]?.body.model_id;

@@ -31,6 +31,8 @@ export interface EmbeddedEngineOptions {
   /** Keep a frozen copy of the starting weights for the KL term (default true). */
   keepReference?: boolean;
   adamw?: Partial<AdamWConfig>;
+  /** load(): serve the restored weights as this version instead of the one saved (a resume never reuses a version number). */
+  version?: number;
 }
 
 /** The embedded policy engine: generate, score, train, publish, save/load, all in-process. */
@@ -85,7 +87,7 @@ export class EmbeddedEngine implements PolicyEngine {
     if (opts.keepReference !== false)
       reference = data.reference !== null ? new Gpt(data.config.model, fromHost(data.reference)) : policy.clone(false);
     const tokenizer = data.tokenizer !== null ? Tokenizer.fromJSON(data.tokenizer) : null;
-    return new EmbeddedEngine(policy, tokenizer, optimizer, reference, data.config.version);
+    return new EmbeddedEngine(policy, tokenizer, optimizer, reference, opts.version ?? data.config.version);
   }
 
   /** The model shape. */

@@ -78,7 +78,13 @@ export class WorkerEngine implements PolicyEngine {
 
   /** An engine from a checkpoint folder (weights, optimizer state, reference, version, tokenizer). */
   static async load(dir: string, opts: WorkerEngineOptions = {}): Promise<WorkerEngine> {
-    return WorkerEngine.start(opts, { kind: 'load', dir, keepReference: opts.keepReference !== false, adamw: opts.adamw });
+    return WorkerEngine.start(opts, {
+      kind: 'load',
+      dir,
+      keepReference: opts.keepReference !== false,
+      adamw: opts.adamw,
+      version: opts.version,
+    });
   }
 
   private static async start(opts: WorkerEngineOptions, init: Exclude<WorkerInit, { kind: 'weights' }>): Promise<WorkerEngine> {

@@ -23,7 +23,7 @@ export type WorkerInit =
       keepReference: boolean;
       adamw?: Partial<AdamWConfig>;
     }
-  | { kind: 'load'; dir: string; keepReference: boolean; adamw?: Partial<AdamWConfig> }
+  | { kind: 'load'; dir: string; keepReference: boolean; adamw?: Partial<AdamWConfig>; version?: number }
   | { kind: 'weights'; config: GptConfig; weights: HostWeights; version: number };
 
 /** What a worker reports once its model is ready. */

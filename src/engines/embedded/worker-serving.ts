@@ -50,8 +50,9 @@ export class ServingHandler implements ThreadHandler {
       return { config: init.config, version: 0, tokenizer: init.tokenizer };
     }
     const data = await readCheckpoint(init.dir);
-    this.install(new Gpt(data.config.model, fromHost(data.weights)), data.config.version);
-    return { config: data.config.model, version: data.config.version, tokenizer: data.tokenizer };
+    const version = init.version ?? data.config.version;
+    this.install(new Gpt(data.config.model, fromHost(data.weights)), version);
+    return { config: data.config.model, version, tokenizer: data.tokenizer };
   }
 
   private async generate(req: GenerateRequest & { stream: boolean }, ctx: HandlerContext): Promise<GenerateResult> {

@@ -48,7 +48,7 @@ export class TrainingHandler implements ThreadHandler {
             seed: init.seed,
             tokenizer: init.tokenizer !== null ? Tokenizer.fromJSON(init.tokenizer) : undefined,
           })
-        : await EmbeddedEngine.load(init.dir, opts);
+        : await EmbeddedEngine.load(init.dir, { ...opts, version: init.version });
     return { config: this.engine.config, version: this.engine.version(), tokenizer: this.engine.tokenizer?.toJSON() ?? null };
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../config/index.ts';
@@ -12,7 +12,7 @@ import { startFakeTinker, type FakeTinker } from '../../../test/support/fake-tin
 import type { TrainOptions, TrainSample } from '../types.ts';
 import { TinkerClient } from './client.ts';
 import { TinkerEngine } from './engine.ts';
-import { STATE_FILE } from './state.ts';
+import { readTinkerCheckpoint } from './state.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tinker-engine-'));
 const OPTS: TrainOptions = {
@@ -145,22 +145,25 @@ test('options Tinker cannot honour are refused, naming the key', () =>
     assert.equal(fake.requests.length, 0, 'nothing was sent');
   }));
 
-test('resume: a new engine on the same output dir serves the last sampler path and loads the saved state as its first request', async () => {
+test('resume: a new engine from a checkpoint serves that step’s sampler path and loads its saved state as its first request', async () => {
   const fake = await startFakeTinker();
   const dir = tmp();
   const a = engineOn(fake, dir);
   await a.trainStep(samples, OPTS);
   await a.publish();
-  await a.save(join(dir, 'checkpoints', 'step-000001'));
-  const state = JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8'));
+  const ckpt = join(dir, 'checkpoints', 'step-000001.partial');
+  mkdirSync(ckpt, { recursive: true });
+  await a.save(ckpt);
+  const state = readTinkerCheckpoint(ckpt)!;
   assert.equal(state.version, 1);
-  assert.equal(state.weights_step, 1);
+  assert.equal(state.sampler_path, a.samplerPath());
   assert.match(state.weights_path, /^tinker:\/\/model-1\/weights\/step-000001-/);
   await a.close();
 
-  const b = engineOn(fake, dir);
+  // Served as version 3: turns of a lost version 2 exist, and versions never go backwards.
+  const b = engineOn(fake, dir, { resume: { checkpoint: state, version: 3 } });
   try {
-    assert.equal(b.version(), 1);
+    assert.equal(b.version(), 3);
     assert.equal(b.samplerPath(), state.sampler_path);
     const seen = fake.requests.length;
     await b.trainStep(samples, OPTS);
@@ -175,7 +178,7 @@ test('resume: a new engine on the same output dir serves the last sampler path a
       ['/optim_step', 'model-2', 3],
     ]);
     assert.equal(fake.requests.find((r) => r.path === '/load_weights')!.body.path, state.weights_path);
-    assert.equal(await b.publish(), 2);
+    assert.equal(await b.publish(), 4);
   } finally {
     await b.close();
     await fake.close();

@@ -2,9 +2,10 @@
 // path; score = prompt log-probs; trainStep = forward_backward (loss `ppo`, reduction folded into
 // the advantages) + optim_step per minibatch; publish = save_weights_for_sampler (the new path is
 // the new version, swapped in atomically — serving never pauses); save = save_weights, recorded
-// in <output_dir>/tinker-state.json so `train` resumes after a crash: a restart creates a NEW
-// training model whose first request loads the saved state (seq_ids of the old one are never
-// replayed). The training model is created on the first step, so serving needs no training slot.
+// with the sampler path of the same step in the trainer's checkpoint folder (tinker.json, state.ts).
+// A resume creates a NEW training model whose first request loads that state (seq_ids of the old
+// one are never replayed) and serves that step's sampler from the start. The training model is
+// created on the first step, so serving needs no training slot.
 import { OpenClawError } from '../../errors/index.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
 import type {
@@ -20,18 +21,20 @@ import type {
 import type { TinkerClient } from './client.ts';
 import { forwardBackwardBody, planForwardBackward, type DatumLayout } from './datums.ts';
 import { responseLogprobs } from './logprobs.ts';
-import { readState, writeState, type TinkerState } from './state.ts';
+import { writeTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
 
 /** Settings of a TinkerEngine. */
 export interface TinkerEngineOptions {
   client: TinkerClient;
   baseModel: string;
   loraRank?: number;
-  /** Where tinker-state.json lives (the run's output dir). */
+  /** The run's output folder. */
   stateDir: string;
-  /** `auto`: resume from the recorded training state; `never`: start from the base model. */
-  resume?: 'auto' | 'never';
-  /** tinker://…/weights/… to start from when nothing is recorded. */
+  /** The checkpoint to continue from (trainer/resume.ts), served as `version`. */
+  resume?: { checkpoint: TinkerCheckpoint; version: number };
+  /** Version to serve the base model as when there is no checkpoint (versions never go backwards). */
+  startVersion?: number;
+  /** tinker://…/weights/… to start from when there is no checkpoint. */
   resumeFrom?: string;
   /** Progress notes (model created, resumed, …). */
   onInfo?: (message: string) => void;
@@ -65,30 +68,27 @@ export class TinkerEngine implements PolicyEngine {
   readonly client: TinkerClient;
   private readonly opts: TinkerEngineOptions;
   private served: Served;
-  private state: TinkerState;
+  /** Training state to load into the training model when it is created. */
+  private loadFrom: string | undefined;
+  /** The last full training state saved (or loaded): what a checkpoint records. */
+  private weightsPath: string | undefined;
   private modelId: string | undefined;
   private creating: Promise<string> | undefined;
 
   constructor(opts: TinkerEngineOptions) {
     this.opts = opts;
     this.client = opts.client;
-    const recorded = opts.resume === 'never' ? undefined : readState(opts.stateDir);
-    if (recorded !== undefined && recorded.base_model !== opts.baseModel) {
+    const ck = opts.resume?.checkpoint;
+    if (ck !== undefined && ck.base_model !== opts.baseModel) {
       throw new OpenClawError(
         'config',
-        `${opts.stateDir}/tinker-state.json was trained from ${recorded.base_model}, but tinker.base_model is ${opts.baseModel}; use another output_dir or set tinker.resume: never`,
+        `the checkpoint to resume was trained from ${ck.base_model}, but tinker.base_model is ${opts.baseModel}; use another output_dir or start over with --fresh`,
         { param: 'tinker.base_model' },
       );
     }
-    this.state = recorded ?? {
-      base_model: opts.baseModel,
-      model_id: null,
-      version: 0,
-      sampler_path: null,
-      weights_path: null,
-      weights_step: 0,
-    };
-    this.served = { path: this.state.sampler_path ?? undefined, version: this.state.version };
+    this.loadFrom = ck?.weights_path ?? opts.resumeFrom;
+    this.weightsPath = this.loadFrom;
+    this.served = { path: ck?.sampler_path ?? undefined, version: opts.resume?.version ?? opts.startVersion ?? 0 };
   }
 
   version(): number {
@@ -174,7 +174,7 @@ export class TinkerEngine implements PolicyEngine {
   private ensureModel(): Promise<string> {
     if (this.modelId !== undefined) return Promise.resolve(this.modelId);
     this.creating ??= (async () => {
-      const from = this.state.weights_path ?? this.opts.resumeFrom;
+      const from = this.loadFrom;
       const id = await this.client.createModel(this.opts.baseModel, this.opts.loraRank ?? 32);
       // load_weights must be the model's first request
       if (from !== undefined) {
@@ -182,8 +182,6 @@ export class TinkerEngine implements PolicyEngine {
         this.opts.onInfo?.(`tinker: training model ${id} resumed from ${from}`);
       } else this.opts.onInfo?.(`tinker: training model ${id} created on ${this.opts.baseModel}`);
       this.modelId = id;
-      this.state = { ...this.state, model_id: id };
-      writeState(this.opts.stateDir, this.state);
       return id;
     })().finally(() => {
       this.creating = undefined;
@@ -288,28 +286,35 @@ export class TinkerEngine implements PolicyEngine {
     const version = this.served.version + 1;
     const path = await this.client.saveWeightsForSampler(modelId, `v${String(version).padStart(6, '0')}-${Date.now().toString(36)}`);
     this.served = { path, version };
-    this.state = { ...this.state, version, sampler_path: path };
-    writeState(this.opts.stateDir, this.state);
     return version;
   }
 
   /**
-   * Saves the full training state on the server; `dir` (the trainer's checkpoint folder) names it.
-   * The tinker:// path goes to the state file: the next start resumes from it.
+   * Checkpoint: saves the full training state on the server and records it in `dir/tinker.json`
+   * with the sampler path served now (published by the same step). Nothing trained in this
+   * process: the state it started from is recorded again, so the folder is still a checkpoint.
    */
   async save(dir: string): Promise<void> {
-    if (this.modelId === undefined) return; // nothing trained in this process
-    const name = (
+    const name = `${(
       dir
         .split(/[\\/]/)
         .filter((p) => p !== '')
         .pop() ?? 'state'
-    ).replace(/[^A-Za-z0-9_-]/g, '-');
-    const path = await this.client.saveWeights(this.modelId, `${name}-${Date.now().toString(36)}`);
-    const step = /step-(\d+)/.exec(name);
-    this.state = { ...this.state, weights_path: path, weights_step: step ? Number(step[1]) : this.state.weights_step };
-    writeState(this.opts.stateDir, this.state);
-    this.opts.onInfo?.(`tinker: training state saved at ${path}`);
+    )
+      .replace(/\.partial$/, '')
+      .replace(/[^A-Za-z0-9_-]/g, '-')}-${Date.now().toString(36)}`;
+    const served = this.served;
+    if (this.modelId !== undefined) this.weightsPath = await this.client.saveWeights(this.modelId, name);
+    if (this.weightsPath === undefined) return; // base model, never trained: nothing to record
+    const checkpoint: TinkerCheckpoint = {
+      base_model: this.opts.baseModel,
+      model_id: this.modelId ?? 'none',
+      weights_path: this.weightsPath,
+      sampler_path: served.path ?? null,
+      version: served.version,
+    };
+    writeTinkerCheckpoint(dir, checkpoint);
+    this.opts.onInfo?.(`tinker: training state saved at ${this.weightsPath}`);
   }
 
   async close(): Promise<void> {

@@ -5,13 +5,14 @@
 // trainStep, publish, save) and a teacher backend (`teacher.logprob_api: tinker`).
 import type { Config } from '../../config/index.ts';
 import { HOSTED_TINKER_URL, TinkerClient } from './client.ts';
+import { legacyWeightsPath, readTinkerCheckpoint, LEGACY_STATE_FILE } from './state.ts';
 import { TinkerEngine } from './engine.ts';
 
 export { HOSTED_TINKER_URL, SEQ_FILE, TinkerClient, type AdamParams, type SampleRequest, type TinkerClientOptions } from './client.ts';
 export { TinkerEngine, checkTinkerTrainOptions, type TinkerEngineOptions } from './engine.ts';
 export { forwardBackwardBody, planForwardBackward, ppoLossFnConfig, toDatum, MAX_BYTES_PER_CALL, MAX_DATUMS_PER_CALL } from './datums.ts';
 export { tinkerTeacherBackend } from './teacher.ts';
-export { STATE_FILE, readState } from './state.ts';
+export { CHECKPOINT_FILE, LEGACY_STATE_FILE, readTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
 
 /** Server URL and key from the config, else TINKER_BASE_URL / TINKER_API_KEY, else the hosted URL. */
 export function tinkerEndpoint(config: Config, env: NodeJS.ProcessEnv = process.env): { baseUrl: string; apiKey: string | undefined } {
@@ -36,15 +37,30 @@ export function tinkerClientFromConfig(config: Config, opts: { onWarning?: (m: s
 /** The policy engine of `rollout.provider: tinker`. */
 export function tinkerEngineFromConfig(
   config: Config,
-  opts: { onInfo?: (m: string) => void; onWarning?: (m: string) => void } = {},
+  opts: {
+    onInfo?: (m: string) => void;
+    onWarning?: (m: string) => void;
+    /** The checkpoint folder to continue from and the version to serve it as (trainer/resume.ts). */
+    resume?: { dir: string | undefined; version: number };
+  } = {},
 ): TinkerEngine {
+  const checkpoint = opts.resume?.dir !== undefined ? readTinkerCheckpoint(opts.resume.dir) : undefined;
+  if (checkpoint === undefined && config.tinker.resume_from === undefined) {
+    const legacy = legacyWeightsPath(config.output_dir);
+    if (legacy !== undefined) {
+      opts.onWarning?.(
+        `${config.output_dir}/${LEGACY_STATE_FILE} (written by an earlier openclaw-rl) is not resumed automatically: its sampler and training state may disagree. To continue from its training state, set tinker.resume_from: ${legacy}`,
+      );
+    }
+  }
   return new TinkerEngine({
     client: tinkerClientFromConfig(config, { onWarning: opts.onWarning }),
     baseModel: config.tinker.base_model!,
     loraRank: config.tinker.lora_rank,
     stateDir: config.output_dir,
-    resume: config.tinker.resume,
-    resumeFrom: config.tinker.resume_from,
+    resume: checkpoint !== undefined ? { checkpoint, version: opts.resume!.version } : undefined,
+    startVersion: opts.resume?.version,
+    resumeFrom: checkpoint === undefined ? config.tinker.resume_from : undefined,
     onInfo: opts.onInfo,
   });
 }
