@@ -101,7 +101,7 @@ export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   out.write(`samples:    ${join(r.outputDir, 'samples.sqlite')} (openclaw-rl export --output-dir ${r.outputDir})\n`);
   out.write(
     opts.engine === 'tinker'
-      ? `weights:    ${join(r.outputDir, 'tinker-state')} (sampler and training weights saved by the Tinker server; ${join(r.outputDir, 'tinker-state.json')} names the latest)\n`
+      ? `weights:    ${join(r.outputDir, 'tinker-state')} (sampler and training weights saved by the Tinker server; ${join(r.outputDir, 'checkpoints', 'step-*', 'tinker.json')} names them)\n`
       : `checkpoint: ${join(r.outputDir, 'checkpoints')}\n`,
   );
   out.write(

@@ -3,7 +3,7 @@
 // server paths of the saved training state and of the sampler saved at the same step) plus
 // `trainer.json`, written last. It is built in a `.partial` folder and renamed into place only when
 // complete, so a crash mid-save leaves no folder that looks finished, and a finished folder is
-// never written again. `train` resumes from the newest complete one (docs/design.md §6).
+// never written again. `train` resumes from the newest complete one (docs/design.md §3, "Checkpoints and resume").
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Where `train` continues from (docs/design.md §6). Inputs: the run's output folder (its newest
+// Where `train` continues from (docs/design.md §3, "Checkpoints and resume"). Inputs: the run's output folder (its newest
 // complete checkpoint, its step logs) and its sample store. Output: a ResumePlan — the checkpoint
 // to load, the step counter, and the version the restored weights are served as — after making
 // every record agree with that checkpoint: samples trained by later steps return to ready, and the

@@ -67,7 +67,7 @@ test('demo --engine tinker: the same loop through the Tinker API on an embedded 
   assert.equal(lines.length, 2);
   assert.match(lines[1], /step=2 policy_version=2 /);
   // The policy that answered was the Tinker sampler: two sampler snapshots were saved by the server.
-  const state = JSON.parse(readFileSync(join(outputDir, 'tinker-state.json'), 'utf8'));
+  const state = JSON.parse(readFileSync(join(outputDir, 'checkpoints', 'step-000002', 'tinker.json'), 'utf8'));
   assert.equal(state.version, 2);
   assert.match(state.sampler_path, /^tinker:\/\/[^/]+\/sampler_weights\//);
   assert.ok(existsSync(join(outputDir, 'tinker-state')), 'the Tinker server saved under the run folder');

@@ -144,9 +144,9 @@ test('train --config configs/tinker-local.yaml against the embedded Tinker serve
       modelDirs.some((m) => existsSync(join(tinker.stateDir, m, 'sampler_weights'))),
       `sampler weights under ${tinker.stateDir}: ${modelDirs}`,
     );
-    const saved = () =>
-      existsSync(join(out, 'tinker-state.json')) ? JSON.parse(readFileSync(join(out, 'tinker-state.json'), 'utf8')) : {};
-    await until(() => saved().weights_path != null, 30_000, 'a saved training state in tinker-state.json');
+    const ckpt = join(out, 'checkpoints', 'step-000001', 'tinker.json');
+    const saved = () => (existsSync(ckpt) ? JSON.parse(readFileSync(ckpt, 'utf8')) : {});
+    await until(() => saved().weights_path != null, 30_000, 'a saved training state in checkpoints/step-000001/tinker.json');
     assert.match(saved().weights_path, /^tinker:\/\/.*\/weights\//);
     assert.match(saved().sampler_path, /^tinker:\/\/.*\/sampler_weights\//);
 
