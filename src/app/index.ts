@@ -16,6 +16,7 @@ import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../das
 import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
+import { registerAdminRoutes } from './admin.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
 
@@ -229,6 +230,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       },
     });
   }
+  const apiKey = opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY;
   const app = buildGateway({
     channel,
     tracker,
@@ -244,7 +246,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     bodyLimitBytes: Math.round(config.server.body_limit_mb * 1024 * 1024),
     shutdownGraceMs: config.server.shutdown_grace_s * 1000,
     onDrained: (r) => log.info(r, 'answers in flight at shutdown: finished within the grace period, or cut'),
-    apiKey: opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY,
+    apiKey,
     publicPath: isDashboardShellPath,
     afterResponse: (inFlight) => {
       if (inFlight === 0) pipeline.drainIntake();
@@ -265,6 +267,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }),
     extraRoutes: (server) => {
       registerFeedbackRoute(server, pipeline);
+      registerAdminRoutes(server, { trainer, outputDir: config.output_dir, keyed: apiKey !== undefined && apiKey !== '' });
       registerDashboard(server, dashboard.source);
     },
     onWarning(kind, count) {

@@ -224,6 +224,54 @@ export function buildProgram(): Command {
       });
     });
 
+  program
+    .command('rollback')
+    .description('serve and train from a kept earlier policy version again (a running server with --url, or a stopped run)')
+    .requiredOption('--to <version>', 'the kept policy version to restore (GET /admin/versions or checkpoints/*/trainer.json list them)')
+    .option('--url <url>', 'a running `train` server: roll back at once through POST /admin/rollback')
+    .option('--api-key <key>', "that server's API key (else OPENCLAW_RL_API_KEY)")
+    .option('--output-dir <dir>', 'a stopped run: its folder (the next `train` continues from the restored version)', '.')
+    .option('--config <file>', 'take output_dir from this config')
+    .action(async (opts) => {
+      await run(async () => {
+        const to = Number(opts.to);
+        if (!Number.isInteger(to) || to < 0)
+          throw new OpenClawError('invalid_request', `--to must be a policy version (an integer ≥ 0), got '${opts.to}'`);
+        if (opts.url !== undefined) {
+          const key = opts.apiKey ?? process.env.OPENCLAW_RL_API_KEY;
+          const res = await fetch(`${String(opts.url).replace(/\/+$/, '')}/admin/rollback`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+            body: JSON.stringify({ version: to }),
+          }).catch((err: Error) => {
+            throw new OpenClawError('upstream_connection', `cannot reach ${opts.url}: ${err.message}`);
+          });
+          const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; policy_version?: number };
+          if (!res.ok)
+            throw new OpenClawError(
+              res.status === 404 ? 'not_found' : 'invalid_request',
+              `rollback refused (HTTP ${res.status}): ${body.error?.message ?? 'no reason given'}`,
+            );
+          process.stdout.write(`${JSON.stringify(body)}\n`);
+          process.stderr.write(`openclaw-rl: serving the weights of version ${to} as policy version ${body.policy_version}\n`);
+          return;
+        }
+        const dir = opts.config ? loadConfig(opts.config).output_dir : opts.outputDir;
+        const { SampleStore, SAMPLE_STORE_FILE } = await import('../samples/index.ts');
+        const { rollbackStoppedRun } = await import('../trainer/index.ts');
+        const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE), { recoverLeases: false });
+        try {
+          const r = await rollbackStoppedRun(dir, store, to);
+          process.stdout.write(`${JSON.stringify(r)}\n`);
+          process.stderr.write(
+            `openclaw-rl: wrote ${r.checkpoint}: the next \`train\` on ${dir} serves the weights of version ${to} as policy version ${r.policy_version}\n`,
+          );
+        } finally {
+          store.close();
+        }
+      });
+    });
+
   return program;
 }
 

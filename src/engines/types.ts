@@ -123,6 +123,11 @@ export interface PolicyEngine {
   /** Makes trained weights the served ones; returns the new version. */
   publish?(): Promise<number>;
   save?(dir: string): Promise<void>;
+  /**
+   * Rollback: makes the training state saved in checkpoint folder `dir` both the trained and the
+   * served one at once, served as `version` (a new number: versions are never reused).
+   */
+  restore?(dir: string, version: number): Promise<void>;
   close(): Promise<void>;
 }
 

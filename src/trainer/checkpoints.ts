@@ -33,7 +33,8 @@ export interface FoundCheckpoint {
   manifest: TrainerManifest;
 }
 
-const STEP_DIR = /^step-(\d{6,})$/;
+// step-000012, or step-000012-rollback-v15: the state a rollback restored at step 12, served as v15.
+const STEP_DIR = /^step-(\d{6,})(?:-rollback-v\d+)?$/;
 
 /** The folder of step `step`'s checkpoint. */
 export function checkpointDir(outputDir: string, step: number): string {
@@ -64,7 +65,15 @@ export function listCheckpoints(outputDir: string): FoundCheckpoint[] {
     const manifest = readManifest(dir);
     if (manifest !== undefined) found.push({ dir, manifest });
   }
-  return found.sort((a, b) => a.manifest.step - b.manifest.step);
+  // A rollback's folder is saved after the step's own one: at the same step it is the newer state.
+  return found.sort((a, b) => a.manifest.step - b.manifest.step || a.manifest.saved_at.localeCompare(b.manifest.saved_at));
+}
+
+/** The newest kept checkpoint whose weights were served as `version`. */
+export function checkpointOfVersion(outputDir: string, version: number): FoundCheckpoint | undefined {
+  return listCheckpoints(outputDir)
+    .filter((c) => c.manifest.policy_version === version)
+    .at(-1);
 }
 
 /** The newest complete checkpoint, if any. */
@@ -81,8 +90,10 @@ export async function saveCheckpoint(
   outputDir: string,
   manifest: Omit<TrainerManifest, 'format' | 'saved_at'>,
   writeEngine: (dir: string) => Promise<void>,
+  opts: { rollback?: boolean } = {},
 ): Promise<FoundCheckpoint> {
-  const dir = checkpointDir(outputDir, manifest.step);
+  const base = checkpointDir(outputDir, manifest.step);
+  const dir = opts.rollback ? `${base}-rollback-v${manifest.policy_version}` : base;
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });

@@ -63,6 +63,19 @@ export class TrainLog {
     this.metricsPath = join(dir, 'metrics.jsonl');
   }
 
+  /**
+   * An event between steps (rollback, gate decision) as a `# `-prefixed line in train.log, so
+   * readers of step lines skip it, and as a JSON object with an `event` key in metrics.jsonl.
+   */
+  event(name: string, fields: Record<string, number | string>): void {
+    const time = new Date().toISOString();
+    const kv = Object.entries(fields)
+      .map(([k, v]) => `${k}=${typeof v === 'number' ? fmt(v) : v}`)
+      .join(' ');
+    appendFileSync(this.trainLogPath, `# ${time} ${name} ${kv}\n`);
+    appendFileSync(this.metricsPath, `${JSON.stringify({ time, event: name, ...fields })}\n`);
+  }
+
   write(m: StepMetrics): void {
     const time = new Date().toISOString();
     appendFileSync(this.trainLogPath, `${time} ${formatStepLine(m)}\n`);

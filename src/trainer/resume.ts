@@ -5,11 +5,19 @@
 // log lines of those steps move to logs/discarded-steps.* (a step is in every record or in none).
 // Versions never go backwards: when turns were answered by versions newer than the checkpoint
 // (published, then lost in a crash), the restored weights are served under a new number above them.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
 import type { SampleStore } from '../samples/index.ts';
-import { CHECKPOINTS_DIR, newestCheckpoint, type FoundCheckpoint } from './checkpoints.ts';
+import {
+  CHECKPOINTS_DIR,
+  checkpointOfVersion,
+  listCheckpoints,
+  newestCheckpoint,
+  saveCheckpoint,
+  type FoundCheckpoint,
+} from './checkpoints.ts';
+import { TrainLog } from './log.ts';
 
 /** What a starting trainer continues from. */
 export interface ResumePlan {
@@ -130,4 +138,45 @@ export function archivePreviousRun(outputDir: string): string | undefined {
   mkdirSync(dest, { recursive: true });
   for (const name of present) renameSync(join(outputDir, name), join(dest, name));
   return dest;
+}
+
+/**
+ * `openclaw-rl rollback` on a stopped run: copies the kept checkpoint of `toVersion` into a new
+ * newest checkpoint (served as a new version number), so the next `train` continues from it.
+ * Returns the folder written and the version it will serve as.
+ */
+export async function rollbackStoppedRun(
+  outputDir: string,
+  store: SampleStore,
+  toVersion: number,
+): Promise<{ checkpoint: string; policy_version: number; restored: string }> {
+  const target = checkpointOfVersion(outputDir, toVersion);
+  const all = listCheckpoints(outputDir);
+  if (target === undefined) {
+    const kept = [...new Set(all.map((c) => c.manifest.policy_version))].join(', ') || 'none';
+    throw new OpenClawError(
+      'not_found',
+      `no kept checkpoint under ${join(outputDir, CHECKPOINTS_DIR)} holds policy version ${toVersion} (kept versions: ${kept})`,
+      {
+        param: '--to',
+        code: 'version_not_kept',
+      },
+    );
+  }
+  const newest = all.at(-1)!;
+  const logs = rewindStepLogs(outputDir, newest.manifest.step);
+  const version = Math.max(store.maxPolicyVersion(), logs.maxVersion, ...all.map((c) => c.manifest.policy_version)) + 1;
+  const saved = await saveCheckpoint(
+    outputDir,
+    { step: newest.manifest.step, policy_version: version, engine: target.manifest.engine },
+    async (dir) => cpSync(target.dir, dir, { recursive: true }),
+    { rollback: true },
+  );
+  new TrainLog(outputDir).event('rollback', {
+    at_step: newest.manifest.step,
+    to_version: toVersion,
+    policy_version: version,
+    restored: target.dir,
+  });
+  return { checkpoint: saved.dir, policy_version: version, restored: target.dir };
 }

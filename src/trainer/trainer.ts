@@ -10,7 +10,21 @@ import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.t
 import { batchStats, computeAdvantages, normalizeRewards } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
-import { pruneCheckpoints, saveCheckpoint } from './checkpoints.ts';
+import { OpenClawError } from '../errors/index.ts';
+import { checkpointOfVersion, listCheckpoints, pruneCheckpoints, saveCheckpoint } from './checkpoints.ts';
+
+/** What a rollback did. */
+export interface RollbackResult {
+  /** The version served before. */
+  from_version: number;
+  /** The version whose kept state was restored. */
+  to_version: number;
+  /** The number the restored weights are served as now (versions are never reused). */
+  policy_version: number;
+  /** The checkpoint restored, and the one written so a restart continues from the rollback. */
+  restored: string;
+  checkpoint: string;
+}
 
 /** What the trainer needs besides the config. */
 export interface TrainerDeps {
@@ -85,6 +99,8 @@ export class Trainer {
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
+  /** Steps and rollbacks run one at a time, in order. */
+  private exclusive: Promise<unknown> = Promise.resolve();
   private wake: (() => void) | undefined;
   private readonly deps: TrainerDeps;
 
@@ -159,8 +175,72 @@ export class Trainer {
     });
   }
 
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(fn);
+    this.exclusive = run.catch(() => undefined);
+    return run;
+  }
+
   /** One step on the oldest ready batch; returns its metrics (undefined when nothing was leased). */
-  async trainOnce(): Promise<StepMetrics | undefined> {
+  trainOnce(): Promise<StepMetrics | undefined> {
+    return this.serial(() => this.runStep());
+  }
+
+  /**
+   * Rollback (after the step in flight): the kept checkpoint served as `toVersion` becomes the
+   * trained and the served state at once, under a new version number; a checkpoint of it is saved
+   * so a restart continues from here. Samples trained since stay trained (their updates were
+   * rejected, not lost).
+   */
+  rollback(toVersion: number): Promise<RollbackResult> {
+    return this.serial(async () => {
+      const { engine, store, config } = this.deps;
+      const restore = engine.restore?.bind(engine);
+      const save = engine.save?.bind(engine);
+      if (restore === undefined || save === undefined) {
+        throw new OpenClawError('invalid_request', `the ${engine.kind} engine cannot roll back`, { code: 'rollback_unsupported' });
+      }
+      const target = checkpointOfVersion(config.output_dir, toVersion);
+      if (target === undefined) {
+        const kept = [...new Set(listCheckpoints(config.output_dir).map((c) => c.manifest.policy_version))].join(', ') || 'none';
+        throw new OpenClawError(
+          'not_found',
+          `no kept checkpoint holds policy version ${toVersion} (kept versions: ${kept}; training.keep_checkpoints bounds how many are kept)`,
+          { param: 'version', code: 'version_not_kept' },
+        );
+      }
+      const from = engine.version();
+      const version = Math.max(from, store.maxPolicyVersion()) + 1;
+      await restore(target.dir, version);
+      const saved = await saveCheckpoint(
+        config.output_dir,
+        { step: this.step, policy_version: version, engine: engine.kind },
+        (d) => save(d),
+        {
+          rollback: true,
+        },
+      );
+      this.savedStep = this.step;
+      const result: RollbackResult = {
+        from_version: from,
+        to_version: toVersion,
+        policy_version: version,
+        restored: target.dir,
+        checkpoint: saved.dir,
+      };
+      this.log.event('rollback', {
+        at_step: this.step,
+        from_version: from,
+        to_version: toVersion,
+        policy_version: version,
+        restored: target.dir,
+      });
+      this.deps.log?.warn(result, 'rolled back');
+      return result;
+    });
+  }
+
+  private async runStep(): Promise<StepMetrics | undefined> {
     const { engine, store, config } = this.deps;
     const t0 = performance.now();
     const lease = store.leaseBatch(config.training.batch_size, {

@@ -10,58 +10,7 @@ import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
-
-async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<string> {
-  const res = await fetch(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-session-id': sessionId,
-      'x-turn-type': 'main',
-      ...(done ? { 'x-session-done': 'true' } : {}),
-    },
-    body: JSON.stringify({ model: 'm', messages, max_tokens: 8 }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()).choices[0].message.content;
-}
-
-/** One judged session of two turns: two RL samples (the rules judge reads the praise as +1). */
-async function session(url: string, id: string): Promise<void> {
-  const first = await chat(url, id, [{ role: 'user', content: 'hello there' }]);
-  await chat(
-    url,
-    id,
-    [
-      { role: 'user', content: 'hello there' },
-      { role: 'assistant', content: first },
-      { role: 'user', content: 'thanks, that is great!' },
-    ],
-    true,
-  );
-}
-
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Runs sessions until the trainer has done `steps` steps in this process. */
-async function trainSteps(server: RunningServer, steps: number, tag: string): Promise<void> {
-  const target = server.trainer!.step + steps;
-  let n = 0;
-  while (server.trainer!.step < target) {
-    await session(server.url, `${tag}-${n++}`);
-    await until(
-      `step ${target}`,
-      () => server.trainer!.step >= target || server.store.countReady() + server.store.counts().pending < 2,
-      20_000,
-    );
-  }
-}
+import { trainSteps } from '../support/train-sessions.ts';
 
 function metricValue(text: string, name: string): number {
   const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);

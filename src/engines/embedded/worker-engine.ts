@@ -153,6 +153,18 @@ export class WorkerEngine implements PolicyEngine {
     await this.trainer().request('save', { dir });
   }
 
+  /** Rollback: the checkpoint at `dir` becomes the trained and the served state, as `version`. */
+  async restore(dir: string, version: number): Promise<void> {
+    const trainer = this.trainer();
+    const run = this.publishing.then(async () => {
+      const { weights } = await trainer.request<{ weights: HostWeights; version: number }>('restore', { dir, version });
+      await this.serving.request('swap', { weights, version }, { transfer: weightBuffers(weights) });
+      this.servedVersion = version;
+    });
+    this.publishing = run.catch(() => undefined);
+    return run;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

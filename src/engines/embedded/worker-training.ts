@@ -5,6 +5,7 @@
 import { OpenClawError } from '../../errors/index.ts';
 import type { TrainOptions, TrainSample } from '../types.ts';
 import { EmbeddedEngine } from './engine.ts';
+import type { AdamWConfig } from './optimizer.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { weightBuffers, type WorkerInit, type WorkerReady } from './worker-protocol.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
@@ -12,6 +13,8 @@ import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thr
 /** Train, publish (export weights), save. */
 export class TrainingHandler implements ThreadHandler {
   private engine: EmbeddedEngine | null = null;
+  private keepReference = true;
+  private adamw: Partial<AdamWConfig> | undefined;
 
   async handle(op: string, args: unknown, _ctx: HandlerContext): Promise<HandlerReply> {
     switch (op) {
@@ -29,6 +32,14 @@ export class TrainingHandler implements ThreadHandler {
       case 'save':
         await this.current().save((args as { dir: string }).dir);
         return { result: null };
+      case 'restore': {
+        // Rollback: the checkpoint's weights, optimizer and reference replace the current engine.
+        const { dir, version } = args as { dir: string; version: number };
+        const old = this.current();
+        this.engine = await EmbeddedEngine.load(dir, { keepReference: this.keepReference, adamw: this.adamw, version });
+        await old.close();
+        return this.weights();
+      }
       case 'close':
         await this.engine?.close();
         this.engine = null;
@@ -41,6 +52,8 @@ export class TrainingHandler implements ThreadHandler {
   private async init(init: WorkerInit): Promise<WorkerReady> {
     if (init.kind === 'weights') throw new OpenClawError('internal', 'training worker: init from weights is not supported');
     const opts = { keepReference: init.keepReference, adamw: init.adamw };
+    this.keepReference = init.keepReference;
+    this.adamw = init.adamw;
     this.engine =
       init.kind === 'create'
         ? await EmbeddedEngine.create(init.config, {

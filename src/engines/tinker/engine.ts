@@ -21,7 +21,7 @@ import type {
 import type { TinkerClient } from './client.ts';
 import { forwardBackwardBody, planForwardBackward, type DatumLayout } from './datums.ts';
 import { responseLogprobs } from './logprobs.ts';
-import { writeTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
+import { readTinkerCheckpoint, writeTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
 
 /** Settings of a TinkerEngine. */
 export interface TinkerEngineOptions {
@@ -315,6 +315,28 @@ export class TinkerEngine implements PolicyEngine {
     };
     writeTinkerCheckpoint(dir, checkpoint);
     this.opts.onInfo?.(`tinker: training state saved at ${this.weightsPath}`);
+  }
+
+  /**
+   * Rollback: serves the checkpoint's sampler as `version` at once; the next training step runs on
+   * a new training model loaded from the checkpoint's state (seq_ids of the current one are never
+   * reused for it).
+   */
+  async restore(dir: string, version: number): Promise<void> {
+    const ck = readTinkerCheckpoint(dir);
+    if (ck === undefined) {
+      throw new OpenClawError('data', `${dir} has no tinker.json: it holds no trained Tinker state to roll back to`);
+    }
+    if (ck.base_model !== this.opts.baseModel) {
+      throw new OpenClawError('config', `${dir} was trained from ${ck.base_model}, not ${this.opts.baseModel}`, {
+        param: 'tinker.base_model',
+      });
+    }
+    await this.creating?.catch(() => undefined);
+    this.served = { path: ck.sampler_path ?? undefined, version };
+    this.loadFrom = ck.weights_path;
+    this.weightsPath = ck.weights_path;
+    this.modelId = undefined;
   }
 
   async close(): Promise<void> {

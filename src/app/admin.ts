@@ -1,0 +1,54 @@
+// Admin routes of a training server: `GET /admin/versions` (the kept checkpoints: which versions
+// can be restored) and `POST /admin/rollback {"version": N}` (Trainer.rollback). Both change or
+// reveal the training state, so they answer only when the server has an API key (the gateway's
+// key check then guards them); without one they are 403 with what to set.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { OpenClawError, invalidRequest } from '../errors/index.ts';
+import { listCheckpoints, type Trainer } from '../trainer/index.ts';
+
+const RollbackBody = z.object({ version: z.number().int().min(0) }).strict();
+
+/** Registers the admin routes; `keyed` says whether the gateway requires an API key. */
+export function registerAdminRoutes(app: FastifyInstance, opts: { trainer?: Trainer; outputDir: string; keyed: boolean }): void {
+  const guard = () => {
+    if (!opts.keyed) {
+      throw new OpenClawError(
+        'permission',
+        'admin endpoints need a server API key: start the server with --api-key, server.api_key or OPENCLAW_RL_API_KEY',
+        { code: 'admin_needs_key' },
+      );
+    }
+    if (opts.trainer === undefined) {
+      throw new OpenClawError('invalid_request', 'this server does not train (api-server): there is no training state to roll back', {
+        status: 409,
+        code: 'not_training',
+      });
+    }
+    return opts.trainer;
+  };
+  app.get('/admin/versions', async () => {
+    const trainer = guard();
+    return {
+      step: trainer.step,
+      kept: listCheckpoints(opts.outputDir).map((c) => ({
+        policy_version: c.manifest.policy_version,
+        step: c.manifest.step,
+        saved_at: c.manifest.saved_at,
+        dir: c.dir,
+      })),
+    };
+  });
+  app.post('/admin/rollback', async (request) => {
+    const trainer = guard();
+    const parsed = RollbackBody.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw invalidRequest(
+        `body.${issue.path.join('.') || 'version'}: ${issue.message} (send {"version": N}, a kept policy version)`,
+        'version',
+      );
+    }
+    return trainer.rollback(parsed.data.version);
+  });
+}

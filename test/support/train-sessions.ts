@@ -1,0 +1,58 @@
+// Drives a training server the way a client would: judged two-turn sessions over HTTP until the
+// trainer has taken a number of steps (embedded engine + rules judge: praise reads as +1).
+import assert from 'node:assert/strict';
+import type { RunningServer } from '../../src/app/index.ts';
+
+export async function chat(url: string, sessionId: string, messages: unknown[], done = false, key?: string): Promise<string> {
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-session-id': sessionId,
+      'x-turn-type': 'main',
+      ...(done ? { 'x-session-done': 'true' } : {}),
+      ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}),
+    },
+    body: JSON.stringify({ model: 'm', messages, max_tokens: 8 }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).choices[0].message.content;
+}
+
+/** One judged session of two turns: two RL samples (the rules judge reads the praise as +1). */
+export async function session(url: string, id: string, key?: string): Promise<void> {
+  const first = await chat(url, id, [{ role: 'user', content: 'hello there' }], false, key);
+  await chat(
+    url,
+    id,
+    [
+      { role: 'user', content: 'hello there' },
+      { role: 'assistant', content: first },
+      { role: 'user', content: 'thanks, that is great!' },
+    ],
+    true,
+    key,
+  );
+}
+
+export async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Runs sessions until the trainer has done `steps` steps in this process. */
+export async function trainSteps(server: RunningServer, steps: number, tag: string, key?: string): Promise<void> {
+  const target = server.trainer!.step + steps;
+  let n = 0;
+  while (server.trainer!.step < target) {
+    await session(server.url, `${tag}-${n++}`, key);
+    await until(
+      `step ${target}`,
+      () => server.trainer!.step >= target || server.store.countReady() + server.store.counts().pending < 2,
+      20_000,
+    );
+  }
+}
