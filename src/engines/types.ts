@@ -123,6 +123,8 @@ export interface PolicyEngine {
   /** Makes trained weights the served ones; returns the new version. */
   publish?(): Promise<number>;
   save?(dir: string): Promise<void>;
+  /** Reachability of a remote engine for /healthz (from its last real call); never throws. */
+  health?(): Promise<{ ok: boolean; detail: string }>;
   close(): Promise<void>;
 }
 
