@@ -21,7 +21,21 @@ export async function tinkerPolicy(config: Config, resume?: ResumePlan): Promise
   const warn = (m: string) => process.stderr.write(`openclaw-rl: ${m}\n`);
   const engine = tinkerEngineFromConfig(config, {
     onWarning: warn,
+    onInfo: warn,
     resume: resume !== undefined ? { dir: resume.from?.dir, version: resume.version } : undefined,
   });
+  // Start only against a server that answers and offers the base model (exit 3 with the reason
+  // otherwise), as `train` and `api-server` would otherwise serve 502s forever.
+  try {
+    warn(`tinker: ${await engine.checkServer()}`);
+    const resumed = await engine.prepareResume();
+    if (resumed !== undefined) warn(`tinker: resume: ${resumed}`);
+  } catch (err) {
+    await engine.close().catch(() => undefined);
+    if (err instanceof OpenClawError && (err.kind.startsWith('upstream') || err.kind === 'authentication' || err.kind === 'not_found')) {
+      throw new OpenClawError(err.kind, `rollout.provider tinker: ${err.message}`, { code: err.code, cause: err });
+    }
+    throw err;
+  }
   return tokenPolicy(config, engine, { onWarning: warn });
 }

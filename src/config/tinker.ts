@@ -22,6 +22,11 @@ export const TinkerSchema = z
     resume_from: z.string().startsWith('tinker://').optional(),
     /** Total deadline of one call (queueing included). */
     timeout_s: z.number().positive().default(3600),
+    /**
+     * Which server this is (docs/tinker.md "Server profiles"): prompt-log-prob shape, loss
+     * reduction, optimizer fields, idempotent calls. `auto` detects it from the server's answers.
+     */
+    server: z.enum(['auto', 'hosted', 'skyrl-jax', 'skyrl-train']).default('auto'),
   })
   .strict();
 

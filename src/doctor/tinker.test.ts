@@ -36,12 +36,15 @@ test('doctor --train on a working Tinker server: reachable, key, base model, tok
         ['reachable', true],
         ['key accepted', true],
         ['base model', true],
+        ['server profile', true],
         ['tokenizer', true],
         ['1-token sample', true],
         ['create model', true],
       ],
       formatDoctorTable(rows),
     );
+    // the probe model is unloaded again (it would hold a LoRA slot on SkyRL)
+    assert.equal(fake.requests.find((r) => r.path === '/unload_model')?.body.model_id, 'model-1');
     // the sample's prompt is a chat rendered with rollout.tokenizer (Qwen3's template)
     assert.ok(fake.requests.find((r) => r.path === '/asample')!.body.prompt.chunks[0].tokens.length > 5, 'a rendered chat prompt');
     assert.ok(!rows.some((r) => r.channel === 'rollout'), 'the Tinker rollout is not checked as an OpenAI channel');

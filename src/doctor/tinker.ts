@@ -3,13 +3,15 @@
 // (get_server_capabilities), rollout.tokenizer loads (Tinker policy), a 1-token sample with prompt
 // log-probs works on the base model — from a chat rendered with that tokenizer, so a tokenizer of
 // another model shows up as ids the server refuses — and, with `--train`, a training model can be
-// created (create_model + get_info). One row per check.
+// created (create_model + get_info) and is unloaded again (its LoRA slot freed). The server's
+// profile (tinker.server, or detected) gets a row, and so does every configured setting that
+// profile cannot honour. One row per check.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { TinkerClient, tinkerEndpoint } from '../engines/tinker/index.ts';
+import { TinkerClient, tinkerEndpoint, unhonouredSettings, type TinkerProfile } from '../engines/tinker/index.ts';
 import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
 import type { DoctorRow } from './index.ts';
 
@@ -27,7 +29,15 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
     rows.push({ channel: 'tinker', baseUrl, model, ok, result: `${what}: ${result}`, fix });
   // A scratch state dir: doctor must not advance a run's seq_ids.
   const scratch = mkdtempSync(join(tmpdir(), 'ocrl-doctor-'));
-  const client = new TinkerClient({ baseUrl, apiKey, stateDir: scratch, timeoutMs: opts.timeoutMs, pollIntervalMs: 200 });
+  const client = new TinkerClient({
+    baseUrl,
+    apiKey,
+    stateDir: scratch,
+    timeoutMs: opts.timeoutMs,
+    pollIntervalMs: 200,
+    server: config.tinker.server,
+    baseModel: config.tinker.base_model,
+  });
   const step = async (what: string, fn: () => Promise<string>): Promise<boolean> => {
     try {
       row(what, true, await fn());
@@ -71,6 +81,31 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
         : `set tinker.base_model to one of: ${supported.slice(0, 12).join(', ')}${supported.length > 12 ? ', …' : ''} (SkyRL serves the --base-model it was started with)`,
     );
     if (!known) return rows;
+    let profile: TinkerProfile | undefined;
+    if (
+      !(await step('server profile', async () => {
+        const d = await client.server();
+        profile = d.profile;
+        return `${d.profile.name} (${d.reason})`;
+      }))
+    )
+      return rows;
+    // Settings this server ignores: a row each, naming the key. A warning, not a failure:
+    // training runs, without them (the train log says so too).
+    if (config.rollout.provider === 'tinker') {
+      for (const u of unhonouredSettings(profile!, {
+        maxGradNorm: config.training.max_grad_norm,
+        weightDecay: config.training.weight_decay,
+      })) {
+        row(
+          `WARNING cannot honour ${u.key}`,
+          true,
+          u.why,
+          `training runs without it on ${profile!.name}; use a server that applies it if it matters`,
+        );
+      }
+    }
+    for (const note of profile!.serverSide) row('server-side setting', true, note);
     const topK = config.teacher.logprob_api === 'tinker' && config.scoring.distill_topk > 0 ? config.scoring.distill_topk : 0;
     // The policy's own prompt when it has a tokenizer; else any three ids.
     let promptIds = [1, 2, 3];
@@ -106,6 +141,11 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
         throw new OpenClawError('upstream', 'asample returned no per-token log-probs; training needs them');
       if (!r.prompt_logprobs || r.prompt_logprobs.length !== promptIds.length)
         throw new OpenClawError('upstream', 'asample ignored prompt_logprobs; the teacher and scoring need them');
+      if (topK > 0 && !profile!.topkPromptLogprobs)
+        throw new OpenClawError(
+          'config',
+          `${profile!.name} does not answer topk_prompt_logprobs; set scoring.distill_topk: 0 with this server`,
+        );
       if (topK > 0 && (!r.topk_prompt_logprobs || r.topk_prompt_logprobs.length !== promptIds.length))
         throw new OpenClawError('config', 'no top-K prompt log-probs; set scoring.distill_topk: 0 with this server');
       return `token ${seq.tokens[0]} (log-prob ${seq.logprobs[0].toFixed(3)}), prompt log-probs ok${topK > 0 ? ', top-K ok' : ''}`;
@@ -113,10 +153,15 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
     if (opts.train) {
       await step('create model', async () => {
         const id = await client.createModel(model, config.tinker.lora_rank);
-        const info = await client.getInfo(id);
-        // The embedded Tinker server trains every weight and says so (is_lora false).
-        const kind = info.is_lora === false ? 'full fine-tuning (this server has no LoRA)' : `LoRA rank ${config.tinker.lora_rank}`;
-        return `${kind}: model ${id} created (${JSON.stringify(info.model_data ?? {}).slice(0, 60)})`;
+        try {
+          const info = await client.getInfo(id);
+          // The embedded Tinker server trains every weight and says so (is_lora false).
+          const kind = info.is_lora === false ? 'full fine-tuning (this server has no LoRA)' : `LoRA rank ${config.tinker.lora_rank}`;
+          return `${kind}: model ${id} created (${JSON.stringify(info.model_data ?? {}).slice(0, 60)})`;
+        } finally {
+          // The probe model must not keep a LoRA slot (SkyRL: max_lora_adapters).
+          await client.unloadModel(id);
+        }
       });
     }
     return rows;

@@ -270,6 +270,8 @@ export class TokenChatChannel implements ChatChannel {
   }
 
   async health(): Promise<{ ok: boolean; detail: string }> {
+    // A remote engine (Tinker) knows whether its server answers; an in-process one always does.
+    if (this.engine.health) return this.engine.health();
     return { ok: true, detail: `${this.engine.kind} engine, policy version ${this.engine.version()}` };
   }
 

@@ -128,6 +128,8 @@ export interface PolicyEngine {
    * served one at once, served as `version` (a new number: versions are never reused).
    */
   restore?(dir: string, version: number): Promise<void>;
+  /** Reachability of a remote engine for /healthz (from its last real call); never throws. */
+  health?(): Promise<{ ok: boolean; detail: string }>;
   close(): Promise<void>;
 }
 

@@ -42,7 +42,11 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
     );
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const asample = wire.requests.find((r) => r.path === '/asample')!.body;
-    assert.equal(asample.base_model, tinker.baseModel);
+    // Sampled through a sampling session on the base model, as the SDK does (sampling_client.py).
+    const session = wire.requests.find((r) => r.path === '/create_sampling_session')!.body;
+    assert.equal(session.base_model, tinker.baseModel);
+    assert.equal(typeof asample.sampling_session_id, 'string');
+    assert.equal(asample.seq_id, 0);
     assert.equal(asample.sampling_params.temperature, 1);
     assert.ok(asample.prompt.chunks[0].tokens.length > 3, 'the chat template was rendered and encoded');
     const sampled = wire.results('sequences')[0].sequences[0];
@@ -77,7 +81,10 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
       { 'x-session-id': 's2' },
     );
     const last = wire.requests.filter((r) => r.path === '/asample').pop()!.body;
-    assert.match(String(last.model_path), /^tinker:\/\/[^/]+\/sampler_weights\//);
+    // a new sampling session on the published sampler path
+    const lastSession = wire.requests.filter((r) => r.path === '/create_sampling_session').pop()!.body;
+    assert.match(String(lastSession.model_path), /^tinker:\/\/[^/]+\/sampler_weights\//);
+    assert.notEqual(last.sampling_session_id, asample.sampling_session_id);
     await until(() => wire.paths().includes('/save_weights'), 10_000, 'save_weights (save_interval 1)');
   } finally {
     await server.close();

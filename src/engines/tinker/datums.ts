@@ -2,9 +2,12 @@
 // For a full sequence s = prompt + response: model_input = s[:-1], target_tokens = s[1:], so
 // position i predicts token i+1 and response token t sits at position P − 1 + t. Prompt
 // positions (and unmasked response tokens) carry logprobs 0 and advantages 0: a zero advantage
-// is the mask of the `ppo` loss. The server SUMS the loss, so advantages arrive pre-scaled by
-// the reduction weights of src/rl/fold.ts. Each datum is JSON-encoded once; request bodies are
-// assembled from those strings, split under the SDK's per-call limits.
+// is the mask of the `ppo` loss. How the server reduces the loss is its profile's (profiles.ts):
+// a summing server (hosted, SkyRL-train) gets advantages pre-scaled by the reduction weights of
+// src/rl/fold.ts; SkyRL-JAX, which takes a per-datum mean over `weights` and then a mean over
+// datums, gets `weights` = the response mask and the advantages as they are — that reduction IS
+// our sample mean. Each datum is JSON-encoded once; request bodies are assembled from those
+// strings, split under the SDK's per-call limits.
 import { OpenClawError } from '../../errors/index.ts';
 import { foldAdvantages } from '../../rl/index.ts';
 import type { LossConfig, TrainSample } from '../types.ts';
@@ -31,7 +34,7 @@ export interface TinkerTensor {
 /** One datum of forward_backward. */
 export interface TinkerDatum {
   model_input: { chunks: Array<{ type: 'encoded_text'; tokens: number[] }> };
-  loss_fn_inputs: { target_tokens: TinkerTensor; logprobs: TinkerTensor; advantages: TinkerTensor };
+  loss_fn_inputs: { target_tokens: TinkerTensor; logprobs: TinkerTensor; advantages: TinkerTensor; weights?: TinkerTensor };
 }
 
 const tensor = (data: number[], dtype: TinkerTensor['dtype']): TinkerTensor => ({ data, dtype, shape: [data.length] });
@@ -47,8 +50,12 @@ export interface DatumLayout {
   masked: number[];
 }
 
-/** One sample as a datum, with its advantages already folded (one per response token). */
-export function toDatum(s: TrainSample, foldedAdvantages: ArrayLike<number>): TinkerDatum {
+/**
+ * One sample as a datum, with its advantages already folded (one per response token). With
+ * `withWeights`, `weights` = 1 on trained response positions and 0 elsewhere (SkyRL-JAX divides
+ * each datum's loss by Σ weights, and takes all positions when `weights` is absent: api.py L592-593).
+ */
+export function toDatum(s: TrainSample, foldedAdvantages: ArrayLike<number>, withWeights = false): TinkerDatum {
   const P = s.promptIds.length;
   const R = s.responseIds.length;
   if (P === 0)
@@ -65,14 +72,16 @@ export function toDatum(s: TrainSample, foldedAdvantages: ArrayLike<number>): Ti
   const L = seq.length - 1;
   const logprobs = new Array<number>(L).fill(0);
   const advantages = new Array<number>(L).fill(0);
+  const weights = withWeights ? new Array<number>(L).fill(0) : undefined;
   for (let t = 0; t < R; t++) {
     if (!(s.lossMask[t] > 0)) continue;
     const lp = s.rolloutLogprobs[t];
     if (!Number.isFinite(lp)) throw new OpenClawError('data', `tinker datum: rollout log-prob of response token ${t} is ${lp}`);
     logprobs[P - 1 + t] = lp;
     advantages[P - 1 + t] = foldedAdvantages[t];
+    if (weights) weights[P - 1 + t] = 1;
   }
-  return {
+  const datum: TinkerDatum = {
     model_input: { chunks: [{ type: 'encoded_text', tokens: seq.slice(0, L) }] },
     loss_fn_inputs: {
       target_tokens: tensor(seq.slice(1), 'int64'),
@@ -80,6 +89,8 @@ export function toDatum(s: TrainSample, foldedAdvantages: ArrayLike<number>): Ti
       advantages: tensor(advantages, 'float32'),
     },
   };
+  if (weights) datum.loss_fn_inputs.weights = tensor(weights, 'float32');
+  return datum;
 }
 
 /** Datums of one forward_backward call, JSON-encoded, and the layouts to read results back. */
@@ -100,6 +111,8 @@ export interface ForwardBackwardPlan {
 /** Options of planForwardBackward. */
 export interface PlanOptions {
   loss: Pick<LossConfig, 'clipRatio' | 'clipRatioHigh'>;
+  /** The server's reduction (profiles.ts); default `sum` (fold into the advantages). */
+  reduction?: 'sum' | 'sequence-mean';
   maxDatums?: number;
   maxBytes?: number;
 }
@@ -112,10 +125,14 @@ export interface PlanOptions {
 export function planForwardBackward(samples: readonly TrainSample[], opts: PlanOptions): ForwardBackwardPlan {
   const maxDatums = opts.maxDatums ?? MAX_DATUMS_PER_CALL;
   const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_CALL;
-  const folded = foldAdvantages(
-    samples.map((s) => s.advantages),
-    samples.map((s) => s.lossMask),
-  );
+  const seqMean = opts.reduction === 'sequence-mean';
+  // sequence-mean: the server's own reduction is our sample mean, so the advantages go as they are.
+  const folded = seqMean
+    ? samples.map((s) => s.advantages)
+    : foldAdvantages(
+        samples.map((s) => s.advantages),
+        samples.map((s) => s.lossMask),
+      );
   const chunks: ForwardBackwardChunk[] = [];
   let current: ForwardBackwardChunk = { datums: [], layouts: [], bytes: 0 };
   let tokens = 0;
@@ -126,7 +143,7 @@ export function planForwardBackward(samples: readonly TrainSample[], opts: PlanO
     });
     if (masked.length === 0) return;
     tokens += masked.length;
-    const text = JSON.stringify(toDatum(s, folded[i]));
+    const text = JSON.stringify(toDatum(s, folded[i], seqMean));
     // Token JSON is ASCII: string length is the byte length. +1 for the separating comma.
     const size = text.length + 1;
     if (current.datums.length > 0 && (current.datums.length >= maxDatums || current.bytes + size > maxBytes)) {
@@ -141,14 +158,18 @@ export function planForwardBackward(samples: readonly TrainSample[], opts: PlanO
   return { chunks, lossFnConfig: ppoLossFnConfig(opts.loss), tokens };
 }
 
-/** The forward_backward body text for one chunk, built from the pre-encoded datums. */
+/**
+ * The forward_backward body text for one chunk, built from the pre-encoded datums. No `type`
+ * field: the JSON ForwardBackwardRequest of the SDK has none (types/forward_backward_request.py
+ * in 0.18.0/0.19.0, a strict model).
+ */
 export function forwardBackwardBody(
   modelId: string,
   seqId: number,
   lossFnConfig: ForwardBackwardPlan['lossFnConfig'],
   datums: readonly string[],
 ): string {
-  const head = JSON.stringify({ model_id: modelId, seq_id: seqId, type: 'forward_backward' }).slice(0, -1);
+  const head = JSON.stringify({ model_id: modelId, seq_id: seqId }).slice(0, -1);
   const cfg = JSON.stringify(lossFnConfig);
   return `${head},"forward_backward_input":{"loss_fn":"ppo","loss_fn_config":${cfg},"data":[${datums.join(',')}]}}`;
 }

@@ -20,6 +20,7 @@ import type {
 } from '../types.ts';
 import type { TinkerClient } from './client.ts';
 import { forwardBackwardBody, planForwardBackward, type DatumLayout } from './datums.ts';
+import { unhonouredSettings } from './profiles.ts';
 import { responseLogprobs } from './logprobs.ts';
 import { readTinkerCheckpoint, writeTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
 
@@ -206,8 +207,16 @@ export class TinkerEngine implements PolicyEngine {
       requests: 0,
     };
     if (active.length === 0) return zero;
+    const { profile } = await this.client.server();
+    for (const u of unhonouredSettings(profile, opts)) {
+      this.client.warnOnce(`unhonoured:${u.key}`, `tinker: ${u.key} ${u.why}`);
+    }
     const modelId = await this.ensureModel();
-    const parts = splitEvenly(active, opts.minibatches).map((part) => ({ part, plan: planForwardBackward(part, { loss: opts.loss }) }));
+    const parts = splitEvenly(active, opts.minibatches).map((part) => ({
+      part,
+      plan: planForwardBackward(part, { loss: opts.loss, reduction: profile.reduction }),
+    }));
+    const pick = (m: Record<string, number>, keys: readonly string[]) => keys.map((k) => m[k]).find((v) => Number.isFinite(v));
     const sums = { pg_loss: 0, pg_clipfrac: 0, ppo_kl: 0, grad_norm: 0 };
     let requests = 0;
     let updates = 0;
@@ -229,7 +238,7 @@ export class TinkerEngine implements PolicyEngine {
               { code: 'tinker_bad_answer' },
             );
           }
-          lossSum += r.metrics['loss:sum'] ?? NaN;
+          lossSum += pick(r.metrics, profile.metrics.loss) ?? NaN;
           chunk.layouts.forEach((layout, i) => {
             const lp = r.logprobs[i];
             seen.push({ sample: part[layout.sample], learner: lp.slice(layout.start, layout.start + layout.responseLength), layout });
@@ -251,11 +260,12 @@ export class TinkerEngine implements PolicyEngine {
           })),
           { clipRatio: opts.loss.clipRatio, clipRatioHigh: opts.loss.clipRatioHigh },
         );
-        // pg_loss is the learner's own sum; a server that does not report it falls back to ours.
-        sums.pg_loss += Number.isFinite(lossSum) ? lossSum : check.pg_loss;
+        // pg_loss is the learner's own sum where it is our reduction (profile `sum`); else, or when
+        // the server does not report it (SkyRL-JAX: metrics {}), ours from the learner's log-probs.
+        sums.pg_loss += profile.reduction === 'sum' && Number.isFinite(lossSum) ? lossSum : check.pg_loss;
         sums.pg_clipfrac += check.pg_clipfrac;
         sums.ppo_kl += check.ppo_kl;
-        sums.grad_norm += om.grad_norm ?? om['optim:grad_norm'] ?? 0;
+        sums.grad_norm += pick(om, profile.metrics.gradNorm) ?? 0;
         if (epoch === 0) first[mb] = seen;
       }
     }
@@ -318,9 +328,10 @@ export class TinkerEngine implements PolicyEngine {
   }
 
   /**
-   * Rollback: serves the checkpoint's sampler as `version` at once; the next training step runs on
-   * a new training model loaded from the checkpoint's state (seq_ids of the current one are never
-   * reused for it).
+   * Rollback: the current training model is unloaded and the checkpoint's state goes into a new
+   * one (seq_ids of the old one are never reused); served as `version` at once — the checkpoint's
+   * sampler path, or on servers that sample only from loaded models a sampler published from the
+   * new model.
    */
   async restore(dir: string, version: number): Promise<void> {
     const ck = readTinkerCheckpoint(dir);
@@ -333,13 +344,95 @@ export class TinkerEngine implements PolicyEngine {
       });
     }
     await this.creating?.catch(() => undefined);
-    this.served = { path: ck.sampler_path ?? undefined, version };
+    const previous = this.modelId;
     this.loadFrom = ck.weights_path;
     this.weightsPath = ck.weights_path;
     this.modelId = undefined;
+    // The abandoned training model would hold its LoRA slot until our session ends.
+    if (previous !== undefined) await this.client.unloadModel(previous, 30_000);
+    const { profile } = await this.client.server();
+    if (!profile.samplerNeedsModel) {
+      this.served = { path: ck.sampler_path ?? undefined, version };
+      return;
+    }
+    // SkyRL samples only from loaded models: load the state into a new one and publish from it.
+    const modelId = await this.ensureModel();
+    const path = await this.client.saveWeightsForSampler(
+      modelId,
+      `v${String(version).padStart(6, '0')}-rollback-${Date.now().toString(36)}`,
+    );
+    this.served = { path, version };
   }
 
+  /**
+   * The Tinker server as the last real call found it (/healthz); with no call in the last 15 s
+   * (no session heartbeat yet), a fresh `healthz`. Never throws.
+   */
+  async health(): Promise<{ ok: boolean; detail: string }> {
+    const where = `tinker ${this.client.knownProfile()?.name ?? 'server'} at ${this.client.baseUrl}`;
+    let last = this.client.lastCall();
+    if (last === undefined || Date.now() - last.at > 15_000) {
+      await this.client.healthz(5000).catch(() => undefined);
+      last = this.client.lastCall();
+    }
+    if (last === undefined) return { ok: false, detail: `${where}: no answer yet` };
+    const ago = Math.round((Date.now() - last.at) / 1000);
+    return {
+      ok: last.ok,
+      detail: `${where}, policy version ${this.served.version}: ${last.ok ? 'last call ok' : 'last call failed'} ${ago} s ago (${last.detail})`,
+    };
+  }
+
+  /**
+   * Start-up check of `train` / `api-server`: the server answers healthz, offers the base model,
+   * and its profile is known (detected or configured). Throws an upstream error naming the cause.
+   */
+  async checkServer(): Promise<string> {
+    await this.client.healthz(30_000);
+    const models = await this.client.capabilities();
+    if (!models.includes(this.opts.baseModel)) {
+      throw new OpenClawError(
+        'upstream',
+        `Tinker at ${this.client.baseUrl} does not offer tinker.base_model ${this.opts.baseModel} (get_server_capabilities: ${models.slice(0, 8).join(', ') || 'none'}); set tinker.base_model to one of them`,
+        { code: 'tinker_unknown_model' },
+      );
+    }
+    const { profile, reason } = await this.client.server();
+    return `${profile.name} (${reason}), ${this.opts.baseModel} offered`;
+  }
+
+  /**
+   * Start-up of a resumed run, once the server's profile is known. The previous process's training
+   * model is unloaded where it may still hold a LoRA slot (a crash never unloaded it). On a server
+   * whose sampler paths die with their model (SkyRL), the checkpoint's sampler path cannot be
+   * served: the saved state is loaded into the new training model now and published as a sampler
+   * of its own, served under the same version (the same weights). Returns what it did, or undefined.
+   */
+  async prepareResume(): Promise<string | undefined> {
+    const ck = this.opts.resume?.checkpoint;
+    if (ck === undefined) return undefined;
+    const { profile } = await this.client.server();
+    const notes: string[] = [];
+    if (profile.samplerNeedsModel) {
+      if (ck.model_id !== 'none' && (await this.client.unloadModel(ck.model_id, 30_000)))
+        notes.push(`previous training model ${ck.model_id} unloaded`);
+      const modelId = await this.ensureModel();
+      const path = await this.client.saveWeightsForSampler(
+        modelId,
+        `v${String(this.served.version).padStart(6, '0')}-resumed-${Date.now().toString(36)}`,
+      );
+      this.served = { path, version: this.served.version };
+      notes.push(`sampler ${path} published from the loaded state (${profile.name} samples only from loaded models)`);
+    }
+    return notes.length > 0 ? notes.join('; ') : undefined;
+  }
+
+  /** Frees the training model (its LoRA slot) on the server, then closes the client. */
   async close(): Promise<void> {
+    const id = this.modelId;
+    if (id !== undefined) {
+      if (await this.client.unloadModel(id, 30_000)) this.opts.onInfo?.(`tinker: training model ${id} unloaded`);
+    }
     await this.client.close();
   }
 }

@@ -8,7 +8,25 @@ import { HOSTED_TINKER_URL, TinkerClient } from './client.ts';
 import { legacyWeightsPath, readTinkerCheckpoint, LEGACY_STATE_FILE } from './state.ts';
 import { TinkerEngine } from './engine.ts';
 
-export { HOSTED_TINKER_URL, SEQ_FILE, TinkerClient, type AdamParams, type SampleRequest, type TinkerClientOptions } from './client.ts';
+export {
+  PROFILES,
+  TINKER_SERVERS,
+  profileOf,
+  unhonouredSettings,
+  type DetectedServer,
+  type TinkerProfile,
+  type TinkerServerName,
+  type TinkerServerSetting,
+} from './profiles.ts';
+export {
+  HOSTED_TINKER_URL,
+  SDK_VERSION,
+  SEQ_FILE,
+  TinkerClient,
+  type AdamParams,
+  type SampleRequest,
+  type TinkerClientOptions,
+} from './client.ts';
 export { TinkerEngine, checkTinkerTrainOptions, type TinkerEngineOptions } from './engine.ts';
 export { forwardBackwardBody, planForwardBackward, ppoLossFnConfig, toDatum, MAX_BYTES_PER_CALL, MAX_DATUMS_PER_CALL } from './datums.ts';
 export { tinkerTeacherBackend } from './teacher.ts';
@@ -23,7 +41,10 @@ export function tinkerEndpoint(config: Config, env: NodeJS.ProcessEnv = process.
 }
 
 /** A client for the config's Tinker server; seq_ids persist under output_dir. */
-export function tinkerClientFromConfig(config: Config, opts: { onWarning?: (m: string) => void; timeoutMs?: number } = {}): TinkerClient {
+export function tinkerClientFromConfig(
+  config: Config,
+  opts: { onWarning?: (m: string) => void; onInfo?: (m: string) => void; timeoutMs?: number } = {},
+): TinkerClient {
   const { baseUrl, apiKey } = tinkerEndpoint(config);
   return new TinkerClient({
     baseUrl,
@@ -31,6 +52,9 @@ export function tinkerClientFromConfig(config: Config, opts: { onWarning?: (m: s
     stateDir: config.output_dir,
     timeoutMs: opts.timeoutMs ?? config.tinker.timeout_s * 1000,
     onWarning: opts.onWarning,
+    onInfo: opts.onInfo,
+    server: config.tinker.server,
+    baseModel: config.tinker.base_model,
   });
 }
 
@@ -54,7 +78,7 @@ export function tinkerEngineFromConfig(
     }
   }
   return new TinkerEngine({
-    client: tinkerClientFromConfig(config, { onWarning: opts.onWarning }),
+    client: tinkerClientFromConfig(config, { onWarning: opts.onWarning, onInfo: opts.onInfo }),
     baseModel: config.tinker.base_model!,
     loraRank: config.tinker.lora_rank,
     stateDir: config.output_dir,

@@ -45,11 +45,26 @@ export class SeqStore {
   next(modelId: string): number {
     const id = this.peek(modelId) + 1;
     this.last[modelId] = id;
+    this.write();
+    return id;
+  }
+
+  /**
+   * Gives back a seq_id the server refused without recording (a 4xx on submit), so the next call
+   * reuses it: servers that order by seq_id (or reject gaps, as TuFT does) never see a hole.
+   * Only the last id handed out can be given back.
+   */
+  release(modelId: string, seqId: number): void {
+    if (this.peek(modelId) !== seqId) return;
+    this.last[modelId] = seqId - 1;
+    this.write();
+  }
+
+  private write(): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.last));
     // rename is atomic: a crash leaves the old or the new counter, never half a file
     renameSync(tmp, this.path);
-    return id;
   }
 }

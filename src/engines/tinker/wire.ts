@@ -51,6 +51,17 @@ export const SampleResultSchema = z
   .passthrough();
 export type SampleResult = z.infer<typeof SampleResultSchema>;
 
+/** `client/config`: server feature flags (SDK client_config_response.py); any keys. */
+export const ClientConfigSchema = z.record(z.unknown());
+
+/** `create_sampling_session` (SDK create_sampling_session_response.py; SkyRL api.py L848-850). */
+export const SamplingSessionSchema = z.object({ sampling_session_id: z.string() }).passthrough();
+
+/** `GET training_runs/{id}/checkpoints` (SkyRL api.py L867-868, L1623-1651). */
+export const CheckpointListSchema = z
+  .object({ checkpoints: z.array(z.object({ tinker_path: z.string() }).passthrough()).default([]) })
+  .passthrough();
+
 /** `get_server_capabilities`: model names, as objects (SDK) or plain strings. */
 export const CapabilitiesSchema = z
   .object({
