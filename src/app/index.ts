@@ -261,6 +261,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
               last_error: trainer.lastError ?? null,
               samples_ready: store.countReady(),
               batch_size: config.training.batch_size,
+              ...(config.evaluation.gate !== undefined ? { gate: { refused: trainer.gateRefusals, last: trainer.lastGate ?? null } } : {}),
             },
           }
         : {}),

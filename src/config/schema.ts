@@ -185,6 +185,38 @@ export const StorageSchema = z
   })
   .strict();
 
+/** Judge-free evaluation of new versions on held-out turns, and the regression gate (docs/evaluation.md). */
+export const EvaluationSchema = z
+  .object({
+    /**
+     * Share of trainable samples reserved as a held-out set (never trained; kept as dropped with
+     * reason 'holdout'), chosen by a hash of session and turn so the choice is reproducible.
+     */
+    holdout_fraction: z.number().min(0).max(0.9).default(0),
+    /** Held-out samples scored per evaluation (the newest). */
+    holdout_max: positiveInt.default(64),
+    /** Gate a trained version on the held-out set before it serves (absent: every step serves). */
+    gate: z
+      .object({
+        /**
+         * `holdout_reward_logprob` (higher is better): Σ reward · mean log-prob the new weights give
+         * the held-out answers, per sample. `holdout_teacher_gap` (lower is better): mean
+         * |teacher − student| log-prob over held-out answer tokens (samples with teacher scores).
+         * `auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise.
+         */
+        metric: z.enum(['auto', 'holdout_reward_logprob', 'holdout_teacher_gap']).default('auto'),
+        /** How much worse than the serving version (in the metric's units) still serves. */
+        max_drop: z.number().min(0).default(0),
+        /** Fewer held-out samples than this: the gate passes the version and says why. */
+        min_samples: positiveInt.default(8),
+        /** `hold`: keep training from the refused weights; `rollback`: from the serving version's checkpoint. */
+        on_fail: z.enum(['hold', 'rollback']).default('rollback'),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 export const MODES = RL_MODES;
 /** Training signal: binary RL, on-policy distillation, or both. */
 export type Mode = (typeof MODES)[number];
@@ -202,10 +234,18 @@ export const ConfigSchema = z
     training: TrainingSchema.default({}),
     storage: StorageSchema.default({}),
     tinker: TinkerSchema.default({}),
+    evaluation: EvaluationSchema.default({}),
   })
   .strict()
   .superRefine((c, ctx) => {
     checkTinker(c, ctx);
+    if (c.evaluation.gate !== undefined && c.evaluation.holdout_fraction === 0) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['evaluation', 'holdout_fraction'],
+        message: 'must be > 0 when evaluation.gate is set: the gate evaluates new versions on held-out turns',
+      });
+    }
     const needsUrl: Array<[string, { provider: string; base_url?: string }]> = [
       ['rollout', c.rollout],
       ['judge', c.judge],

@@ -120,6 +120,11 @@ export interface PolicyEngine {
   score(req: ScoreRequest): Promise<ScoreResult>;
   /** Present only on engines that train in-process. */
   trainStep?(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics>;
+  /**
+   * Log-probs under the trained weights before they are published (a staged version), for the
+   * regression gate; engines that cannot score unpublished weights omit it.
+   */
+  scoreTrained?(req: ScoreRequest): Promise<ScoreResult>;
   /** Makes trained weights the served ones; returns the new version. */
   publish?(): Promise<number>;
   save?(dir: string): Promise<void>;

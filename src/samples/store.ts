@@ -393,6 +393,47 @@ export class SampleStore {
     return row.v ?? 0;
   }
 
+  /**
+   * Moves ready, trainable samples that `pick` selects to the held-out set (state dropped, reason
+   * 'holdout'): never trained, kept to evaluate new versions on. Returns how many moved.
+   */
+  reserveHoldout(pick: (sessionId: string, turnId: number) => boolean): number {
+    return this.immediate(() => {
+      const rows = this.stmt(`SELECT seq, session_id, turn_id FROM samples WHERE state = 'ready' AND loss_mask = 1`).all() as {
+        seq: number;
+        session_id: string;
+        turn_id: number;
+      }[];
+      const now = Date.now();
+      let moved = 0;
+      for (const r of rows) {
+        if (!pick(r.session_id, r.turn_id)) continue;
+        moved += this.stmt(`UPDATE samples SET state = 'dropped', drop_reason = 'holdout', updated_at = ? WHERE seq = ?`).run(
+          now,
+          r.seq,
+        ).changes;
+      }
+      return moved;
+    });
+  }
+
+  /** The newest `limit` held-out samples (reserveHoldout), oldest first. */
+  holdoutSamples(limit: number): StoredSample[] {
+    const rows = this.stmt(
+      `SELECT * FROM (SELECT * FROM samples WHERE state = 'dropped' AND drop_reason = 'holdout' ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+    ).all(limit) as StoredSampleRow[];
+    return rows.map(rowToSample);
+  }
+
+  /** Drops a lease's samples with a reason (a batch the regression gate rejected: kept for inspection). */
+  dropLease(leaseId: string, reason: string): number {
+    return this.stmt(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(
+      reason,
+      Date.now(),
+      leaseId,
+    ).changes;
+  }
+
   /** Returns a lease's samples to ready (the training step failed); returns how many. */
   releaseLease(leaseId: string): number {
     return this.stmt(`UPDATE samples SET state = 'ready', lease_id = NULL, updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(

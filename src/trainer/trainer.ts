@@ -12,6 +12,7 @@ import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, listCheckpoints, pruneCheckpoints, saveCheckpoint } from './checkpoints.ts';
+import { checkGate, reserveHoldout, type GateVerdict } from './gate.ts';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -96,6 +97,9 @@ export class Trainer {
   lastError: string | undefined;
   /** The step of the newest checkpoint on disk (resumed from, or saved by this trainer). */
   savedStep = 0;
+  /** Versions the regression gate refused, and its last verdict. */
+  gateRefusals = 0;
+  lastGate: GateVerdict | undefined;
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -109,6 +113,16 @@ export class Trainer {
     this.log = new TrainLog(deps.config.output_dir);
     this.step = deps.startStep ?? 0;
     this.savedStep = this.step;
+    if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) {
+      deps.log?.warn(
+        `evaluation.gate is set, but the ${deps.engine.kind} engine cannot score unpublished weights: every trained version serves unchecked`,
+      );
+    }
+  }
+
+  /** Whether trained versions go through the regression gate before they serve. */
+  private gated(): boolean {
+    return this.deps.config.evaluation.gate !== undefined && this.deps.engine.scoreTrained !== undefined;
   }
 
   /** Starts the loop in the background. */
@@ -149,6 +163,7 @@ export class Trainer {
         this.running = false;
         break;
       }
+      reserveHoldout(this.deps.store, this.deps.config.evaluation.holdout_fraction);
       if (!this.paused && this.deps.store.countReady() >= batchSize) {
         try {
           await this.trainOnce();
@@ -243,6 +258,14 @@ export class Trainer {
   private async runStep(): Promise<StepMetrics | undefined> {
     const { engine, store, config } = this.deps;
     const t0 = performance.now();
+    reserveHoldout(store, config.evaluation.holdout_fraction);
+    // A refused version rolls back to the serving one's checkpoint: make sure there is one.
+    if (
+      this.gated() &&
+      config.evaluation.gate?.on_fail === 'rollback' &&
+      checkpointOfVersion(config.output_dir, engine.version()) === undefined
+    )
+      await this.checkpoint({ rollback: true });
     const lease = store.leaseBatch(config.training.batch_size, {
       currentVersion: engine.version(),
       maxStaleness: config.training.max_staleness,
@@ -263,11 +286,36 @@ export class Trainer {
         versionAtLease,
       );
       const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
-      const version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
-      published = true;
+      const verdict = train.length > 0 && this.gated() ? await checkGate(engine, store, config) : undefined;
+      const refused = verdict !== undefined && !verdict.pass;
       const step = this.step + 1;
-      store.markTrained(lease.leaseId, step);
+      let version: number;
+      if (refused) {
+        // Not served; the batch is kept, dropped as 'rejected', for inspection.
+        version = engine.version();
+        if (config.evaluation.gate?.on_fail === 'rollback') await this.restoreServing();
+        store.dropLease(lease.leaseId, 'rejected');
+        published = true;
+      } else {
+        version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
+        published = true;
+        store.markTrained(lease.leaseId, step);
+      }
       this.step = step;
+      if (verdict !== undefined) {
+        this.lastGate = verdict;
+        if (refused) {
+          this.gateRefusals++;
+          this.log.event('gate_refused', {
+            at_step: step,
+            policy_version: version,
+            metric: verdict.metric,
+            drop: verdict.drop,
+            reason: verdict.reason,
+          });
+          this.deps.log?.warn({ step, ...verdict }, 'regression gate refused the trained version; serving is unchanged');
+        }
+      }
       const m: StepMetrics = {
         step,
         policy_version: version,
@@ -289,12 +337,24 @@ export class Trainer {
         response_length_mean: stats.response_length_mean,
         tokens: engineMetrics?.tokens ?? 0,
         step_time_s: (performance.now() - t0) / 1000,
+        ...(verdict !== undefined
+          ? {
+              gate_passed: verdict.pass ? 1 : 0,
+              gate_drop: verdict.drop,
+              gate_samples: verdict.samples,
+              ...(verdict.candidate !== undefined ? { gate_candidate: verdict.candidate } : {}),
+              ...(verdict.baseline !== undefined ? { gate_baseline: verdict.baseline } : {}),
+            }
+          : {}),
         ...(this.deps.extraStats?.() ?? {}),
       };
       this.log.write(m);
       this.deps.onStep?.(m);
+      // Held refused weights are ahead of the served ones: a checkpoint now would name them by the
+      // serving version, so the next one waits for a version that serves.
       const every = config.training.save_interval;
-      if (every > 0 && this.step - this.savedStep >= every) await this.checkpoint();
+      if (every > 0 && this.step - this.savedStep >= every && !(refused && config.evaluation.gate?.on_fail === 'hold'))
+        await this.checkpoint();
       return m;
     } catch (err) {
       // Before publishing nothing changed that serving or a record could see: the batch goes back.
@@ -304,13 +364,30 @@ export class Trainer {
     }
   }
 
-  private async checkpoint(): Promise<void> {
+  /** on_fail rollback: the training state goes back to the serving version's checkpoint. */
+  private async restoreServing(): Promise<void> {
+    const { engine, config, log } = this.deps;
+    const ck = checkpointOfVersion(config.output_dir, engine.version());
+    if (ck === undefined || engine.restore === undefined) {
+      log?.warn(
+        { version: engine.version() },
+        'no checkpoint of the serving version to roll back to: training continues from the refused weights',
+      );
+      return;
+    }
+    await engine.restore(ck.dir, engine.version());
+  }
+
+  private async checkpoint(opts: { rollback?: boolean } = {}): Promise<void> {
     const { engine, config, log } = this.deps;
     const save = engine.save?.bind(engine);
     if (save === undefined) return;
     const step = this.step;
-    const { dir } = await saveCheckpoint(config.output_dir, { step, policy_version: engine.version(), engine: engine.kind }, (d) =>
-      save(d),
+    const { dir } = await saveCheckpoint(
+      config.output_dir,
+      { step, policy_version: engine.version(), engine: engine.kind },
+      (d) => save(d),
+      opts,
     );
     this.savedStep = step;
     log?.info({ dir, step }, 'checkpoint saved');

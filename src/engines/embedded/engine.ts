@@ -118,6 +118,15 @@ export class EmbeddedEngine implements PolicyEngine {
     }));
   }
 
+  /** Log-probs under the trained weights, which may be ahead of the served ones (the regression gate). */
+  async scoreTrained(req: ScoreRequest): Promise<ScoreResult> {
+    this.assertOpen();
+    return {
+      ...scoreTokens(this.policy, req.promptIds, req.responseIds, req.temperature, req.topK),
+      version: this.served.version,
+    };
+  }
+
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
     this.assertOpen();
     return trainStep({ policy: this.policy, optimizer: this.optimizer, reference: this.reference }, samples, opts);

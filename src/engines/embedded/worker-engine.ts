@@ -133,6 +133,11 @@ export class WorkerEngine implements PolicyEngine {
     return this.serving.request<ScoreResult>('score', req);
   }
 
+  /** Scores with the trained weights (ahead of the served ones until publish): the regression gate. */
+  async scoreTrained(req: ScoreRequest): Promise<ScoreResult> {
+    return this.trainer().request<ScoreResult>('score', req);
+  }
+
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
     return this.trainer().request<TrainStepMetrics>('train', { samples, opts });
   }

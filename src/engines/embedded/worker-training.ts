@@ -3,7 +3,7 @@
 // checkpoints record it) and hands back fresh host copies of the weights for the serving worker.
 
 import { OpenClawError } from '../../errors/index.ts';
-import type { TrainOptions, TrainSample } from '../types.ts';
+import type { ScoreRequest, TrainOptions, TrainSample } from '../types.ts';
 import { EmbeddedEngine } from './engine.ts';
 import type { AdamWConfig } from './optimizer.ts';
 import { Tokenizer } from './tokenizer.ts';
@@ -29,6 +29,8 @@ export class TrainingHandler implements ThreadHandler {
       case 'publish':
         await this.current().publish();
         return this.weights();
+      case 'score':
+        return { result: await this.current().scoreTrained(args as ScoreRequest) };
       case 'save':
         await this.current().save((args as { dir: string }).dir);
         return { result: null };

@@ -1,0 +1,95 @@
+// The held-out set and the regression gate (docs/evaluation.md). In: the store's held-out samples
+// (turns reserved by a hash of session and turn, never trained), an engine that can score its
+// trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — the candidate's metric next
+// to the serving version's on the same samples, and whether the candidate may serve.
+import type { Config } from '../config/index.ts';
+import type { PolicyEngine } from '../engines/types.ts';
+import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore } from '../rl/index.ts';
+import type { SampleStore, StoredSample } from '../samples/index.ts';
+
+/** FNV-1a of session and turn, as a number in [0, 1): the same turn is always in or out. */
+export function holdoutPoint(sessionId: string, turnId: number): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${sessionId}\u0000${turnId}`) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 2 ** 32;
+}
+
+/** Moves the ready samples that fall in the held-out share out of training; returns how many. */
+export function reserveHoldout(store: SampleStore, fraction: number): number {
+  if (fraction <= 0) return 0;
+  return store.reserveHoldout((s, t) => holdoutPoint(s, t) < fraction);
+}
+
+/** The gate's metric for a config (`auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise). */
+export function gateMetric(config: Config): HoldoutMetric {
+  const m = config.evaluation.gate?.metric ?? 'auto';
+  if (m !== 'auto') return m;
+  return config.mode === 'openclaw-opd' ? 'holdout_teacher_gap' : 'holdout_reward_logprob';
+}
+
+/** What the gate decided about one trained version. */
+export interface GateVerdict {
+  pass: boolean;
+  metric: HoldoutMetric;
+  /** The serving version's value, and the candidate's, on the same held-out samples. */
+  baseline: number | undefined;
+  candidate: number | undefined;
+  /** candidate worse than baseline by this much (positive = worse). */
+  drop: number;
+  samples: number;
+  reason: string;
+}
+
+async function scoreAll(
+  samples: StoredSample[],
+  score: (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>,
+  temperature: number,
+): Promise<HoldoutScore[]> {
+  const out: HoldoutScore[] = [];
+  for (const s of samples) {
+    const r = await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature });
+    out.push({ reward: s.reward, teacherLogprobs: s.teacherLogprobs, logprobs: r.logprobs });
+  }
+  return out;
+}
+
+/**
+ * Scores the held-out set with the serving weights and with the trained ones; the candidate
+ * passes unless it is worse by more than `max_drop`. Too few usable samples pass, saying so.
+ */
+export async function checkGate(engine: PolicyEngine, store: SampleStore, config: Config): Promise<GateVerdict> {
+  const gate = config.evaluation.gate!;
+  const metric = gateMetric(config);
+  const scoreTrained = engine.scoreTrained!.bind(engine);
+  const held = store.holdoutSamples(config.evaluation.holdout_max);
+  const t = config.rollout.temperature;
+  const base = holdoutMetric(metric, await scoreAll(held, (r) => engine.score(r), t));
+  if (base.samples < gate.min_samples) {
+    return {
+      pass: true,
+      metric,
+      baseline: base.value,
+      candidate: undefined,
+      drop: 0,
+      samples: base.samples,
+      reason: `${base.samples} usable held-out samples, fewer than evaluation.gate.min_samples ${gate.min_samples}: served unchecked`,
+    };
+  }
+  const cand = holdoutMetric(metric, await scoreAll(held, scoreTrained, t));
+  const drop = holdoutDrop(metric, base.value!, cand.value!);
+  const pass = drop <= gate.max_drop;
+  return {
+    pass,
+    metric,
+    baseline: base.value,
+    candidate: cand.value,
+    drop,
+    samples: cand.samples,
+    reason: pass
+      ? `${metric} ${cand.value!.toFixed(4)} vs serving ${base.value!.toFixed(4)} on ${cand.samples} held-out samples`
+      : `${metric} worse by ${drop.toFixed(4)} (> evaluation.gate.max_drop ${gate.max_drop}): ${cand.value!.toFixed(4)} vs serving ${base.value!.toFixed(4)} on ${cand.samples} held-out samples`,
+  };
+}

@@ -1,0 +1,119 @@
+// The regression gate on a running `train` server (embedded engine, real HTTP): versions trained on
+// deliberately inverted advantages are refused — serving stays on the previous version and chats
+// keep answering 200 while it happens — and the training state rolls back to the serving one;
+// the same run with a lenient gate serves its versions.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { parseConfig } from '../../src/config/index.ts';
+import { startServer } from '../../src/app/index.ts';
+import type { TrainOptions, TrainSample } from '../../src/engines/types.ts';
+import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { chat, until } from '../support/train-sessions.ts';
+
+const PROMPT = [3, 4, 5, 6];
+const ANSWER = [7, 8, 9, 10];
+
+async function run(checkpoint: string, maxDrop: number) {
+  const out = mkdtempSync(join(tmpdir(), 'ocrl-gate-'));
+  const config = parseConfig(
+    {},
+    {
+      env: {},
+      overrides: {
+        output_dir: out,
+        mode: 'openclaw-rl',
+        'server.port': 0,
+        'rollout.checkpoint': checkpoint,
+        'rollout.max_tokens': 8,
+        'rollout.temperature': 1,
+        'training.batch_size': 2,
+        'training.lr': 1e-2,
+        'evaluation.holdout_fraction': 0.4,
+        'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: maxDrop, min_samples: 2, on_fail: 'rollback' },
+      },
+    },
+  );
+  const server = await startServer(config, {
+    train: true,
+    trainerPollMs: 20,
+    log: pino({ level: process.env.GATE_DEBUG ? 'info' : 'silent' }),
+  });
+  // Deliberately inverted advantages: the answer users liked is pushed down.
+  const engine = server.engine!;
+  const original = engine.trainStep!.bind(engine);
+  engine.trainStep = (samples: TrainSample[], opts: TrainOptions) =>
+    original(
+      samples.map((s) => ({ ...s, advantages: s.advantages.map((a) => -a) })),
+      opts,
+    );
+  const statuses: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    for (let i = 0; probing; i++) {
+      const content = await chat(server.url, `probe-${i}`, [{ role: 'user', content: 'hello' }]).catch(() => undefined);
+      statuses.push(content === undefined ? 500 : 200);
+    }
+  })();
+  try {
+    // One liked answer, many times over: some are held out, the rest are trained (inverted).
+    // Recorded with the serving policy's own log-probs, as a real rollout would be (ratio 1).
+    const { logprobs } = await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 });
+    for (let i = 0; i < 16; i++) {
+      server.store.addSample(
+        makeSample(`liked-${i}`, 1, { policyVersion: 0, promptIds: PROMPT, responseIds: ANSWER, rolloutLogprobs: logprobs }),
+      );
+    }
+    server.trainer!.notify();
+    await until(
+      'every liked sample trained, refused or held out',
+      () => server.store.countReady() < 2 && server.store.counts().leased === 0,
+      30_000,
+    );
+    const trainedScore = (await engine.scoreTrained!({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
+    const servedScore = (await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
+    const health = await (await fetch(`${server.url}/healthz`)).json();
+    const metrics = readFileSync(join(out, 'logs', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const drops = server.store.dropsByReason();
+    return { version: server.channel.version(), health, metrics, drops, trainedScore, servedScore, statuses };
+  } finally {
+    probing = false;
+    await probe;
+    await server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+test('the regression gate refuses versions trained on inverted advantages; serving stays put and answers; training rolls back', async () => {
+  const checkpoint = await tinyCheckpoint();
+  try {
+    const strict = await run(checkpoint, 0);
+    const checked = strict.metrics.filter((m) => m.gate_candidate !== undefined);
+    assert.ok(checked.length > 0, `the gate checked versions: ${JSON.stringify(strict.metrics)}`);
+    assert.ok(
+      checked.every((m) => m.gate_passed === 0 && m.gate_drop > 0 && m.gate_candidate < m.gate_baseline),
+      `inverted training lowered the held-out metric and was refused: ${JSON.stringify(checked)}`,
+    );
+    assert.equal(strict.version, 0, 'serving stayed on the base version');
+    assert.ok((strict.drops.holdout ?? 0) >= 2, `held-out samples were reserved: ${JSON.stringify(strict.drops)}`);
+    assert.ok((strict.drops.rejected ?? 0) > 0, "refused batches are kept as 'rejected'");
+    assert.equal(strict.health.trainer.gate.refused, checked.length);
+    assert.ok(strict.metrics.some((m) => m.event === 'gate_refused'));
+    assert.deepEqual(strict.trainedScore, strict.servedScore, 'on_fail rollback: the training state is the serving one again');
+    assert.ok(strict.statuses.length > 0 && strict.statuses.every((s) => s === 200), 'chats answered 200 throughout');
+
+    // The same run with a lenient gate: the (bad) versions serve.
+    const lenient = await run(checkpoint, 1e9);
+    assert.ok(lenient.version > 0, 'a passing version serves');
+    assert.ok(lenient.metrics.some((m) => m.gate_passed === 1 && m.gate_candidate !== undefined));
+  } finally {
+    rmSync(checkpoint, { recursive: true, force: true });
+  }
+});
