@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, parseConfig, redact } from './index.ts';
 import { OpenClawError } from '../errors/index.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 function writeTmp(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-config-'));
+  const dir = tempDir('ocrl-config-');
   const path = join(dir, 'config.yaml');
   writeFileSync(path, text);
   return path;

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
 
@@ -22,7 +22,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 function tmpConfig(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-'));
+  const dir = tempDir('ocrl-cli-');
   const path = join(dir, 'config.yaml');
   writeFileSync(path, text);
   return path;
@@ -72,7 +72,7 @@ test('doctor: an unreachable base URL fails with a connection explanation', asyn
 });
 
 test('export without a sample store explains where it looked', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-'));
+  const dir = tempDir('ocrl-cli-');
   const r = await cli(['export', '--format', 'jsonl', '--output-dir', dir]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no sample store at .*samples\.sqlite/);
@@ -80,7 +80,7 @@ test('export without a sample store explains where it looked', async () => {
 
 /** A run folder whose sample store holds n samples. */
 function runWithSamples(n: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-export-'));
+  const dir = tempDir('ocrl-cli-export-');
   const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE));
   for (let i = 0; i < n; i++) store.addSample(makeSample('s', i));
   store.close();
@@ -122,7 +122,7 @@ test('export | head -1 prints one line and exits 0, with no EPIPE stack trace', 
 });
 
 test('train --config configs/embedded.yaml serves the bundled model and stops cleanly on SIGTERM', async () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-cli-train-'));
+  const outDir = tempDir('ocrl-cli-train-');
   const config = join(import.meta.dirname, '..', '..', 'configs', 'embedded.yaml');
   const child = spawn(process.execPath, [BIN, 'train', '--config', config, '--port', '0', '--output-dir', outDir, '--batch-size', '4'], {
     stdio: ['ignore', 'pipe', 'pipe'],
