@@ -34,6 +34,55 @@ test('--help lists api-server, train, doctor and export', async () => {
   for (const c of ['api-server', 'train', 'doctor', 'export']) assert.match(r.stdout, new RegExp(`\\b${c}\\b`));
 });
 
+test('--version prints the package version and exits 0', async () => {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-V']) {
+    const r = await cli([flag]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${pkg.version}\n`);
+  }
+});
+
+test('usage errors exit 2 with the parser’s message', async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [
+      ['train', '--mode', 'foo'],
+      /option '--mode <mode>' argument 'foo' is invalid\. Allowed choices are openclaw-rl, openclaw-opd, openclaw-combine/,
+    ],
+    [['train', '--kl-coef', 'abc'], /--kl-coef expects a number ≥ 0, got 'abc'/],
+    [['api-server', '--clip-ratio', '-1'], /--clip-ratio expects a number > 0, got '-1'/],
+    [['train', '--bogus'], /unknown option '--bogus'/],
+    [['bogus'], /unknown command 'bogus'/],
+    [[], /no command given; choose one of the commands listed above/],
+    [['engine'], /no command given/],
+    [['doctor', '--timeout', 'abc'], /--timeout expects a number > 0, got 'abc'/],
+    [['doctor', '--timeout', '0'], /--timeout expects a number > 0, got '0'/],
+    [['demo', '--steps', '0'], /--steps expects an integer ≥ 1, got '0'/],
+    [['engine', 'serve', '--port', '70000'], /--port expects an integer 0-65535, got '70000'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(' '));
+    assert.equal(r.stdout, '', `${args.join(' ')} prints nothing on stdout`);
+  }
+});
+
+test('help, asked for, exits 0', async () => {
+  for (const args of [['--help'], ['help'], ['help', 'train'], ['train', '--help']]) {
+    const r = await cli(args);
+    assert.equal(r.code, 0, args.join(' '));
+    assert.match(r.stdout, /Usage: openclaw-rl/);
+  }
+});
+
+test('demo with an unknown persona exits 2 before printing its banner', async () => {
+  const r = await cli(['demo', '--persona', 'pirate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /argument 'pirate' is invalid\. Allowed choices are no-markdown, terse, casual, lowercase, friendly-signoff/);
+  assert.doesNotMatch(r.stdout + r.stderr, /openclaw-rl demo:/);
+});
+
 test('a bad config exits 2 and names the key path', async () => {
   const r = await cli(['api-server', '--config', tmpConfig('rollout:\n  temprature: 0.5\n'), '--port', '0']);
   assert.equal(r.code, 2);
@@ -42,7 +91,7 @@ test('a bad config exits 2 and names the key path', async () => {
 
 test('a bad flag value is refused with the flag named', async () => {
   const r = await cli(['train', '--majority-vote', 'three']);
-  assert.notEqual(r.code, 0);
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /--majority-vote expects a positive integer, got 'three'/);
 });
 

@@ -49,7 +49,7 @@ test('demo: episodes → samples → 2 training steps → new versions, table an
   } finally {
     store.close();
   }
-  assert.match(printed, /\| persona \| method \| Base \| 1 steps \| Updated \(2 steps\) \|/);
+  assert.match(printed, /\| persona \| method \| Base \| 1 step \| Updated \(2 steps\) \|/);
   assert.match(printed, /\| no-markdown \| openclaw-combine \| \d\.\d\d \| \d\.\d\d \| \d\.\d\d \|/);
   assert.match(printed, /logs: +.*train\.log/);
   assert.ok(existsSync(join(outputDir, 'records', 'turns.jsonl')));
