@@ -32,8 +32,13 @@ async function run(fn: () => Promise<number | void>): Promise<void> {
   }
 }
 
+/** Settings left to a default the user probably did not mean, printed before anything runs. */
+function warn(message: string): void {
+  process.stderr.write(`openclaw-rl: warning: ${message}\n`);
+}
+
 function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
-  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd) });
+  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd), onWarning: warn });
 }
 
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
@@ -177,7 +182,11 @@ export function buildProgram(): Command {
     .option('--train', 'also create a training model (Tinker: create_model round trip)')
     .action(async (opts) => {
       await run(async () => {
-        const config = loadConfig(opts.config);
+        if (opts.config === undefined)
+          warn(
+            'no --config given: checking the built-in defaults (embedded policy and teacher in this process, rules judge), not your model servers; pass --config FILE',
+          );
+        const config = loadConfig(opts.config, { onWarning: warn });
         const rows = await runDoctor(config, (opts.timeout as number) * 1000, { train: opts.train === true });
         process.stdout.write(formatDoctorTable(rows) + '\n');
         return rows.every((r) => r.ok) ? 0 : 1;

@@ -113,6 +113,44 @@ test('doctor: a healthy channel passes; a wrong key fails with the explanation; 
   }
 });
 
+test('doctor: the teacher row sends a real scoring request; a server that 404s /generate fails it', async () => {
+  const up = await new ScriptedUpstream().start();
+  try {
+    const cfg = tmpConfig(
+      `rollout:\n  provider: openai_compatible\n  base_url: ${up.url}\n  model_id: m\nteacher:\n  provider: openai_compatible\n  base_url: ${up.url}\n  logprob_api: sglang\n`,
+    );
+    const r = await cli(['doctor', '--config', cfg, '--timeout', '5']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /rollout .*PASS ok/);
+    assert.match(
+      r.stdout,
+      /teacher .*FAIL 404 teacher_unavailable: scoring request to http:\/\/127\.0\.0\.1:\d+\/generate failed .*check teacher\.base_url and teacher\.logprob_api \(sglang\)/,
+    );
+  } finally {
+    await up.stop();
+  }
+});
+
+test('doctor without --config warns that it checks the built-in defaults; a missing rollout.model_id warns', async () => {
+  const bare = await cli(['doctor', '--timeout', '5']);
+  assert.equal(bare.code, 0, bare.stderr);
+  assert.match(bare.stderr, /^openclaw-rl: warning: no --config given: checking the built-in defaults/m);
+  const up = await new ScriptedUpstream().start();
+  try {
+    const r = await cli([
+      'doctor',
+      '--config',
+      tmpConfig(`rollout:\n  provider: openai_compatible\n  base_url: ${up.url}\n`),
+      '--timeout',
+      '5',
+    ]);
+    assert.match(r.stderr, /openclaw-rl: warning: rollout\.model_id is not set: requests go to .* as model 'openclaw-rl-policy'/);
+    assert.doesNotMatch(r.stderr, /no --config given/);
+  } finally {
+    await up.stop();
+  }
+});
+
 test('doctor: an unreachable base URL fails with a connection explanation', async () => {
   const cfg = tmpConfig('rollout:\n  provider: openai_compatible\n  base_url: http://127.0.0.1:9/v1\n');
   const r = await cli(['doctor', '--config', cfg, '--timeout', '5']);
