@@ -1,4 +1,4 @@
-// A client of the Tinker training API (PROTOCOL.md): JSON over one undici keep-alive pool.
+// A client of the Tinker training API (docs/tinker.md): JSON over one undici keep-alive pool.
 // In: base URL, API key (sent as X-API-Key, never logged), a state dir for the seq_id counter.
 // Out: typed calls — session + heartbeat, create/resume a LoRA training model, forward_backward,
 // optim_step, save/load weights, asample (policy answers and prompt log-probs), info/health.
@@ -6,7 +6,8 @@
 // (try_again → ask again, 408 → ask again at once, 410 → submit the same request once more,
 // an error body → an OpenClawError that says what to check).
 import { join } from 'node:path';
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { originDispatcher } from '../../util/proxy.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import { retryDelay } from '../openai-compatible/retry.ts';
 import { parseBaseUrl } from '../../util/base-url.ts';
@@ -93,7 +94,8 @@ interface HttpAnswer {
 export class TinkerClient {
   readonly baseUrl: string;
   private readonly prefix: string;
-  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly pool: Dispatcher;
   private readonly headers: Record<string, string>;
   private readonly seq: SeqStore;
   private readonly timeoutMs: number;
@@ -115,7 +117,9 @@ export class TinkerClient {
     this.heartbeatMs = opts.heartbeatMs ?? 10_000;
     this.warn = opts.onWarning ?? (() => {});
     // A retrieve_future long-poll is held up to 300 s by SkyRL: allow more before undici gives up.
-    this.pool = new Pool(url.origin, { connections: opts.connections ?? 32, headersTimeout: 330_000, bodyTimeout: 330_000 });
+    this.origin = url.origin;
+    // HTTP(S)_PROXY / NO_PROXY apply (util/proxy.ts).
+    this.pool = originDispatcher(url.origin, { connections: opts.connections ?? 32, headersTimeout: 330_000, bodyTimeout: 330_000 });
     this.headers = { 'content-type': 'application/json' };
     if (opts.apiKey !== undefined && opts.apiKey !== '') this.headers['x-api-key'] = opts.apiKey;
     this.seq = new SeqStore(join(opts.stateDir, SEQ_FILE));
@@ -133,7 +137,14 @@ export class TinkerClient {
     let status: number;
     let text: string;
     try {
-      const res = await this.pool.request({ method, path: `${this.prefix}${path}`, headers: this.headers, body, signal });
+      const res = await this.pool.request({
+        origin: this.origin,
+        method,
+        path: `${this.prefix}${path}`,
+        headers: this.headers,
+        body,
+        signal,
+      });
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
