@@ -1,4 +1,4 @@
-// `npm run bench:journal [-- --gb 1 --full-scan]`: the turn journal's numbers (issue 19).
+// `npm run bench:journal [-- --gb 1 --full-scan]`: the turn journal's numbers (docs/reliability.md).
 //  1. Bytes per OpenClaw turn, before (every line repeats the whole prompt, as versions before
 //     delta lines wrote it: computed from the rebuilt turns) and after (the file as written now):
 //     on the shared recording of the real client, and on a 30-turn OpenClaw-shaped session whose

@@ -38,7 +38,7 @@ export function addServeOptions(cmd: Command): Command {
     .option('--output-dir <dir>', 'run folder for logs/, records/, the sample store and checkpoints (output_dir)');
 }
 
-/** Adds the mode and scoring/training flags of the seed notes. */
+/** Adds the mode and scoring/training flags (README "CLI"). */
 export function addTrainingOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--mode <mode>', 'training signal').choices([...MODES]))

@@ -1,4 +1,4 @@
-// Teacher scoring (docs/design.md §2, issue 3 item 3): log-probs of the student's unchanged response
+// Teacher scoring (docs/design.md §2): log-probs of the student's unchanged response
 // tokens after the (hinted) prompt, from the `teacher` channel. A client owns one keep-alive
 // connection pool and a concurrency bound; each call has one total deadline. Anything short of
 // exactly one finite log-prob per response token is an error (code 'teacher_mismatch'): the

@@ -1,4 +1,4 @@
-// Delta lines, segments and replay of the turn journal (issue 19).
+// Delta lines, segments and replay of the turn journal (docs/reliability.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';

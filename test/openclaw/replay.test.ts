@@ -1,5 +1,5 @@
 // Replays OpenClaw-shaped request sequences through the real gateway against the scripted
-// upstream (issue 6): requests 1–3 must land in one inferred session and request 4 in another;
+// upstream: requests 1–3 must land in one inferred session and request 4 in another;
 // turn 1's next state is the user's second message, turn 2's (a tool call) is the tool result,
 // and nothing is ever judged on OpenClaw's internal-context block. Runs with the session hints
 // OpenClaw leaves (Runtime trailer, prompt_cache_key) and without any (pure prefix inference),

@@ -1,4 +1,4 @@
-// The turn journal is the source of truth (issue 19): at start-up the server replays it from the
+// The turn journal is the source of truth (docs/reliability.md): at start-up the server replays it from the
 // store's checkpoint, so turns the store missed when the process died are stored and judged, and
 // a session waiting for its next state at the crash finds its turn when it goes on.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The kill loop (issue 19): the real server runs in a child process against a scripted policy and
+// The kill loop (docs/reliability.md): the real server runs in a child process against a scripted policy and
 // a slow scripted judge while several clients hold conversations with explicit session ids; the
 // server is SIGKILLed at random moments and restarted on the same output folder, and the clients
 // go on with the same sessions and histories (a request that got no answer is sent again, as an
