@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { readCheckpoint } from '../../src/engines/embedded/checkpoint.ts';
 import { DEFAULT_PRETRAIN, runPretrain } from '../../src/pretrain/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
@@ -10,7 +11,8 @@ import { tempDir } from '../support/temp.ts';
 
 test("pretrain with init: the checkpoint's shape and tokenizer, its weights trained further", async () => {
   const init = await tinyCheckpoint(1024);
-  const outDir = tempDir('ocrl-pretrain-init-');
+  // Inside a temp folder: --save-every writes `<outDir>.step<N>` beside it.
+  const outDir = join(tempDir('ocrl-pretrain-init-'), 'base');
   const lines: string[] = [];
   const result = await runPretrain(
     {
