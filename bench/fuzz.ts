@@ -2,7 +2,7 @@
 // all sent over raw sockets: bodies with wrong types, deep nesting, huge strings, bad UTF-8 and
 // unknown fields; bad session ids; bad headers, bad URL escapes and malformed HTTP. For each
 // endpoint it prints how many requests got a 5xx, an error body not in OpenAI's shape, or no
-// answer at all (hung). Targets (issue 19): all three 0, with ≥ 1000 requests per endpoint.
+// answer at all (hung). Targets: all three 0, with ≥ 1000 requests per endpoint.
 // FUZZ_N (default 1000) requests per endpoint, FUZZ_SEED (default 1), FUZZ_CONCURRENCY (default 8).
 import { startHarness } from '../test/support/harness.ts';
 import { rawRequest, type RawResponse } from '../test/support/raw-http.ts';

@@ -5,7 +5,7 @@
 // each server in its own process, interleaved in one run.
 // Prints requests/s, latency added over the direct call (p50/p99, differences and ratios) and the
 // server's CPU time per request (from /proc, so machine noise does not blur it).
-// Target (issue 2): added p50 ≤ 1 ms and p99 ≤ 5 ms at 64 concurrent sessions on 2 cores.
+// Target: added p50 ≤ 1 ms and p99 ≤ 5 ms at 64 concurrent sessions on 2 cores.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

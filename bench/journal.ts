@@ -1,4 +1,4 @@
-// `npm run bench:journal [-- --gb 1 --full-scan]`: the turn journal's numbers (issue 19).
+// `npm run bench:journal [-- --gb 1 --full-scan]`: the turn journal's numbers (docs/reliability.md).
 //  1. Bytes per OpenClaw turn, before (every line repeats the whole prompt, as versions before
 //     delta lines wrote it: computed from the rebuilt turns) and after (the file as written now):
 //     on the shared recording of the real client, and on a 30-turn OpenClaw-shaped session whose
@@ -10,13 +10,13 @@
 //     empty journal. With --full-scan, also with no checkpoint (a journal from before them: every
 //     segment is replayed once). Target: 5 GB under 5 s and under 300 MB.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startHarness, readSse } from '../test/support/harness.ts';
-import { openClawBody, runtime, systemPrompt } from '../test/fixtures/openclaw-like.ts';
+import { OPENCLAW_RECORDING, openClawBody, runtime, systemPrompt } from '../test/fixtures/openclaw-like.ts';
 import { journalSegments, readRecords, type RecordedTurn } from '../src/sessions/index.ts';
 import Database from 'better-sqlite3';
 import { SampleStore } from '../src/samples/index.ts';
@@ -30,7 +30,6 @@ const { values } = parseArgs({
 });
 const GB = Number(values.gb);
 if (!(GB > 0 && GB <= 50)) throw new Error(`--gb must be a number of gigabytes in (0, 50], not ${JSON.stringify(values.gb)}`);
-const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/openclaw-2026.9.6-requests.sanitized.jsonl', import.meta.url));
 const LAUNCHER = fileURLToPath(new URL('../test/pipeline/launch-server.ts', import.meta.url));
 
 // ---- 1. bytes per turn -------------------------------------------------------------------------
@@ -52,11 +51,10 @@ function journalBytes(outDir: string): { turns: number; before: number; after: n
   return { turns: turns.length, before: turns.reduce((n, t) => n + fullLineBytes(t), 0) + nextStateBytes, after };
 }
 
-async function fixtureBytes(): Promise<{ turns: number; before: number; after: number } | null> {
-  if (!existsSync(FIXTURE)) return null;
+async function fixtureBytes(): Promise<{ turns: number; before: number; after: number }> {
   const h = await startHarness();
   try {
-    const reqs = readFileSync(FIXTURE, 'utf8')
+    const reqs = readFileSync(OPENCLAW_RECORDING, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -281,8 +279,6 @@ async function startup(): Promise<void> {
   }
 }
 
-const fixture = await fixtureBytes();
-if (fixture) printBytes('OpenClaw recording (shared fixture, 4 requests)', fixture);
-else console.log('OpenClaw recording: shared fixture not present, skipped');
+printBytes('OpenClaw recording (test/fixtures/openclaw, 4 requests)', await fixtureBytes());
 printBytes('OpenClaw-shaped session, 30 turns, engine token ids', await sessionBytes(30));
 await startup();

@@ -2,7 +2,7 @@
 // config F names) on the hand-labelled replies of bench/judge-set/ (dev.tsv, used while building
 // the judge, and heldout.tsv, never tuned on). Prints, per set and overall: accuracy, recall of
 // −1 / 0 / +1, hint recall, hint precision, false hints on positive or neutral replies, and the
-// offline judge's time per reply. Targets (issue 17): accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
+// offline judge's time per reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
 // recall ≥ 0.80, false hints ≤ 5%. `--show-misses` lists the replies judged wrong.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

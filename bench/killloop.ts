@@ -1,4 +1,4 @@
-// `npm run bench:killloop [-- --kills N --sessions S --thread]`: the kill loop of issue 19 at full
+// `npm run bench:killloop [-- --kills N --sessions S --thread]`: the kill loop (docs/reliability.md) at full
 // length (test/support/killloop.ts; the suite runs a short one). The server is SIGKILLed N times
 // (default 24) at random moments while S sessions (default 4) continue across the restarts,
 // against a slow scripted judge; then every answered turn must be in the journal and every turn

@@ -13,8 +13,9 @@ import { loadHfTokenizer } from '../src/tokenize/index.ts';
 import { HfChatTokenizer } from '../src/tokenize/chat.ts';
 import { qwen3TokenizerDir } from '../src/tokenize/qwen3-fixture.ts';
 import type { ChatMessage } from '../src/engines/types.ts';
+import { OPENCLAW_RECORDING } from '../test/fixtures/openclaw-like.ts';
 
-const FIXTURE = process.env.BENCH_FIXTURE ?? '/work/shared/fixtures/openclaw-2026.9.6-requests.sanitized.jsonl';
+const FIXTURE = process.env.BENCH_FIXTURE ?? OPENCLAW_RECORDING;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const EXTRA_TURNS = Number(process.env.BENCH_EXTRA_TURNS ?? 5);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a positive integer, got ${process.env.BENCH_ROUNDS}`);

@@ -1,6 +1,6 @@
 // `npm run bench:sigterm`: SIGTERM → exit of `openclaw-rl api-server` with a judge call that never
 // answers and a stream in flight (test/support/sigterm-scenario.ts), for a few grace periods.
-// Target (issue 19): exit ≤ server.shutdown_grace_s + 1 s; the stream ends with an error event and
+// Target: exit ≤ server.shutdown_grace_s + 1 s; the stream ends with an error event and
 // [DONE]. SIGTERM_GRACES (default "0,2,10") lists the grace periods, in seconds.
 import { ScriptedUpstream } from '../test/support/scripted-upstream.ts';
 import { sigtermScenario } from '../test/support/sigterm-scenario.ts';

@@ -4,7 +4,7 @@
 // datums, packing them into forward_backward bodies under the SDK limits. Prints ms per step
 // (median of BENCH_RUNS = 5), bytes and requests, how many times each datum was JSON-encoded, and
 // the ratio to a same-run baseline: one bare JSON.stringify of the same token arrays (the least
-// any JSON client must do). Target (issue 16): ≤ 150 ms of our CPU per step, one encode per datum.
+// any JSON client must do). Target: ≤ 150 ms of our CPU per step, one encode per datum.
 // Then the other per-request cost of a Tinker policy, prompt encoding on the gateway's event loop:
 // bench/prompt-encode.ts (full vs incremental per turn of a captured OpenClaw session).
 import { forwardBackwardBody, planForwardBackward } from '../src/engines/tinker/index.ts';

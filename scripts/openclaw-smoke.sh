@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# OpenClaw smoke test (issue 6; not part of `npm test`): the real, unmodified OpenClaw agent from
+# OpenClaw smoke test (not part of `npm test`): the real, unmodified OpenClaw agent from
 # npm talks to openclaw-rl, and we print what openclaw-rl recorded.
 #
 #   scripts/openclaw-smoke.sh            # from the repository root, after `npm ci`

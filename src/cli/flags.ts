@@ -15,6 +15,15 @@ const nonNegInt = (flag: string) => number(flag, (n) => Number.isInteger(n) && n
 const nonNeg = (flag: string) => number(flag, (n) => n >= 0, 'a number ≥ 0');
 const positive = (flag: string) => number(flag, (n) => n > 0, 'a number > 0');
 
+/** Parser for a number > 0 (seconds, rates). */
+export const positiveNumber = positive;
+
+/** Parser for an integer in [min, max]. */
+export function intAtLeast(flag: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  const what = max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `an integer ${min}-${max}`;
+  return number(flag, (n) => Number.isInteger(n) && n >= min && n <= max, what);
+}
+
 /** Adds the serving flags (host, port, config, key, output dir). */
 export function addServeOptions(cmd: Command): Command {
   return cmd
@@ -29,7 +38,7 @@ export function addServeOptions(cmd: Command): Command {
     .option('--output-dir <dir>', 'run folder for logs/, records/, the sample store and checkpoints (output_dir)');
 }
 
-/** Adds the mode and scoring/training flags of the seed notes. */
+/** Adds the mode and scoring/training flags (README "CLI"). */
 export function addTrainingOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--mode <mode>', 'training signal').choices([...MODES]))

@@ -1,18 +1,25 @@
 // The `openclaw-rl` command line: api-server, train, doctor, export. Each command loads the
-// config (file + env + flags), runs, and maps errors to exit codes in one place (`run`).
-import { Command, Option } from 'commander';
+// config (file + env + flags), runs, and maps errors to exit codes in one place (`run`); usage
+// errors the parser finds (unknown option, bad value, no command) exit 2 in `main`.
+import { Command, CommanderError, Option } from 'commander';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
 import { loadConfig, MODES, type Config } from '../config/index.ts';
 // personas.ts, not sim/index.ts: the CLI must not load the pretraining code (and tfjs) at start-up.
 import { PERSONA_NAMES } from '../sim/personas.ts';
 import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
-import { addServeOptions, addTrainingOptions, overridesFrom } from './flags.ts';
+import { addServeOptions, addTrainingOptions, intAtLeast, overridesFrom, positiveNumber } from './flags.ts';
 import { shutdownBackstop, untilStopSignal } from './signals.ts';
 
 const PERSONA_LIST = PERSONA_NAMES.join(', ');
+
+/** The package's version, from the package.json beside src/ (no build step copies it anywhere). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 async function run(fn: () => Promise<number | void>): Promise<void> {
   try {
@@ -25,8 +32,13 @@ async function run(fn: () => Promise<number | void>): Promise<void> {
   }
 }
 
+/** Settings left to a default the user probably did not mean, printed before anything runs. */
+function warn(message: string): void {
+  process.stderr.write(`openclaw-rl: warning: ${message}\n`);
+}
+
 function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
-  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd) });
+  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd), onWarning: warn });
 }
 
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
@@ -71,7 +83,11 @@ async function serveUntilSignal(config: Config, apiKey: string | undefined, trai
 export function buildProgram(): Command {
   const program = new Command('openclaw-rl')
     .description('Online RL for agents: an OpenAI-compatible server that learns from its own conversations')
-    .showHelpAfterError();
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
+    .showHelpAfterError()
+    // Parser errors throw a CommanderError (handled in `main`) instead of exiting 1 on their own;
+    // commands added below inherit this.
+    .exitOverride();
 
   const apiServer = program.command('api-server').description('serve the OpenAI-compatible API, record and judge turns (no training)');
   addTrainingOptions(addServeOptions(apiServer)).action(async (opts, cmd: Command) => {
@@ -102,10 +118,10 @@ export function buildProgram(): Command {
     .command('demo')
     .description('the whole loop on this CPU: embedded policy, simulated user, training, Base vs Updated table')
     .addOption(new Option('--mode <mode>', 'training signal').choices([...MODES]).default('openclaw-combine'))
-    .option('--persona <name>', `simulated user (${PERSONA_LIST})`, 'no-markdown')
-    .option('--steps <n>', 'training steps', '8')
-    .option('--seed <n>', 'random seed', '1')
-    .option('--eval-samples <n>', 'held-out answers rated per evaluation', '40')
+    .addOption(new Option('--persona <name>', `simulated user (${PERSONA_LIST})`).choices(PERSONA_NAMES).default('no-markdown'))
+    .option('--steps <n>', 'training steps', intAtLeast('--steps', 1), 8)
+    .option('--seed <n>', 'random seed', intAtLeast('--seed', 0), 1)
+    .option('--eval-samples <n>', 'held-out answers rated per evaluation', intAtLeast('--eval-samples', 1), 40)
     .option('--output-dir <dir>', 'run folder (default: ./runs/demo-<time>)')
     .option('--keep-serving', 'keep the server (and dashboard) up after the run')
     .addOption(
@@ -118,19 +134,13 @@ export function buildProgram(): Command {
     )
     .action(async (opts) => {
       await run(async () => {
-        const int = (flag: string, v: string, min: number) => {
-          const n = Number(v);
-          if (!Number.isInteger(n) || n < min)
-            throw new OpenClawError('invalid_request', `${flag} expects an integer ≥ ${min}, got '${v}'`);
-          return n;
-        };
         const { runDemo } = await import('../demo/index.ts');
         const r = await runDemo({
           mode: opts.mode,
           persona: opts.persona,
-          steps: int('--steps', opts.steps, 1),
-          seed: int('--seed', opts.seed, 0),
-          evalSamples: int('--eval-samples', opts.evalSamples, 1),
+          steps: opts.steps,
+          seed: opts.seed,
+          evalSamples: opts.evalSamples,
           outputDir: opts.outputDir ?? join('runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`),
           keepServing: opts.keepServing === true,
           engine: opts.engine,
@@ -148,16 +158,14 @@ export function buildProgram(): Command {
     .description('serve the embedded model over OpenAI chat completions and SGLang-style /generate')
     .option('--checkpoint <dir>', 'checkpoint folder (default: the bundled base checkpoint)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port, 0 = any free port', '30001')
+    .option('--port <port>', 'port, 0 = any free port', intAtLeast('--port', 0, 65535), 30001)
     .option('--api-key <key>', 'bearer key clients must send')
     .option('--model-id <id>', 'model name served at /v1/models (and the Tinker base_model)', 'openclaw-rl-embedded')
     .option('--tinker', 'also serve the Tinker training API under /api/v1 (docs/tinker-local.md)')
     .option('--state-dir <dir>', 'where the Tinker API saves weights (save_weights, save_weights_for_sampler)', 'tinker-state')
     .action(async (opts) => {
       await run(async () => {
-        const port = Number(opts.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535)
-          throw new OpenClawError('invalid_request', `--port expects a port 0-65535, got '${opts.port}'`);
+        const port = opts.port as number;
         const { serveEngine } = await import('../engine-server/index.ts');
         const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string } : undefined;
         const server = await serveEngine({
@@ -182,12 +190,16 @@ export function buildProgram(): Command {
     .command('doctor')
     .description('check the rollout, judge and teacher channels and explain failures')
     .option('--config <file>', 'YAML config file')
-    .option('--timeout <s>', 'seconds per check', '30')
+    .option('--timeout <s>', 'seconds per check', positiveNumber('--timeout'), 30)
     .option('--train', 'also create a training model (Tinker: create_model round trip)')
     .action(async (opts) => {
       await run(async () => {
-        const config = loadConfig(opts.config);
-        const rows = await runDoctor(config, Number(opts.timeout) * 1000, { train: opts.train === true });
+        if (opts.config === undefined)
+          warn(
+            'no --config given: checking the built-in defaults (embedded policy and teacher in this process, rules judge), not your model servers; pass --config FILE',
+          );
+        const config = loadConfig(opts.config, { onWarning: warn });
+        const rows = await runDoctor(config, (opts.timeout as number) * 1000, { train: opts.train === true });
         process.stdout.write(formatDoctorTable(rows) + '\n');
         return rows.every((r) => r.ok) ? 0 : 1;
       });
@@ -275,7 +287,23 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Exit code for what the parser threw: 0 after help or --version (commander's own 0), 2 for every usage error. */
+export function exitCodeForParser(err: CommanderError): number {
+  return err.exitCode === 0 ? 0 : 2;
+}
+
 /** Entry point used by bin/openclaw-rl.js. */
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    // Commander has printed its message (and the help) already, except for a missing command,
+    // where it prints only the help.
+    if (err.code === 'commander.help' && err.exitCode !== 0) {
+      process.stderr.write('error: no command given; choose one of the commands listed above\n');
+    }
+    process.exitCode = exitCodeForParser(err);
+  }
 }

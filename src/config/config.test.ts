@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, parseConfig, redact } from './index.ts';
 import { OpenClawError } from '../errors/index.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 function writeTmp(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-config-'));
+  const dir = tempDir('ocrl-config-');
   const path = join(dir, 'config.yaml');
   writeFileSync(path, text);
   return path;
@@ -138,4 +138,29 @@ test('redaction hides every secret but keeps the rest', () => {
   assert.equal(r.rollout.api_key, '***');
   assert.equal(r.rollout.max_tokens, 64);
   assert.equal(r.rollout.tokenizer, '/models/q');
+});
+
+test('clip_ratio_high below clip_ratio is an error naming the key (also when only clip_ratio was raised)', () => {
+  const msg = configError(() => parseConfig({ training: { clip_ratio: 0.3, clip_ratio_high: 0.2 } }, { env: {} }));
+  assert.match(msg, /training\.clip_ratio_high: must be ≥ training\.clip_ratio \(0\.3\), got 0\.2/);
+  const flag = configError(() => parseConfig({}, { env: {}, overrides: { 'training.clip_ratio': 0.4 } }));
+  assert.match(flag, /training\.clip_ratio_high: must be ≥ training\.clip_ratio \(0\.4\), got 0\.28: .*the default is 0\.28/);
+  assert.equal(parseConfig({ training: { clip_ratio: 0.25, clip_ratio_high: 0.25 } }, { env: {} }).training.clip_ratio_high, 0.25);
+});
+
+test('a missing rollout.model_id is a warning that names the default, per provider; a set one is not', () => {
+  const warnings = (tree: unknown) => {
+    const out: string[] = [];
+    parseConfig(tree, { env: {}, onWarning: (w) => out.push(w) });
+    return out;
+  };
+  const [upstream] = warnings({ rollout: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:8000/v1' } });
+  assert.match(upstream, /rollout\.model_id is not set: requests go to http:\/\/127\.0\.0\.1:8000\/v1 as model 'openclaw-rl-policy'/);
+  const [embedded] = warnings({});
+  assert.match(embedded, /rollout\.model_id is not set: the policy is served as model 'openclaw-rl-policy'/);
+  assert.deepEqual(warnings({ rollout: { model_id: 'mine' } }), []);
+  // a flag or an env-expanded value counts as set
+  const out: string[] = [];
+  parseConfig({ rollout: { model_id: '${M}' } }, { env: { M: 'x' }, onWarning: (w) => out.push(w) });
+  assert.deepEqual(out, []);
 });

@@ -6,6 +6,7 @@ import type { ZodError } from 'zod';
 import { OpenClawError } from '../errors/index.ts';
 import { expandEnv } from './env.ts';
 import { ConfigSchema, type Config } from './schema.ts';
+import { configWarnings } from './warnings.ts';
 
 /** Dotted key path → value, applied over the file (CLI flags win over the file). */
 export type ConfigOverrides = Record<string, unknown>;
@@ -33,8 +34,16 @@ function formatZodError(err: ZodError, source: string): OpenClawError {
   return new OpenClawError('config', `invalid config (${source}):\n  ${lines.join('\n  ')}`);
 }
 
+/** Options of parseConfig / loadConfig. */
+export interface ParseOptions {
+  env?: NodeJS.ProcessEnv;
+  overrides?: ConfigOverrides;
+  /** Called once per setting that was left to a default the user probably did not mean (see warnings.ts). */
+  onWarning?: (message: string) => void;
+}
+
 /** Validates an already-parsed tree (used by tests and by `loadConfig`). */
-export function parseConfig(raw: unknown, opts: { env?: NodeJS.ProcessEnv; overrides?: ConfigOverrides; source?: string } = {}): Config {
+export function parseConfig(raw: unknown, opts: ParseOptions & { source?: string } = {}): Config {
   const source = opts.source ?? 'config';
   if (raw !== null && raw !== undefined && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw new OpenClawError('config', `invalid config (${source}): the top level must be a mapping of sections`);
@@ -45,11 +54,12 @@ export function parseConfig(raw: unknown, opts: { env?: NodeJS.ProcessEnv; overr
   }
   const result = ConfigSchema.safeParse(expanded);
   if (!result.success) throw formatZodError(result.error, source);
+  if (opts.onWarning) for (const w of configWarnings(expanded, result.data)) opts.onWarning(w);
   return result.data;
 }
 
 /** Loads a YAML config file (or only defaults + overrides when `path` is undefined). */
-export function loadConfig(path: string | undefined, opts: { env?: NodeJS.ProcessEnv; overrides?: ConfigOverrides } = {}): Config {
+export function loadConfig(path: string | undefined, opts: ParseOptions = {}): Config {
   if (path === undefined) return parseConfig({}, { ...opts, source: 'defaults' });
   let text: string;
   try {

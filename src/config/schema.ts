@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, RL_MODES } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
+import { DEFAULT_MODEL_ID } from './warnings.ts';
 
 const url = z.string().url();
 const regex = z.string().refine((s) => {
@@ -23,8 +24,8 @@ export const RolloutSchema = z
     /** Upstream base URL; `…/v1` and bare host styles are both accepted. */
     base_url: url.optional(),
     api_key: z.string().optional(),
-    /** Model id sent upstream (and served at /v1/models unless server.served_model_name is set). */
-    model_id: z.string().min(1).default('openclaw-rl-policy'),
+    /** Model id sent upstream (and served at /v1/models unless server.served_model_name is set); unset: a warning and 'openclaw-rl-policy'. */
+    model_id: z.string().min(1).default(DEFAULT_MODEL_ID),
     temperature: z.number().min(0).max(2).default(0.8),
     top_p: z.number().gt(0).max(1).optional(),
     /** Upper bound for a response; larger client `max_tokens` values are clamped to this. */
@@ -265,6 +266,13 @@ export const ConfigSchema = z
         code: z.ZodIssueCode.custom,
         path: ['teacher', 'logprob_api'],
         message: 'must be sglang or vllm when teacher.provider is openai_compatible',
+      });
+    }
+    if (c.training.clip_ratio_high < c.training.clip_ratio) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['training', 'clip_ratio_high'],
+        message: `must be ≥ training.clip_ratio (${c.training.clip_ratio}), got ${c.training.clip_ratio_high}: the upper clip 1 + ε_high is never tighter than 1 + ε (the default is ${DEFAULT_CLIP_RATIO_HIGH}; raise it with clip_ratio)`,
       });
     }
     if (c.judge.provider === 'openai_compatible' && c.judge.model_id === undefined) {

@@ -2,10 +2,10 @@
 // metrics.jsonl that may end in a line cut by a crash.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StepBuffer, readStepsFile } from './steps.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 const steps = (b: StepBuffer, since = 0, limit = 1000) => b.since(since, limit).map((p) => p.step);
 
@@ -27,7 +27,7 @@ test('a step number that does not grow starts a new run', () => {
 });
 
 test('readStepsFile: the last run of the file, bad lines skipped, missing file empty', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dash-steps-'));
+  const dir = tempDir('dash-steps-');
   const path = join(dir, 'metrics.jsonl');
   const lines = [
     { time: 't', step: 1, reward_mean: 0 },

@@ -4,6 +4,7 @@
 // where the run's logs, records, metrics and dashboard are.
 import { join } from 'node:path';
 import type { Mode } from '../config/index.ts';
+import { createPersona } from '../sim/personas.ts';
 import { learn, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
 
 export {
@@ -39,9 +40,7 @@ function progressPrinter(out: NodeJS.WritableStream, steps: number): (e: Progres
     if (e.kind === 'tinker') out.write(`tinker: embedded Tinker server at ${e.url}/api/v1 (base_model openclaw-rl-embedded)\n`);
     else if (e.kind === 'server') out.write(`server: ${e.url}/v1   dashboard: ${e.url}/dashboard\n`);
     else if (e.kind === 'eval')
-      out.write(
-        `${tty ? '\r\x1b[K' : ''}rating after ${e.step} step${e.step === 1 ? '' : 's'}: ${e.rating.toFixed(2)} (${e.n} held-out answers)\n`,
-      );
+      out.write(`${tty ? '\r\x1b[K' : ''}rating after ${stepsText(e.step)}: ${e.rating.toFixed(2)} (${e.n} held-out answers)\n`);
     else if (e.kind === 'step') {
       const m = e.metrics;
       out.write(
@@ -56,6 +55,11 @@ function progressPrinter(out: NodeJS.WritableStream, steps: number): (e: Progres
   };
 }
 
+/** "1 step", "8 steps". */
+export function stepsText(n: number): string {
+  return `${n} step${n === 1 ? '' : 's'}`;
+}
+
 /** The Base vs Updated table. */
 export function formatDemoTable(r: LearnResult, steps: number): string {
   const steps4 = Object.keys(r.ratings)
@@ -64,8 +68,8 @@ export function formatDemoTable(r: LearnResult, steps: number): string {
     .sort((a, b) => a - b);
   const cols = [
     ['Base', r.ratings[0]],
-    ...steps4.map((s) => [`${s} steps`, r.ratings[s]] as const),
-    [`Updated (${steps} steps)`, r.ratings[steps]],
+    ...steps4.map((s) => [stepsText(s), r.ratings[s]] as const),
+    [`Updated (${stepsText(steps)})`, r.ratings[steps]],
   ] as Array<readonly [string, number | undefined]>;
   const head = `| persona | method | ${cols.map((c) => c[0]).join(' | ')} |`;
   const sep = `|${'---|'.repeat(cols.length + 2)}`;
@@ -76,8 +80,12 @@ export function formatDemoTable(r: LearnResult, steps: number): string {
 /** Runs the demo and prints as it goes; returns the result. */
 export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   const out = opts.out ?? process.stdout;
+  // A wrong persona name is refused before anything is printed or started.
+  createPersona(opts.persona);
   const where = opts.engine === 'tinker' ? 'the embedded CPU model, sampled and trained through the Tinker API' : 'the embedded CPU model';
-  out.write(`openclaw-rl demo: mode ${opts.mode}, persona ${opts.persona}, ${opts.steps} training steps on ${where}\n`);
+  out.write(
+    `openclaw-rl demo: mode ${opts.mode}, persona ${opts.persona}, ${opts.steps} training step${opts.steps === 1 ? '' : 's'} on ${where}\n`,
+  );
   const learnOpts: LearnOptions = {
     mode: opts.mode,
     persona: opts.persona,

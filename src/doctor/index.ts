@@ -1,10 +1,14 @@
-// `openclaw-rl doctor`: checks each model channel the way the seed's section 4.1 does by hand —
-// a minimal chat request, `choices[0].message.content`, `usage`, and (rollout) per-token
-// log-probs — and explains failures with the same explanations the gateway uses.
+// `openclaw-rl doctor`: checks each model channel by hand the way a user would — rollout and
+// judge: a minimal chat request, `choices[0].message.content`, `usage`, and (rollout) per-token
+// log-probs; an HTTP teacher: one real scoring request in its `logprob_api` dialect (SGLang
+// `/generate` with input log-probs, vLLM `/v1/completions` with prompt_logprobs), the only
+// request the pipeline ever sends it — and explains failures with the gateway's explanations.
 // In: a Config. Out: one row per channel (channel, base URL, model, result, fix).
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
+import { createTeacherClient } from '../scoring/teacher.ts';
+import { HTTP_DIALECTS } from '../scoring/teacher-dialects.ts';
 import { checkTinker, usesTinker } from './tinker.ts';
 
 /** One line of the doctor's table. */
@@ -84,20 +88,70 @@ export async function checkChannel(spec: ChannelSpec, opts: { wantLogprobs: bool
   }
 }
 
+// Any ids work: every model's vocabulary has them, and the check is that the server scores
+// exactly the response tokens it was sent (one finite log-prob each), not what they mean.
+const PROBE_PROMPT = [1, 2, 3];
+const PROBE_RESPONSE = [4, 5];
+
+type TeacherSettings = Config['teacher'];
+
 /**
- * Checks rollout, judge and teacher; the rollout channel must also return log-probs. A Tinker
+ * Sends the teacher one scoring request in its dialect and checks the answer the way scoring does
+ * (one log-prob per response token, aligned with what was sent): a server that lacks the endpoint
+ * (404), refuses the key, or ignores the log-prob fields fails here rather than at the first turn.
+ */
+export async function checkTeacherScoring(teacher: TeacherSettings, opts: { temperature: number; timeoutMs: number }): Promise<DoctorRow> {
+  const base = { channel: 'teacher' as const, baseUrl: teacher.base_url ?? '-', model: teacher.model_id ?? '-' };
+  if (teacher.provider !== 'openai_compatible' || (teacher.logprob_api !== 'sglang' && teacher.logprob_api !== 'vllm')) {
+    return { ...base, ok: true, result: `in-process (${teacher.provider}): nothing to reach`, fix: '' };
+  }
+  const dialect = HTTP_DIALECTS[teacher.logprob_api];
+  let where: string = dialect.name;
+  try {
+    const url = new URL(teacher.base_url!);
+    where = `${url.origin}${dialect.path(url.pathname.replace(/\/+$/, ''))}`;
+    const client = createTeacherClient({
+      baseUrl: teacher.base_url!,
+      apiKey: teacher.api_key,
+      model: teacher.model_id,
+      dialect: dialect.name,
+      temperature: opts.temperature,
+      maxConcurrency: 1,
+      timeoutMs: opts.timeoutMs,
+    });
+    try {
+      const score = await client.score(PROBE_PROMPT, PROBE_RESPONSE);
+      return {
+        ...base,
+        ok: true,
+        result: `ok: ${where} (${dialect.name}) scored ${score.logprobs.length} response tokens (log-probs ${score.logprobs.map((v) => v.toFixed(2)).join(', ')})`,
+        fix: '',
+      };
+    } finally {
+      await client.close();
+    }
+  } catch (err) {
+    const e = err instanceof OpenClawError ? err : new OpenClawError('internal', String(err));
+    return { ...base, ok: false, result: `${e.status} ${e.code ?? e.kind}: scoring request to ${where} failed`, fix: e.message };
+  }
+}
+
+/**
+ * Checks rollout, judge and teacher; the rollout channel must also return log-probs, an HTTP
+ * teacher must score tokens in its dialect. A Tinker
  * rollout/teacher is checked by `checkTinker` instead (with `train`: a create-model round trip).
  */
 export async function runDoctor(config: Config, timeoutMs = 30_000, opts: { train?: boolean } = {}): Promise<DoctorRow[]> {
   const specs: Array<[ChannelSpec, boolean]> = [
     [{ channel: 'rollout', ...config.rollout }, true],
     [{ channel: 'judge', ...config.judge }, false],
-    [{ channel: 'teacher', ...config.teacher }, false],
   ];
-  const onTinker = (s: ChannelSpec) =>
-    (s.channel === 'rollout' && config.rollout.provider === 'tinker') ||
-    (s.channel === 'teacher' && config.teacher.logprob_api === 'tinker');
-  const rows = await Promise.all(specs.filter(([s]) => !onTinker(s)).map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs })));
+  const onTinker = (s: ChannelSpec) => s.channel === 'rollout' && config.rollout.provider === 'tinker';
+  const checks = specs.filter(([s]) => !onTinker(s)).map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs }));
+  // A Tinker teacher is checked with the Tinker rows (its 1-token sample asks for prompt log-probs).
+  if (config.teacher.logprob_api !== 'tinker')
+    checks.push(checkTeacherScoring(config.teacher, { temperature: config.rollout.temperature, timeoutMs }));
+  const rows = await Promise.all(checks);
   return usesTinker(config) ? [...rows, ...(await checkTinker(config, { train: opts.train ?? false, timeoutMs }))] : rows;
 }
 

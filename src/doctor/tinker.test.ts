@@ -1,13 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import { startFakeTinker } from '../../test/support/fake-tinker.ts';
 import { startEmbeddedTinker } from '../../test/support/embedded-tinker.ts';
 import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
 import { formatDoctorTable, runDoctor } from './index.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 function config(
   url: string,
@@ -17,7 +15,7 @@ function config(
 ) {
   return parseConfig(
     {
-      output_dir: mkdtempSync(join(tmpdir(), 'ocrl-doc-')),
+      output_dir: tempDir('ocrl-doc-'),
       rollout: { provider: 'tinker', temperature: 1, tokenizer: tokenizer ?? undefined },
       tinker: { base_url: url, base_model: baseModel, ...over },
     },

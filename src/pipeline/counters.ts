@@ -1,4 +1,4 @@
-// Running counters of the scoring pipeline and the rates derived from them (issue 3 item 8).
+// Running counters of the scoring pipeline and the rates derived from them.
 // The key set is fixed up front (every drop reason included) because /metrics registers one
 // gauge per key when the server starts.
 import type { Vote } from '../samples/index.ts';

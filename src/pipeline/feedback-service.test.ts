@@ -3,8 +3,7 @@
 // and what a restart gets back from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
 import { DEFAULT_METHOD_FLAGS } from '../methods/index.ts';
@@ -15,6 +14,7 @@ import { FeedbackService } from './feedback-service.ts';
 import { JsonlAppender } from './records.ts';
 import { finalizedTurn } from './turn-fixture.ts';
 import type { DecideSettings } from './verdict.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 const settings: DecideSettings = {
   mode: 'openclaw-rl',
@@ -25,7 +25,7 @@ const settings: DecideSettings = {
 };
 
 function setup(redecided: Array<[string, number]> = [], heldResolves = false) {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-feedback-'));
+  const dir = tempDir('ocrl-feedback-');
   const store = SampleStore.open(join(dir, 'samples.sqlite'));
   const counters = new PipelineCounters();
   const judgeRecords = new JsonlAppender(join(dir, 'judge.jsonl'));

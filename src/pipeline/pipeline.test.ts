@@ -2,17 +2,16 @@
 // that no per-session state outlives its session. Turns are built by hand as the tracker emits them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import { SampleStore } from '../samples/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import { ScoringPipeline } from './pipeline.ts';
 import { finalizedTurn as turn } from './turn-fixture.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 function setup(call: JudgeCall, overrides: Record<string, unknown> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-pipe-unit-'));
+  const dir = tempDir('ocrl-pipe-unit-');
   const config = parseConfig(
     { judge: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:9', model_id: 'j' } },
     { env: {}, overrides: { output_dir: dir, mode: 'openclaw-rl', 'scoring.majority_vote': 1, ...overrides } },

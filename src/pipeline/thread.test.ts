@@ -3,8 +3,7 @@
 // thread that stops leaves the caller with counted losses and a health entry, never a hang.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../config/index.ts';
@@ -13,6 +12,7 @@ import { SampleStore } from '../samples/index.ts';
 import { ScoringThread } from './thread.ts';
 import { packTurn, SCORING_NICE, unpackTurn } from './thread-protocol.ts';
 import { finalizedTurn } from './turn-fixture.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 test('a turn crosses the thread boundary with its token arrays as typed arrays, moved with it', () => {
   const turn = finalizedTurn('s', 4, 'thanks');
@@ -32,7 +32,7 @@ test('a turn crosses the thread boundary with its token arrays as typed arrays, 
 });
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-thread-'));
+  const dir = tempDir('ocrl-thread-');
   const config = parseConfig({}, { env: {}, overrides: { output_dir: dir, mode: 'openclaw-rl' } });
   const store = SampleStore.open(join(dir, 'samples.sqlite'));
   const views = new SessionViews();

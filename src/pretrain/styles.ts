@@ -1,7 +1,7 @@
 // The five style dimensions of the pretraining corpus and a detector for each, applied to an
 // assistant answer's text. The detectors are pure and cheap: the corpus generator's tests use
 // them to check its labels, the pretraining script to measure the model's base rates, and the
-// simulated users (issue 5) to rate answers.
+// simulated users (src/sim) to rate answers.
 //
 //   markdown   bold (**x**), a list item line (1. / - / * / •) or a heading (#)
 //   terse      the body (the answer without a trailing sign-off line) has at most 25 words

@@ -1,4 +1,4 @@
-// samples: the training sample type and the durable store of a run (docs/design.md §3, issue 3 item 7).
+// samples: the training sample type and the durable store of a run (docs/design.md §3).
 // In: finished main turns awaiting judgement (`addPendingTurn`, the acknowledgement point) and their
 // outcomes (`resolvePendingTurn`: sample(s) or a drop with a reason). Out: batches for the trainer
 // (`leaseBatch` → `markTrained` / `releaseLease`), counters and pages for dashboards, JSONL export.

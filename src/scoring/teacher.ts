@@ -1,4 +1,4 @@
-// Teacher scoring (docs/design.md §2, issue 3 item 3): log-probs of the student's unchanged response
+// Teacher scoring (docs/design.md §2): log-probs of the student's unchanged response
 // tokens after the (hinted) prompt, from the `teacher` channel. A client owns one keep-alive
 // connection pool and a concurrency bound; each call has one total deadline. Anything short of
 // exactly one finite log-prob per response token is an error (code 'teacher_mismatch'): the
@@ -6,9 +6,10 @@
 //
 // Backends: HTTP dialects (`sglang`, `vllm`, see teacher-dialects.ts) today. An in-process
 // backend (the embedded engine's PolicyEngine.score) plugs in through `teacherClientFromBackend`.
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { OpenClawError } from '../errors/index.ts';
 import { parseBaseUrl } from '../util/base-url.ts';
+import { originDispatcher } from '../util/proxy.ts';
 import { Limiter } from '../util/limiter.ts';
 import { HTTP_DIALECTS, teacherMismatch, type HttpDialect, type TeacherScore } from './teacher-dialects.ts';
 
@@ -141,8 +142,13 @@ function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): Teac
   if (!(opts.timeoutMs > 0))
     throw new OpenClawError('config', `teacher timeout must be > 0 ms, got ${opts.timeoutMs}`, { param: 'teacher.timeout_ms' });
   const path = dialect.path(url.pathname.replace(/\/+$/, ''));
-  // One pool for the client's lifetime: keep-alive connections, as many as requests may be in flight.
-  const pool = new Pool(url.origin, { connections: opts.maxConcurrency, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
+  // One pool for the client's lifetime: keep-alive connections, as many as requests may be in flight
+  // (through HTTP(S)_PROXY when the environment names one for this origin, util/proxy.ts).
+  const pool = originDispatcher(url.origin, {
+    connections: opts.maxConcurrency,
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+  });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (opts.apiKey !== undefined && opts.apiKey !== '') headers.authorization = `Bearer ${opts.apiKey}`;
   const where = `${url.origin}${path}`;
@@ -153,6 +159,7 @@ function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): Teac
     async score(promptIds, responseIds, topK) {
       const call = { promptIds, responseIds, topK, temperature: opts.temperature, model: opts.model };
       const json = await postJson(pool, {
+        origin: url.origin,
         path,
         headers,
         body: dialect.body(call),
@@ -169,6 +176,7 @@ function createHttpBackend(dialect: HttpDialect, opts: HttpBackendOptions): Teac
 }
 
 interface PostArgs {
+  origin: string;
   path: string;
   headers: Record<string, string>;
   body: unknown;
@@ -177,12 +185,19 @@ interface PostArgs {
   dialect: string;
 }
 
-async function postJson(pool: Pool, a: PostArgs): Promise<unknown> {
+async function postJson(pool: Dispatcher, a: PostArgs): Promise<unknown> {
   const signal = AbortSignal.timeout(a.timeoutMs);
   let status: number;
   let text: string;
   try {
-    const res = await pool.request({ method: 'POST', path: a.path, headers: a.headers, body: JSON.stringify(a.body), signal });
+    const res = await pool.request({
+      origin: a.origin,
+      method: 'POST',
+      path: a.path,
+      headers: a.headers,
+      body: JSON.stringify(a.body),
+      signal,
+    });
     status = res.statusCode;
     text = await res.body.text();
   } catch (err) {

@@ -1,4 +1,4 @@
-// Context limits (issue 6): a prompt longer than the policy's context is refused up front with an
+// Context limits: a prompt longer than the policy's context is refused up front with an
 // OpenAI-style 400 naming both lengths, before the upstream is called — never truncated. The
 // token count is injected: the policy's own Hugging Face tokenizer + chat template when
 // `rollout.tokenizer` is set (`promptTokenCounter`), or any other counting function.

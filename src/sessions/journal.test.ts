@@ -1,15 +1,15 @@
-// Delta lines, segments and replay of the turn journal (issue 19).
+// Delta lines, segments and replay of the turn journal (docs/reliability.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../engines/types.ts';
 import { RecordWriter, readRecords } from './records.ts';
 import { replayJournal } from './replay.ts';
 import type { Turn } from './tracker.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
-const tmpJournal = () => join(mkdtempSync(join(tmpdir(), 'ocrl-journal-')), 'records', 'turns.jsonl');
+const tmpJournal = () => join(tempDir('ocrl-journal-'), 'records', 'turns.jsonl');
 const SYSTEM: ChatMessage = { role: 'system', content: 'S'.repeat(20_000) };
 const TOOLS = [
   {

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RecordWriter, readRecords, lastTurnIds, type RecordLine } from './records.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
-const tmpFile = () => join(mkdtempSync(join(tmpdir(), 'ocrl-records-')), 'records', 'turns.jsonl');
+const tmpFile = () => join(tempDir('ocrl-records-'), 'records', 'turns.jsonl');
 
 function turnLine(session: string, turnId: number, text: string): RecordLine {
   return {

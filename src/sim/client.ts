@@ -2,7 +2,9 @@
 // an OpenAI client sends it, with our session headers. Errors come back as OpenClawError values
 // that say which server answered what.
 
+import { fetch as undiciFetch } from 'undici';
 import { OpenClawError, type ErrorKind } from '../errors/index.ts';
+import { proxyAgentFor } from '../util/proxy.ts';
 import type { ChatMessage } from '../engines/types.ts';
 
 /** Where and how to reach the RL server. */
@@ -77,12 +79,16 @@ export async function requestAnswer(client: ChatClientOptions, messages: readonl
   if (maxTokens !== undefined) body.max_tokens = maxTokens;
   let res: Response;
   try {
-    res = await fetch(url, {
+    const init = {
       method: 'POST',
       headers: turnHeaders(client, meta),
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(client.timeoutMs ?? 300_000),
-    });
+    };
+    // Through HTTP(S)_PROXY when the environment names one for this URL (util/proxy.ts); Node 20's
+    // own fetch ignores those variables.
+    const dispatcher = proxyAgentFor(url);
+    res = dispatcher === undefined ? await fetch(url, init) : ((await undiciFetch(url, { ...init, dispatcher })) as unknown as Response);
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
     throw new OpenClawError(

@@ -1,4 +1,4 @@
-// sim: simulated users that talk to the RL server like a real OpenAI client (issue 5).
+// sim: simulated users that talk to the RL server like a real OpenAI client.
 //  - Personas: each wants one style dimension of the pretraining corpus; `rate(answer)` (0/1, via
 //    detectStyles) is the benchmark yardstick, `respond/reply` writes the next user message
 //    (thanks, or a complaint with a redo request and sometimes a concrete correction = hint).

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadChatTokenizer } from './chat-loader.ts';
 import { qwen3TokenizerDir } from './qwen3-fixture.ts';
 import { BASE_CHECKPOINT } from '../app/policy.ts';
 import { HfChatTokenizer } from './chat.ts';
 import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 const chat = [{ role: 'user' as const, content: 'hello there' }];
 
@@ -30,7 +30,7 @@ test('a Hugging Face folder loads as HfChatTokenizer (Qwen3 template)', async ()
 });
 
 test('a folder that is neither names the missing Hugging Face files', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-tok-'));
+  const dir = tempDir('ocrl-tok-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'qwen3' }));
   await assert.rejects(
     loadChatTokenizer(dir),
@@ -39,7 +39,7 @@ test('a folder that is neither names the missing Hugging Face files', async () =
 });
 
 test('an embedded checkpoint without a tokenizer.json says which file is missing', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-tok-'));
+  const dir = tempDir('ocrl-tok-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ format: 'openclaw-embedded', model: { ctx: 64 } }));
   await assert.rejects(loadChatTokenizer(dir), (err: Error) => err.message.includes(join(dir, 'tokenizer.json')));
 });

@@ -6,8 +6,7 @@ import { qwen3TokenizerDir } from './qwen3-fixture.ts';
 import { HfChatTokenizer } from './chat.ts';
 import { PrefixEncoder, commonPrefixLength } from './prefix-encoder.ts';
 import type { ChatMessage } from '../engines/types.ts';
-
-const FIXTURE = '/work/shared/fixtures/openclaw-2026.9.6-requests.sanitized.jsonl';
+import { OPENCLAW_RECORDING as FIXTURE } from '../../test/fixtures/openclaw-like.ts';
 
 let qwen: HfTokenizer;
 before(async () => {

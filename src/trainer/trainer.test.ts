@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample, TrainStepMetrics } from '../engines/types.ts';
 import { SampleStore } from '../samples/index.ts';
 import { makeSample } from '../samples/testdata/fixtures.ts';
 import { Trainer, planResume, toTrainSamples } from './index.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 /** A PolicyEngine that records what it was asked to train and can be told to fail. */
 class RecordingEngine implements PolicyEngine {
@@ -54,7 +54,7 @@ class RecordingEngine implements PolicyEngine {
 }
 
 function setup(overrides: Record<string, unknown> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-trainer-'));
+  const dir = tempDir('ocrl-trainer-');
   const config = parseConfig(
     {},
     { env: {}, overrides: { output_dir: dir, 'training.batch_size': 2, mode: 'openclaw-combine', ...overrides } },

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLines } from './lines.ts';
+import { tempDir } from '../../test/support/temp.ts';
 
 test('lines with their byte offsets, across chunk borders, from an offset, torn last line included', () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'ocrl-lines-')), 'f.jsonl');
+  const path = join(tempDir('ocrl-lines-'), 'f.jsonl');
   const long = 'x'.repeat(3 * (1 << 20) + 17); // spans several 1 MiB chunks
   writeFileSync(path, `a\n${long}\nüb\n\ntorn`);
   const all = [...readLines(path)];

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hintMatches, parseJudgeSet, scoreJudgeSet } from '../../bench/judge-metrics.ts';
+import { tempDir } from '../support/temp.ts';
 
 test('judge set files: comments skipped, \\n unescaped, empty hint is none; malformed lines name file and line', () => {
   const items = parseJudgeSet('# header\nuser\t-1\tMake it shorter.\tMake it shorter.\ntool\t1\ta\\nb\t\n', 'x');
@@ -63,7 +63,7 @@ test('npm run bench:judge prints the metrics of both sets and meets the issue-17
 });
 
 test('bench:judge --judge-config refuses a config whose judge is not a model, naming the file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-judge-'));
+  const dir = tempDir('bench-judge-');
   const cfg = join(dir, 'c.yaml');
   writeFileSync(cfg, 'judge:\n  provider: rules\n');
   const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge.ts'), '--judge-config', cfg], {
@@ -95,7 +95,7 @@ test('bench:judge --judge-config scores a judge model over HTTP on the same set'
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-judge-'));
+  const dir = tempDir('bench-judge-');
   const cfg = join(dir, 'judge.yaml');
   writeFileSync(cfg, `judge:\n  provider: openai_compatible\n  base_url: http://127.0.0.1:${port}/v1\n  model_id: j\n`);
   const { spawn } = await import('node:child_process');

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
 
@@ -22,7 +22,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 function tmpConfig(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-'));
+  const dir = tempDir('ocrl-cli-');
   const path = join(dir, 'config.yaml');
   writeFileSync(path, text);
   return path;
@@ -34,6 +34,55 @@ test('--help lists api-server, train, doctor and export', async () => {
   for (const c of ['api-server', 'train', 'doctor', 'export']) assert.match(r.stdout, new RegExp(`\\b${c}\\b`));
 });
 
+test('--version prints the package version and exits 0', async () => {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-V']) {
+    const r = await cli([flag]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${pkg.version}\n`);
+  }
+});
+
+test('usage errors exit 2 with the parser’s message', async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [
+      ['train', '--mode', 'foo'],
+      /option '--mode <mode>' argument 'foo' is invalid\. Allowed choices are openclaw-rl, openclaw-opd, openclaw-combine/,
+    ],
+    [['train', '--kl-coef', 'abc'], /--kl-coef expects a number ≥ 0, got 'abc'/],
+    [['api-server', '--clip-ratio', '-1'], /--clip-ratio expects a number > 0, got '-1'/],
+    [['train', '--bogus'], /unknown option '--bogus'/],
+    [['bogus'], /unknown command 'bogus'/],
+    [[], /no command given; choose one of the commands listed above/],
+    [['engine'], /no command given/],
+    [['doctor', '--timeout', 'abc'], /--timeout expects a number > 0, got 'abc'/],
+    [['doctor', '--timeout', '0'], /--timeout expects a number > 0, got '0'/],
+    [['demo', '--steps', '0'], /--steps expects an integer ≥ 1, got '0'/],
+    [['engine', 'serve', '--port', '70000'], /--port expects an integer 0-65535, got '70000'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(' '));
+    assert.equal(r.stdout, '', `${args.join(' ')} prints nothing on stdout`);
+  }
+});
+
+test('help, asked for, exits 0', async () => {
+  for (const args of [['--help'], ['help'], ['help', 'train'], ['train', '--help']]) {
+    const r = await cli(args);
+    assert.equal(r.code, 0, args.join(' '));
+    assert.match(r.stdout, /Usage: openclaw-rl/);
+  }
+});
+
+test('demo with an unknown persona exits 2 before printing its banner', async () => {
+  const r = await cli(['demo', '--persona', 'pirate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /argument 'pirate' is invalid\. Allowed choices are no-markdown, terse, casual, lowercase, friendly-signoff/);
+  assert.doesNotMatch(r.stdout + r.stderr, /openclaw-rl demo:/);
+});
+
 test('a bad config exits 2 and names the key path', async () => {
   const r = await cli(['api-server', '--config', tmpConfig('rollout:\n  temprature: 0.5\n'), '--port', '0']);
   assert.equal(r.code, 2);
@@ -42,7 +91,7 @@ test('a bad config exits 2 and names the key path', async () => {
 
 test('a bad flag value is refused with the flag named', async () => {
   const r = await cli(['train', '--majority-vote', 'three']);
-  assert.notEqual(r.code, 0);
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /--majority-vote expects a positive integer, got 'three'/);
 });
 
@@ -64,6 +113,44 @@ test('doctor: a healthy channel passes; a wrong key fails with the explanation; 
   }
 });
 
+test('doctor: the teacher row sends a real scoring request; a server that 404s /generate fails it', async () => {
+  const up = await new ScriptedUpstream().start();
+  try {
+    const cfg = tmpConfig(
+      `rollout:\n  provider: openai_compatible\n  base_url: ${up.url}\n  model_id: m\nteacher:\n  provider: openai_compatible\n  base_url: ${up.url}\n  logprob_api: sglang\n`,
+    );
+    const r = await cli(['doctor', '--config', cfg, '--timeout', '5']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /rollout .*PASS ok/);
+    assert.match(
+      r.stdout,
+      /teacher .*FAIL 404 teacher_unavailable: scoring request to http:\/\/127\.0\.0\.1:\d+\/generate failed .*check teacher\.base_url and teacher\.logprob_api \(sglang\)/,
+    );
+  } finally {
+    await up.stop();
+  }
+});
+
+test('doctor without --config warns that it checks the built-in defaults; a missing rollout.model_id warns', async () => {
+  const bare = await cli(['doctor', '--timeout', '5']);
+  assert.equal(bare.code, 0, bare.stderr);
+  assert.match(bare.stderr, /^openclaw-rl: warning: no --config given: checking the built-in defaults/m);
+  const up = await new ScriptedUpstream().start();
+  try {
+    const r = await cli([
+      'doctor',
+      '--config',
+      tmpConfig(`rollout:\n  provider: openai_compatible\n  base_url: ${up.url}\n`),
+      '--timeout',
+      '5',
+    ]);
+    assert.match(r.stderr, /openclaw-rl: warning: rollout\.model_id is not set: requests go to .* as model 'openclaw-rl-policy'/);
+    assert.doesNotMatch(r.stderr, /no --config given/);
+  } finally {
+    await up.stop();
+  }
+});
+
 test('doctor: an unreachable base URL fails with a connection explanation', async () => {
   const cfg = tmpConfig('rollout:\n  provider: openai_compatible\n  base_url: http://127.0.0.1:9/v1\n');
   const r = await cli(['doctor', '--config', cfg, '--timeout', '5']);
@@ -72,7 +159,7 @@ test('doctor: an unreachable base URL fails with a connection explanation', asyn
 });
 
 test('export without a sample store explains where it looked', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-'));
+  const dir = tempDir('ocrl-cli-');
   const r = await cli(['export', '--format', 'jsonl', '--output-dir', dir]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no sample store at .*samples\.sqlite/);
@@ -80,7 +167,7 @@ test('export without a sample store explains where it looked', async () => {
 
 /** A run folder whose sample store holds n samples. */
 function runWithSamples(n: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-cli-export-'));
+  const dir = tempDir('ocrl-cli-export-');
   const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE));
   for (let i = 0; i < n; i++) store.addSample(makeSample('s', i));
   store.close();
@@ -122,7 +209,7 @@ test('export | head -1 prints one line and exits 0, with no EPIPE stack trace', 
 });
 
 test('train --config configs/embedded.yaml serves the bundled model and stops cleanly on SIGTERM', async () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-cli-train-'));
+  const outDir = tempDir('ocrl-cli-train-');
   const config = join(import.meta.dirname, '..', '..', 'configs', 'embedded.yaml');
   const child = spawn(process.execPath, [BIN, 'train', '--config', config, '--port', '0', '--output-dir', outDir, '--batch-size', '4'], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,5 @@
-// The dashboard in a real browser (Debian's chromium, headless, driven by playwright-core): a real
+// The dashboard in a real browser (a Chromium found on the machine, see test/support/chromium.ts;
+// headless, driven by playwright-core; skipped with the install command when there is none): a real
 // Fastify server behind an API key serves the page over an in-memory source; steps arrive before
 // and while the page is open. Checks that the charts drew the points and grew, that the header
 // follows the status, that a session's turns render and paginate, that the page loads nothing
@@ -6,8 +7,7 @@
 // docs/dashboard.png for the README when OPENCLAW_RL_UPDATE_SCREENSHOT=1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -15,9 +15,10 @@ import { chromium } from 'playwright-core';
 import type { TurnSummary } from '../../src/gateway/views.ts';
 import { MemoryDashboardSource, registerDashboard } from '../../src/dashboard/index.ts';
 import { gatewayAuth, step } from './fixtures.ts';
+import { tempDir } from '../support/temp.ts';
+import { chooseBrowser, playwrightChromium } from '../support/chromium.ts';
 
-// CI installs Debian's chromium here; OPENCLAW_RL_CHROMIUM points elsewhere on other systems.
-const CHROMIUM = process.env.OPENCLAW_RL_CHROMIUM ?? '/usr/bin/chromium';
+const BROWSER = chooseBrowser(process.env, existsSync, playwrightChromium());
 const KEY = 'sk-dashboard-test';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -94,12 +95,12 @@ function metrics(n: number) {
   return step(n, { rating: Math.min(0.95, 0.15 + 0.1 * n) });
 }
 
-test('the dashboard page shows live charts and session turns in headless chromium', { timeout: 90_000 }, async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    assert.fail(
-      `Chromium is not installed at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run installs it), or set OPENCLAW_RL_CHROMIUM to a Chromium binary. This browser test does not skip.`,
-    );
-  }
+test('the dashboard page shows live charts and session turns in headless chromium', {
+  timeout: 90_000,
+  skip: 'skip' in BROWSER ? BROWSER.skip : false,
+}, async (t) => {
+  if ('fail' in BROWSER) assert.fail(BROWSER.fail);
+  if (!('path' in BROWSER)) return;
   const source = new MemoryDashboardSource({
     mode: 'openclaw-combine',
     policy_version: 5,
@@ -121,9 +122,9 @@ test('the dashboard page shows live charts and session turns in headless chromiu
   const origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   t.after(() => app.close());
 
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-dashboard-'));
+  const dir = tempDir('ocrl-dashboard-');
   const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
+    executablePath: BROWSER.path,
     headless: true,
     args: [
       '--headless',

@@ -3,18 +3,18 @@
 // is the learning benchmark's job, not this test's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runDemo } from '../../src/demo/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { tempDir } from '../support/temp.ts';
 
 /** A 2-step demo on a tiny checkpoint (batches of 4); returns the result, its folder and what it printed. */
 async function shortDemo(engine: 'embedded' | 'tinker') {
   const checkpoint = await tinyCheckpoint(1024);
-  const outputDir = mkdtempSync(join(tmpdir(), `ocrl-demo-${engine}-`));
+  const outputDir = tempDir(`ocrl-demo-${engine}-`);
   const out = new PassThrough();
   let printed = '';
   out.on('data', (d) => (printed += d));
@@ -49,7 +49,7 @@ test('demo: episodes → samples → 2 training steps → new versions, table an
   } finally {
     store.close();
   }
-  assert.match(printed, /\| persona \| method \| Base \| 1 steps \| Updated \(2 steps\) \|/);
+  assert.match(printed, /\| persona \| method \| Base \| 1 step \| Updated \(2 steps\) \|/);
   assert.match(printed, /\| no-markdown \| openclaw-combine \| \d\.\d\d \| \d\.\d\d \| \d\.\d\d \|/);
   assert.match(printed, /logs: +.*train\.log/);
   assert.ok(existsSync(join(outputDir, 'records', 'turns.jsonl')));

@@ -1,4 +1,4 @@
-// Bad input that used to get a 5xx, a hang or a body not in OpenAI's shape (issue 19, list 3),
+// Bad input that used to get a 5xx, a hang or a body not in OpenAI's shape,
 // over real HTTP against a scripted upstream: session ids that cannot go into a header as they
 // are, non-string session ids, deeply nested bodies, an upstream `choices: [null]`, errors Node or
 // Fastify raise before our handler (sent over raw sockets), the one session-id limit, and a

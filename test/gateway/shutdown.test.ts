@@ -1,4 +1,4 @@
-// Prompt shutdown and back-pressure over real HTTP (issue 19, item 4): a stream in flight that
+// Prompt shutdown and back-pressure over real HTTP: a stream in flight that
 // ends within server.shutdown_grace_s finishes and is recorded; one that does not is ended with an
 // error event and [DONE] and is not recorded, and close returns soon after the grace period; new
 // connections are refused; a client that

@@ -1,21 +1,24 @@
 // Replays OpenClaw-shaped request sequences through the real gateway against the scripted
-// upstream (issue 6): requests 1–3 must land in one inferred session and request 4 in another;
+// upstream: requests 1–3 must land in one inferred session and request 4 in another;
 // turn 1's next state is the user's second message, turn 2's (a tool call) is the tool result,
 // and nothing is ever judged on OpenClaw's internal-context block. Runs with the session hints
 // OpenClaw leaves (Runtime trailer, prompt_cache_key) and without any (pure prefix inference),
-// on generated sequences and, when present, on the shared recording of the real client.
+// on generated sequences and on the committed recording of the real client (test/fixtures/openclaw/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startHarness, readSse } from '../support/harness.ts';
 import type { Behaviour } from '../support/scripted-upstream.ts';
 import { readRecords, contentText } from '../../src/sessions/index.ts';
 import type { ChatMessage } from '../../src/engines/types.ts';
-import { generateOpenClawSequence, withoutHints, INTERNAL_BEGIN, type RecordedRequest } from '../fixtures/openclaw-like.ts';
-
-const SHARED = fileURLToPath(new URL('../../../shared/fixtures/openclaw-2026.9.6-requests.sanitized.jsonl', import.meta.url));
+import {
+  generateOpenClawSequence,
+  withoutHints,
+  INTERNAL_BEGIN,
+  OPENCLAW_RECORDING,
+  type RecordedRequest,
+} from '../fixtures/openclaw-like.ts';
 
 function replyBehaviour(r: RecordedRequest): Behaviour {
   const call = r.reply.tool_calls?.[0];
@@ -158,23 +161,18 @@ test('generator output has the shape of the real client requests', () => {
   assert.deepEqual([seq[1].reply.tool_calls![0].id, replayed], ['call_rec_2', 'callrec2']);
 });
 
-const realFile = existsSync(SHARED) ? SHARED : undefined;
 const realRequests = (): RecordedRequest[] =>
-  readFileSync(realFile!, 'utf8')
+  readFileSync(OPENCLAW_RECORDING, 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as RecordedRequest);
 
-test('real OpenClaw 2026.9.6 recording (shared fixture), as sent', {
-  skip: realFile === undefined && 'shared fixture not present',
-}, async () => {
+test('real OpenClaw 2026.9.6 recording (test/fixtures/openclaw), as sent', async () => {
   const seq = realRequests();
   await replayAndCheck(seq, (i) => `openclaw-${runtimeId(seq[i])}`);
 });
 
-test('real OpenClaw recording without its Runtime trailer: pure prefix inference', {
-  skip: realFile === undefined && 'shared fixture not present',
-}, async () => {
+test('real OpenClaw recording without its Runtime trailer: pure prefix inference', async () => {
   const seq = withoutHints(realRequests());
   assert.ok(!JSON.stringify(seq).includes('sessionId='), 'hints removed');
   await replayAndCheck(seq, () => /^s-/);

@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedUpstream, scriptedRollout } from '../support/scripted-upstream.ts';
 import { judgeFallback } from '../support/scripted-judge.ts';
@@ -14,6 +13,7 @@ import { postJson } from '../support/harness.ts';
 import { exited, launch, waitFor } from '../support/child-server.ts';
 import { readRecords } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 async function health(url: string): Promise<any> {
   return (await fetch(`${url}/healthz`)).json();
@@ -29,7 +29,7 @@ for (const thread of [false, true]) {
     const policy = await new ScriptedUpstream().start();
     const judge = await new ScriptedUpstream().start();
     judge.fallback = { kind: 'hang' }; // judging is in flight when the process dies
-    const outDir = mkdtempSync(join(tmpdir(), 'ocrl-crash-'));
+    const outDir = tempDir('ocrl-crash-');
     const spec = {
       tree: {
         rollout: scriptedRollout(policy.url),

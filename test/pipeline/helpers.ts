@@ -1,9 +1,6 @@
 // Shared set-up of the pipeline's end-to-end tests: the real server (startServer) on loopback
 // with a scripted policy, a scripted judge model (answers per request), a scripted SGLang teacher
 // and a recording prompt renderer; plus a driver for multi-turn sessions through the gateway.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
@@ -16,6 +13,7 @@ import { ScriptedTeacher } from '../support/scripted-teacher.ts';
 import { judgeFallback, type JudgeAnswer, type JudgePromptView } from '../support/scripted-judge.ts';
 import { postJson } from '../support/harness.ts';
 import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
+import { tempDir } from '../support/temp.ts';
 
 /** Prompt ids the test renderer returns for every hinted prompt (length 4). */
 export const RENDERED_PROMPT = [5, 6, 7, 8];
@@ -48,7 +46,7 @@ export async function startScoring(opts: {
   const judge = await new ScriptedUpstream().start();
   const teacher = await new ScriptedTeacher().start();
   if (opts.script) judge.fallback = judgeFallback(opts.script);
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-pipeline-'));
+  const outDir = tempDir('ocrl-pipeline-');
   const judgeTree = opts.script
     ? { provider: 'openai_compatible', base_url: judge.url, model_id: 'judge-model', timeout_s: 5 }
     : { provider: 'rules' };

@@ -1,10 +1,8 @@
-// The turn journal is the source of truth (issue 19): at start-up the server replays it from the
+// The turn journal is the source of truth (docs/reliability.md): at start-up the server replays it from the
 // store's checkpoint, so turns the store missed when the process died are stored and judged, and
 // a session waiting for its next state at the crash finds its turn when it goes on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { startHarness, postJson, readSse } from '../support/harness.ts';
@@ -14,6 +12,7 @@ import { ScriptedUpstream, scriptedRollout } from '../support/scripted-upstream.
 import { exited, launch } from '../support/child-server.ts';
 import { RecordWriter, readRecords, type Turn } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 function recordedTurn(session: string, n: number, question: string): Turn {
   return {
@@ -37,7 +36,7 @@ function recordedTurn(session: string, n: number, question: string): Turn {
 }
 
 test('start-up replay: a finished turn the store never got is stored; a waiting session finds its turn after the restart', async () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-journal-'));
+  const outDir = tempDir('ocrl-journal-');
   // What a process killed right after its client got answer + next state leaves: both lines, no store row.
   const w = new RecordWriter(join(outDir, 'records', 'turns.jsonl'));
   const done = recordedTurn('killed', 1, 'Plan my trip');
@@ -108,7 +107,7 @@ for (const stream of [false, true]) {
   test(`acknowledged = on disk: a ${stream ? 'streamed' : 'plain'} answer does not reach the client before its turn line is written`, async () => {
     const policy = await new ScriptedUpstream().start();
     policy.fallback = { kind: 'text', text: 'Here is the whole answer.' };
-    const outDir = mkdtempSync(join(tmpdir(), 'ocrl-ack-'));
+    const outDir = tempDir('ocrl-ack-');
     // The server SIGKILLs itself the moment the turn line is written: whatever the client holds then came before it.
     const { child, url } = await launch({
       tree: {
@@ -148,7 +147,7 @@ for (const stream of [false, true]) {
 test('a turn line that cannot be written (a full disk) is never acknowledged: plain gets an error, a stream ends with an error event', async () => {
   const upstream = await new ScriptedUpstream().start();
   upstream.fallback = { kind: 'text', text: 'An answer that cannot be recorded.' };
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-full-'));
+  const outDir = tempDir('ocrl-full-');
   const config = parseConfig(
     { rollout: { provider: 'openai_compatible', base_url: upstream.url, model_id: 'p', timeout_s: 5, max_retries: 0 } },
     { env: {}, overrides: { output_dir: outDir, 'server.port': 0 } },

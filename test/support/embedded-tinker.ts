@@ -1,12 +1,10 @@
 // The embedded Tinker server on loopback for tests of the whole Tinker path: a tiny checkpoint,
 // its engine (serving only, for comparisons), the Tinker service and an engine server carrying it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EmbeddedChatTokenizer, WorkerEngine } from '../../src/engines/embedded/index.ts';
 import { startEngineServer, type RunningEngineServer } from '../../src/engine-server/index.ts';
 import { TinkerService, type TinkerServerOptions } from '../../src/engine-server/tinker/index.ts';
 import { tinyCheckpoint } from './tiny-checkpoint.ts';
+import { tempDir } from './temp.ts';
 
 /** A running embedded Tinker server. */
 export interface EmbeddedTinker {
@@ -29,7 +27,7 @@ export async function startEmbeddedTinker(
   opts: Partial<TinkerServerOptions> & { ctx?: number; engine?: WorkerEngine } = {},
 ): Promise<EmbeddedTinker> {
   const checkpoint = opts.checkpoint ?? (await tinyCheckpoint(opts.ctx ?? 96));
-  const stateDir = opts.stateDir ?? mkdtempSync(join(tmpdir(), 'ocrl-tinker-state-'));
+  const stateDir = opts.stateDir ?? tempDir('ocrl-tinker-state-');
   const baseModel = opts.baseModel ?? 'tiny-embedded';
   const engine = opts.engine ?? (await WorkerEngine.load(checkpoint, { train: false }));
   const service = await TinkerService.start({ pollMs: 200, seqGapMs: 60_000, ...opts, checkpoint, stateDir, baseModel });

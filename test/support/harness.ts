@@ -1,12 +1,10 @@
 // Starts the real server (startServer) on a free loopback port against a scripted upstream,
 // with its output in a temp folder; `close()` stops both.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { ScriptedUpstream } from './scripted-upstream.ts';
+import { tempDir } from './temp.ts';
 
 export interface Harness {
   server: RunningServer;
@@ -25,7 +23,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const upstream = await new ScriptedUpstream().start();
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-test-'));
+  const outDir = tempDir('ocrl-test-');
   const config = parseConfig(
     {
       rollout: {

@@ -1,4 +1,4 @@
-// The kill loop (issue 19): the real server runs in a child process against a scripted policy and
+// The kill loop (docs/reliability.md): the real server runs in a child process against a scripted policy and
 // a slow scripted judge while several clients hold conversations with explicit session ids; the
 // server is SIGKILLed at random moments and restarted on the same output folder, and the clients
 // go on with the same sessions and histories (a request that got no answer is sent again, as an
@@ -7,8 +7,6 @@
 // answer a client received is in the journal, and every turn in the journal ended as exactly one
 // sample or one recorded drop (nothing pending, nothing twice).
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedUpstream, scriptedRollout } from './scripted-upstream.ts';
 import { judgeFallback } from './scripted-judge.ts';
@@ -16,6 +14,7 @@ import { exited, launch } from './child-server.ts';
 import { rng } from '../fixtures/openclaw-like.ts';
 import { contentText, readRecords } from '../../src/sessions/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
+import { tempDir } from './temp.ts';
 
 /** Settings of one kill loop. */
 export interface KillLoopOptions {
@@ -63,7 +62,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopResult> {
     delayMs: judgeDelayMs,
     text: v.nextState.includes('thanks') ? 'Happy. \\boxed{1}' : 'Neutral. \\boxed{0}',
   }));
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-killloop-'));
+  const outDir = tempDir('ocrl-killloop-');
   const spec = {
     tree: {
       rollout: scriptedRollout(policy.url),

@@ -2,12 +2,12 @@
 // process): a judge call that never answers and a stream the upstream is slowly generating when
 // the signal comes. Used by test/cli/sigterm.test.ts and `npm run bench:sigterm`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedUpstream } from './scripted-upstream.ts';
 import { postJson } from './harness.ts';
+import { tempDir } from './temp.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/openclaw-rl.js', import.meta.url));
 
@@ -54,7 +54,7 @@ export function writeConfig(
   policyUrl: string,
   judgeUrl: string,
   graceS: number,
-  outDir = mkdtempSync(join(tmpdir(), 'ocrl-sigterm-')),
+  outDir = tempDir('ocrl-sigterm-'),
 ): { path: string; outDir: string } {
   const path = join(outDir, 'config.yaml');
   writeFileSync(

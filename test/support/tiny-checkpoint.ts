@@ -1,12 +1,10 @@
 // A tiny random embedded checkpoint (seconds to build) for tests of the whole loop.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EmbeddedEngine, trainBpe } from '../../src/engines/embedded/index.ts';
+import { tempDir } from './temp.ts';
 
 /** Writes a 1-layer d=32 model with a small BPE tokenizer to a temp folder; returns the folder. */
 export async function tinyCheckpoint(ctx = 256): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-ckpt-'));
+  const dir = tempDir('ocrl-ckpt-');
   const texts = [
     'hello there, how can I help you today?',
     'thanks, that is great!',

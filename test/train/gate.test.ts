@@ -4,8 +4,7 @@
 // the same run with a lenient gate serves its versions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
@@ -13,13 +12,14 @@ import { startServer } from '../../src/app/index.ts';
 import type { TrainOptions, TrainSample } from '../../src/engines/types.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { tempDir } from '../support/temp.ts';
 import { chat, until } from '../support/train-sessions.ts';
 
 const PROMPT = [3, 4, 5, 6];
 const ANSWER = [7, 8, 9, 10];
 
 async function run(checkpoint: string, maxDrop: number) {
-  const out = mkdtempSync(join(tmpdir(), 'ocrl-gate-'));
+  const out = tempDir('ocrl-gate-');
   const config = parseConfig(
     {},
     {

@@ -2,14 +2,14 @@
 // training steps in the worker → a new served version — while /healthz and chat keep answering.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import type { TrainSample, TrainOptions } from '../../src/engines/types.ts';
+import { tempDir } from '../support/temp.ts';
 
 async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<{ status: number; content: string }> {
   const res = await fetch(`${url}/v1/chat/completions`, {
@@ -28,7 +28,7 @@ async function chat(url: string, sessionId: string, messages: unknown[], done = 
 
 test('sessions become samples, the trainer publishes new versions, serving answers during a step', async () => {
   const checkpoint = await tinyCheckpoint();
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-loop-'));
+  const outDir = tempDir('ocrl-loop-');
   const config = parseConfig(
     {},
     {

@@ -2,16 +2,17 @@
 // and tokenizer, weights moved on from the checkpoint's, not from a fresh initialisation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCheckpoint } from '../../src/engines/embedded/checkpoint.ts';
 import { DEFAULT_PRETRAIN, runPretrain } from '../../src/pretrain/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { tempDir } from '../support/temp.ts';
 
 test("pretrain with init: the checkpoint's shape and tokenizer, its weights trained further", async () => {
   const init = await tinyCheckpoint(1024);
-  const outDir = mkdtempSync(join(tmpdir(), 'ocrl-pretrain-init-'));
+  // Inside a temp folder: --save-every writes `<outDir>.step<N>` beside it.
+  const outDir = join(tempDir('ocrl-pretrain-init-'), 'base');
   const lines: string[] = [];
   const result = await runPretrain(
     {

@@ -3,14 +3,14 @@
 // print is the one the code runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCheckpoint } from '../../src/engines/embedded/checkpoint.ts';
 import { BASE_RECIPE, DEFAULT_PRETRAIN, phaseArgs, runRecipe } from '../../src/pretrain/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 test('runRecipe: phases chained through --init, intermediate folders removed, the last phase is the checkpoint', async () => {
-  const outDir = join(mkdtempSync(join(tmpdir(), 'ocrl-recipe-')), 'base');
+  const outDir = join(tempDir('ocrl-recipe-'), 'base');
   const lines: string[] = [];
   const result = await runRecipe(
     [

@@ -3,13 +3,13 @@
 // version, the step numbers, train.log, /metrics and the sample store all continue and agree.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { tempDir } from '../support/temp.ts';
 import { trainSteps } from '../support/train-sessions.ts';
 
 function metricValue(text: string, name: string): number {
@@ -20,7 +20,7 @@ function metricValue(text: string, name: string): number {
 
 test('train restarted twice continues where it stopped: version, steps, train.log, /metrics and the store agree', async () => {
   const checkpoint = await tinyCheckpoint();
-  const out = mkdtempSync(join(tmpdir(), 'ocrl-restart-'));
+  const out = tempDir('ocrl-restart-');
   const config = parseConfig(
     {},
     {

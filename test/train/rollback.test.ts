@@ -3,8 +3,7 @@
 // continues from the rolled-back state; `openclaw-rl rollback` does the same to a stopped run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
@@ -12,6 +11,7 @@ import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
 import { rollbackStoppedRun } from '../../src/trainer/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { tempDir } from '../support/temp.ts';
 import { trainSteps } from '../support/train-sessions.ts';
 
 const KEY = 'rollback-test-key';
@@ -32,7 +32,7 @@ async function post(server: RunningServer, body: unknown, key: string | undefine
 
 test('POST /admin/rollback restores a kept version at once under a new number; a restart continues from it', async () => {
   const checkpoint = await tinyCheckpoint();
-  const out = mkdtempSync(join(tmpdir(), 'ocrl-rollback-'));
+  const out = tempDir('ocrl-rollback-');
   const config = parseConfig(
     {},
     {

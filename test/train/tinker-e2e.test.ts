@@ -7,14 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { parseDocument } from 'yaml';
 import { STEP_KEYS } from '../../src/trainer/index.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { until } from '../gateway/expect.ts';
+import { tempDir } from '../support/temp.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'openclaw-rl.js');
@@ -35,7 +35,7 @@ test('train --config configs/tinker-local.yaml against the embedded Tinker serve
   timeout: 240_000,
 }, async () => {
   const tinker = await startEmbeddedTinker({ ctx: 256, baseModel: 'openclaw-rl-embedded' });
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-tinker-e2e-'));
+  const dir = tempDir('ocrl-tinker-e2e-');
   const out = join(dir, 'run');
   const env = {
     ...process.env,

@@ -4,9 +4,6 @@
 // save_weights_for_sampler, and the next answer is sampled from the new sampler path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
@@ -14,11 +11,12 @@ import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { postJson } from '../support/harness.ts';
+import { tempDir } from '../support/temp.ts';
 
 test('train with rollout.provider tinker: chat → judged sample → Tinker step → the next answer uses the new sampler path', async () => {
   const tinker = await startEmbeddedTinker({ ctx: 256 });
   const wire = await startTinkerRecorder(tinker.url);
-  const out = mkdtempSync(join(tmpdir(), 'ocrl-tinker-loop-'));
+  const out = tempDir('ocrl-tinker-loop-');
   const config = parseConfig(
     {
       mode: 'openclaw-rl',

@@ -5,8 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTinkerCheckpoint, tinkerEngineFromConfig } from '../../src/engines/tinker/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
@@ -16,11 +14,12 @@ import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { childConfig } from '../support/tinker-child-config.ts';
+import { tempDir } from '../support/temp.ts';
 
 test('SIGKILL between forward_backward and optim_step: restart resumes from the saved state, no seq_id reused, no sample trained twice', async () => {
   const tinker = await startEmbeddedTinker({ ctx: 64 });
   const wire = await startTinkerRecorder(tinker.url);
-  const out = mkdtempSync(join(tmpdir(), 'ocrl-tinker-kill-'));
+  const out = tempDir('ocrl-tinker-kill-');
   const seed = SampleStore.open(join(out, 'samples.sqlite'));
   seed.addSample(makeSample('s', 1, { policyVersion: 0 }));
   seed.addSample(makeSample('s', 2, { policyVersion: 0 }));

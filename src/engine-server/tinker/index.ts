@@ -1,5 +1,5 @@
-// The embedded engine answering the Tinker training API (../shared/tinker/PROTOCOL.md, issue 16
-// item 6), so the whole Tinker path runs and is tested on a CPU over the real protocol.
+// The embedded engine answering the Tinker training API (the wire facts in docs/tinker.md), so
+// that the whole Tinker path runs and is tested on a CPU over the real protocol.
 // In: the embedded checkpoint (the one base model), a state dir for saved weights.
 // Out: /api/v1/… routes on the engine server — sessions, create_model (full fine-tuning: no LoRA),
 // forward / forward_backward (cross_entropy, importance_sampling, ppo; SUM losses, gradients

@@ -1,5 +1,5 @@
-// Request bodies of the Tinker API subset (../shared/tinker/PROTOCOL.md; field names and defaults as
-// in SkyRL's server and the Python SDK). Unknown fields pass (the SDK sends more than we use, e.g.
+// Request bodies of the Tinker API subset (docs/tinker.md; field names and defaults as in
+// SkyRL's server, skyrl/tinker/api.py, and the Python SDK, thinking-machines-lab/tinker). Unknown fields pass (the SDK sends more than we use, e.g.
 // `type`); wrong types or ranges are a 400 naming the field.
 
 import { z } from 'zod';

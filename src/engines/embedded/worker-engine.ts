@@ -1,5 +1,5 @@
 // WorkerEngine: the embedded PolicyEngine with all model compute in worker threads, so the
-// gateway's event loop stays free while a training step runs (docs/design.md §3, issue 4 item 3).
+// gateway's event loop stays free while a training step runs (docs/design.md §3).
 //  - serving worker: generate (tokens streamed back as messages) and score, on the served snapshot;
 //  - training worker: an EmbeddedEngine owning the policy, AdamW state and frozen reference.
 // publish(): the training worker copies its weights into fresh buffers, which are transferred

@@ -1,8 +1,8 @@
 // HTTP client for one OpenAI-compatible channel (rollout, judge or doctor checks): one keep-alive
 // undici Pool per channel, retries before the first byte within one total deadline, a separate
 // first-event timeout for streams, and every failure explained (explain.ts).
-import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { originDispatcher } from '../../util/proxy.ts';
 import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import { jsonObjectText, withMembers, type JsonObject } from '../../util/json-text.ts';
@@ -69,7 +69,8 @@ export class OpenAICompatibleChannel implements ChatChannel {
   readonly kind = 'openai_compatible';
   readonly base: NormalizedBaseUrl;
   readonly info: ChannelInfo;
-  private readonly pool: Pool;
+  /** A keep-alive pool to the upstream, or a proxy agent when HTTP(S)_PROXY applies (util/proxy.ts). */
+  private readonly pool: Dispatcher;
   private readonly opts: OpenAIChannelOptions;
 
   constructor(opts: OpenAIChannelOptions) {
@@ -79,7 +80,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     // undici's own timers are per attempt; the total deadline (an abort signal) is what bounds a
     // call, so these only back it up. Headers must not use the first-token timeout: a non-streamed
     // answer sends its headers only once the whole answer is generated.
-    this.pool = new Pool(this.base.origin, {
+    this.pool = originDispatcher(this.base.origin, {
       connections: opts.connections ?? 256,
       keepAliveTimeout: 30_000,
       pipelining: 1,
@@ -169,7 +170,14 @@ export class OpenAICompatibleChannel implements ChatChannel {
       for (let attempt = 0; ; attempt++) {
         let res: Dispatcher.ResponseData;
         try {
-          res = await this.pool.request({ path: url, method: 'POST', headers: this.headers(opts.stream ?? false), body: payload, signal });
+          res = await this.pool.request({
+            origin: this.base.origin,
+            path: url,
+            method: 'POST',
+            headers: this.headers(opts.stream ?? false),
+            body: payload,
+            signal,
+          });
         } catch (err) {
           if (signal.aborted) throw err;
           const delay = retryDelay({ attempt, maxRetries: this.opts.maxRetries });
@@ -327,6 +335,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
   async health(): Promise<{ ok: boolean; detail: string }> {
     try {
       const res = await this.pool.request({
+        origin: this.base.origin,
         path: `${this.base.prefix}/models`,
         method: 'GET',
         headers: this.headers(false),

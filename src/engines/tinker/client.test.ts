@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenClawError } from '../../errors/index.ts';
 import { startFakeTinker, type FakeTinker } from '../../../test/support/fake-tinker.ts';
 import { SEQ_FILE, TinkerClient } from './client.ts';
+import { tempDir } from '../../../test/support/temp.ts';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'tinker-client-'));
+const tmp = () => tempDir('tinker-client-');
 
 async function withFake(
   fn: (fake: FakeTinker, client: TinkerClient, dir: string) => Promise<void>,

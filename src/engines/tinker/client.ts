@@ -1,4 +1,4 @@
-// A client of the Tinker training API (PROTOCOL.md): JSON over one undici keep-alive pool.
+// A client of the Tinker training API (docs/tinker.md): JSON over one undici keep-alive pool.
 // In: base URL, API key (sent as X-API-Key, never logged), a state dir for the seq_id counter.
 // Out: typed calls — session + heartbeat, create/resume a LoRA training model, forward_backward,
 // optim_step, save/load weights, asample (policy answers and prompt log-probs), info/health.
@@ -8,7 +8,8 @@
 // between servers (idempotent calls, seq_id gaps, prompt-log-prob shape, …) comes from the
 // server's profile (profiles.ts), chosen by `tinker.server` or detected from its answers.
 import { join } from 'node:path';
-import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { originDispatcher } from '../../util/proxy.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import { retryDelay } from '../openai-compatible/retry.ts';
 import { parseBaseUrl } from '../../util/base-url.ts';
@@ -142,7 +143,8 @@ interface HttpAnswer {
 export class TinkerClient {
   readonly baseUrl: string;
   private readonly prefix: string;
-  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly pool: Dispatcher;
   private readonly headers: Record<string, string>;
   private readonly seq: SeqStore;
   private readonly timeoutMs: number;
@@ -181,7 +183,9 @@ export class TinkerClient {
     this.serverSetting = opts.server ?? 'auto';
     this.baseModel = opts.baseModel;
     // A retrieve_future long-poll is held up to 300 s by SkyRL: allow more before undici gives up.
-    this.pool = new Pool(url.origin, { connections: opts.connections ?? 32, headersTimeout: 330_000, bodyTimeout: 330_000 });
+    this.origin = url.origin;
+    // HTTP(S)_PROXY / NO_PROXY apply (util/proxy.ts).
+    this.pool = originDispatcher(url.origin, { connections: opts.connections ?? 32, headersTimeout: 330_000, bodyTimeout: 330_000 });
     this.headers = { 'content-type': 'application/json' };
     if (opts.apiKey !== undefined && opts.apiKey !== '') this.headers['x-api-key'] = opts.apiKey;
     this.seq = new SeqStore(join(opts.stateDir, SEQ_FILE));
@@ -218,6 +222,7 @@ export class TinkerClient {
     let text: string;
     try {
       const res = await this.pool.request({
+        origin: this.origin,
         method,
         path: opts.raw ? path : `${this.prefix}${path}`,
         headers: this.headers,

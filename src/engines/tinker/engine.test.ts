@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../config/index.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
@@ -13,8 +12,9 @@ import type { TrainOptions, TrainSample } from '../types.ts';
 import { TinkerClient } from './client.ts';
 import { TinkerEngine } from './engine.ts';
 import { readTinkerCheckpoint } from './state.ts';
+import { tempDir } from '../../../test/support/temp.ts';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'tinker-engine-'));
+const tmp = () => tempDir('tinker-engine-');
 const OPTS: TrainOptions = {
   loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 },
   lr: 2e-5,

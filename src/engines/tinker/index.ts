@@ -1,5 +1,5 @@
 // engines/tinker: real models trained and sampled through the Tinker API (hosted Tinker, or
-// SkyRL's open server on your GPUs). See docs/tinker.md and /work/shared/tinker/PROTOCOL.md.
+// SkyRL's open server on your GPUs). See docs/tinker.md.
 // In: the config's `tinker:` section (+ TINKER_BASE_URL / TINKER_API_KEY). Out: a TinkerClient
 // (typed calls, futures, persisted seq_ids), a TinkerEngine (PolicyEngine: generate, score,
 // trainStep, publish, save) and a teacher backend (`teacher.logprob_api: tinker`).

@@ -1,17 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { OpenClawError } from '../../errors/index.ts';
 import { teacherClientFromBackend } from '../../scoring/teacher.ts';
 import { startFakeTinker } from '../../../test/support/fake-tinker.ts';
 import { TinkerClient } from './client.ts';
 import { tinkerTeacherBackend } from './teacher.ts';
+import { tempDir } from '../../../test/support/temp.ts';
 
 async function setup(model = 'Qwen/Qwen3-8B') {
   const fake = await startFakeTinker();
-  const client = new TinkerClient({ baseUrl: fake.url, stateDir: mkdtempSync(join(tmpdir(), 'tinker-teacher-')), pollIntervalMs: 5 });
+  const client = new TinkerClient({ baseUrl: fake.url, stateDir: tempDir('tinker-teacher-'), pollIntervalMs: 5 });
   const teacher = teacherClientFromBackend(tinkerTeacherBackend(client, model, { ownsClient: true }), { maxConcurrency: 2 });
   return {
     fake,

@@ -1,4 +1,4 @@
-// The replies each rule of the offline judge is written for (the edge cases named in issue 17),
+// The replies each rule of the offline judge is written for (the edge cases docs/judge.md names),
 // with the verdict the judge must give: score and hint. offline.test.ts checks them, and the
 // simulated users' pools (src/sim/phrases.ts) must not reuse any of them.
 

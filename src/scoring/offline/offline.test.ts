@@ -13,7 +13,7 @@ const verdict = (text: string) => {
   return [v.score, v.hint];
 };
 
-// Each rule's own examples (examples.ts): the edge cases named in issue 17 and a few more.
+// Each rule's own examples (examples.ts): the edge cases docs/judge.md names and a few more.
 for (const [rule, examples] of Object.entries(RULE_EXAMPLES)) {
   test(`edge cases: ${rule}`, () => {
     for (const e of examples) assert.deepEqual(verdict(e.text), [e.score, e.hint], e.text);
