@@ -1,0 +1,100 @@
+// `npm run bench:gate`: what the regression gate costs on the embedded engine (the shipped base
+// checkpoint). A `train` server with N held-out samples (answers the policy itself sampled); then
+//  1. time per gate check (the held-out set scored with the serving and with the trained weights),
+//  2. chat latency while idle vs while gate checks run back to back (p50/p99 and their ratio,
+//     measured in the same run, interleaved, so machine noise hits both).
+// Target (docs/evaluation.md): serving p99 during an evaluation ≤ 2× idle.
+import pino from 'pino';
+import { parseConfig } from '../src/config/index.ts';
+import { startServer } from '../src/app/index.ts';
+import { makeSample } from '../src/samples/testdata/fixtures.ts';
+import { checkGate } from '../src/trainer/gate.ts';
+import { tempDir } from '../test/support/temp.ts';
+
+const N = Number(process.env.BENCH_HOLDOUT ?? 32);
+const CHECKS = Number(process.env.BENCH_CHECKS ?? 5);
+const CHATS = Number(process.env.BENCH_CHATS ?? 40);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+const out = tempDir('ocrl-bench-gate-');
+const config = parseConfig(
+  {},
+  {
+    env: {},
+    overrides: {
+      output_dir: out,
+      mode: 'openclaw-rl',
+      'server.port': 0,
+      'rollout.max_tokens': 32,
+      'evaluation.holdout_fraction': 0.5,
+      'evaluation.holdout_max': N,
+      'evaluation.gate': { metric: 'holdout_reward_logprob', min_samples: 1 },
+    },
+  },
+);
+const server = await startServer(config, { train: true, log: pino({ level: 'silent' }) });
+const engine = server.engine!;
+server.trainer!.pause(); // the bench calls the gate itself
+
+// N held-out samples: answers of the policy to varied prompts, as live traffic would leave them.
+const prompts = ['How do I water a cactus?', 'Explain recursion briefly.', 'Write a haiku about rain.', 'What is a hash map?'];
+for (let i = 0; i < N; i++) {
+  const promptIds =
+    server.engine!.kind === 'embedded'
+      ? (engine as unknown as { tokenizer: { encode(t: string): number[] } }).tokenizer.encode(prompts[i % prompts.length])
+      : [];
+  const g = await engine.generate({ promptIds, maxTokens: 32, temperature: 0.8, seed: i });
+  server.store.addSample(
+    makeSample(`held-${i}`, 1, {
+      policyVersion: 0,
+      promptIds,
+      responseIds: g.tokenIds,
+      rolloutLogprobs: g.logprobs,
+      reward: i % 3 === 0 ? -1 : 1,
+    }),
+  );
+}
+const held = server.store.reserveHoldout(() => true);
+
+async function chatLatency(i: number): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-session-id': `bench-${i}`, 'x-turn-type': 'side' },
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompts[i % prompts.length] }], max_tokens: 16 }),
+  });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`chat answered ${res.status}`);
+  return performance.now() - t0;
+}
+
+const checkMs: number[] = [];
+const idle: number[] = [];
+const during: number[] = [];
+for (let round = 0; round < CHECKS; round++) {
+  for (let i = 0; i < CHATS / CHECKS; i++) idle.push(await chatLatency(i));
+  let evaluating = true;
+  const checks = (async () => {
+    const t0 = performance.now();
+    await checkGate(engine, server.store, config);
+    checkMs.push(performance.now() - t0);
+    evaluating = false;
+  })();
+  for (let i = 0; evaluating; i++) during.push(await chatLatency(i));
+  await checks;
+}
+await server.close();
+
+const line = (name: string, xs: number[]) =>
+  `${name.padEnd(22)} n=${String(xs.length).padStart(3)}  p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms`;
+console.log(`held-out samples: ${held} (answers of up to 32 tokens), ${CHECKS} gate checks`);
+console.log(
+  `gate check (serving + trained weights): mean ${(checkMs.reduce((a, b) => a + b, 0) / checkMs.length).toFixed(0)} ms, ${(checkMs.reduce((a, b) => a + b, 0) / checkMs.length / held).toFixed(1)} ms per held-out sample`,
+);
+console.log(line('chat while idle', idle));
+console.log(line('chat during a check', during));
+console.log(`p99 during / idle: ${(pct(during, 99) / pct(idle, 99)).toFixed(2)}× (target ≤ 2×)`);
