@@ -105,3 +105,28 @@ export function ensureSchema(db: Database.Database, path: string): void {
     db.exec(DDL); // idempotent
   }).immediate();
 }
+
+/**
+ * The version check alone, for a read-only connection: a newer schema is refused as in
+ * `ensureSchema`; an older one is read as it is (nothing is migrated).
+ */
+export function checkSchemaReadable(db: Database.Database, path: string): void {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get() !== undefined;
+  const row = hasMeta
+    ? (db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined)
+    : undefined;
+  if (row === undefined) {
+    throw new OpenClawError('data', `${path} is not an openclaw-rl sample store (it has no schema version); check the path`, {
+      code: 'store_not_a_store',
+    });
+  }
+  const found = Number(row.value);
+  if (!Number.isInteger(found) || found > SCHEMA_VERSION) {
+    throw new OpenClawError(
+      'data',
+      `sample store ${path} has schema version ${row.value}, but this openclaw-rl understands up to ` +
+        `version ${SCHEMA_VERSION}; upgrade openclaw-rl`,
+      { code: 'store_schema_too_new' },
+    );
+  }
+}
