@@ -1,4 +1,4 @@
-// The `openclaw-rl` command line: api-server, train, doctor, export. Each command loads the
+// The `openclaw-rl` command line: api-server, train, doctor, export, report, rollback. Each command loads the
 // config (file + env + flags), runs, and maps errors to exit codes in one place (`run`); usage
 // errors the parser finds (unknown option, bad value, no command) exit 2 in `main`.
 import { Command, CommanderError, Option } from 'commander';
@@ -281,6 +281,25 @@ export function buildProgram(): Command {
         } finally {
           store.close();
         }
+      });
+    });
+
+  program
+    .command('report')
+    .description(
+      "print the run's evaluation per policy version (judged turns, reward mean, −1 and hint rates with 95% intervals) from its sample store; read-only, works while the run is up",
+    )
+    .option('--output-dir <dir>', 'run folder holding samples.sqlite', '.')
+    .option('--config <file>', 'take output_dir from this config')
+    .option('--json', 'print the JSON of GET /evaluation instead of the table')
+    .action(async (opts) => {
+      await run(async () => {
+        const dir = opts.config
+          ? loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir
+          : opts.outputDir;
+        const { evaluationOfRun, formatEvaluation } = await import('../evaluation/index.ts');
+        const evaluation = evaluationOfRun(dir);
+        process.stdout.write(opts.json === true ? `${JSON.stringify(evaluation, null, 2)}\n` : `${formatEvaluation(evaluation)}\n`);
       });
     });
 

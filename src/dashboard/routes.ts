@@ -77,6 +77,20 @@ export function registerDashboard(app: FastifyInstance, source: DashboardSource)
   );
 
   app.get(
+    '/dashboard/api/evaluation',
+    guarded(async (_request, reply) => {
+      if (source.evaluation === undefined) {
+        throw new OpenClawError('not_found', 'This server has no sample store to evaluate policy versions from.', {
+          code: 'evaluation_unavailable',
+        });
+      }
+      const evaluation = await source.evaluation();
+      reply.header('cache-control', 'no-store');
+      return evaluation;
+    }),
+  );
+
+  app.get(
     '/dashboard/api/sessions',
     guarded(async (request, reply) => {
       const p = pageParams(query(request));

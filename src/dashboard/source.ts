@@ -1,6 +1,7 @@
 // Builds a DashboardSource from the parts the app already has: a status function, the step
 // buffer, and the session views (newest sessions last). Also the in-memory source the tests and
 // demos use.
+import type { Evaluation } from '../evaluation/index.ts';
 import type { TurnSummary } from '../gateway/views.ts';
 import { StepBuffer } from './steps.ts';
 import type { DashboardSource, DashboardStatus, Page, PageRequest, SessionListItem, StepPoint } from './types.ts';
@@ -68,17 +69,19 @@ export function turnsPage(views: SessionViewsLike, sessionId: string, page: Page
   return turns ? pageOf(turns, page) : undefined;
 }
 
-/** A DashboardSource over a status function, a StepBuffer and the session views. */
+/** A DashboardSource over a status function, a StepBuffer, the session views and (optionally) the evaluation. */
 export function createDashboardSource(parts: {
   status: () => DashboardStatus;
   steps: StepBuffer;
   views: SessionViewsLike;
+  evaluation?: () => Evaluation;
 }): DashboardSource {
   return {
     status: parts.status,
     steps: (since, limit) => parts.steps.since(since, limit),
     sessions: (page) => sessionsPage(parts.views, page),
     sessionTurns: (sessionId, page) => turnsPage(parts.views, sessionId, page),
+    ...(parts.evaluation !== undefined ? { evaluation: parts.evaluation } : {}),
   };
 }
 
@@ -86,6 +89,14 @@ export function createDashboardSource(parts: {
 export class MemoryDashboardSource implements DashboardSource {
   readonly stepBuffer: StepBuffer;
   private current: DashboardStatus;
+  private currentEvaluation: Evaluation = {
+    object: 'evaluation',
+    generated_at: new Date(0).toISOString(),
+    serving_policy_version: null,
+    intervals: { reward: 'student_t_95', rates: 'wilson_95' },
+    versions: [],
+    dropped_turns_without_version: {},
+  };
   private readonly sessionMap = new Map<string, Map<number, TurnSummary>>();
   private readonly views: SessionViewsLike = {
     sessionIds: () => [...this.sessionMap.keys()],
@@ -111,6 +122,11 @@ export class MemoryDashboardSource implements DashboardSource {
   /** Changes some header numbers. */
   setStatus(patch: Partial<DashboardStatus>): void {
     this.current = { ...this.current, ...patch };
+  }
+
+  /** Replaces the per-version evaluation the page charts. */
+  setEvaluation(evaluation: Evaluation): void {
+    this.currentEvaluation = evaluation;
   }
 
   /** Records a training step; the header's step follows it. */
@@ -143,5 +159,9 @@ export class MemoryDashboardSource implements DashboardSource {
 
   sessionTurns(sessionId: string, page: PageRequest): Page<TurnSummary> | undefined {
     return turnsPage(this.views, sessionId, page);
+  }
+
+  evaluation(): Evaluation {
+    return this.currentEvaluation;
   }
 }

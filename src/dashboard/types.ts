@@ -1,5 +1,6 @@
 // What the dashboard reads: the `DashboardSource` the app implements over the trainer log, the
 // session views and the sample store, and the shapes the JSON API answers with.
+import type { Evaluation } from '../evaluation/index.ts';
 import type { TurnSummary } from '../gateway/views.ts';
 
 /** The header numbers of the page: who is serving, what is waiting, how far training got. */
@@ -75,4 +76,6 @@ export interface DashboardSource {
   sessions(page: PageRequest): MaybePromise<Page<SessionListItem>>;
   /** Turns of one session in turn order, or undefined for an unknown session. */
   sessionTurns(sessionId: string, page: PageRequest): MaybePromise<Page<TurnSummary> | undefined>;
+  /** The per-version evaluation (src/evaluation; one row per version, grouped in SQL); absent without a sample store. */
+  evaluation?(): MaybePromise<Evaluation>;
 }

@@ -300,7 +300,12 @@ export class ScoringPipeline implements ScoringStage {
     const outcome: TurnOutcome =
       d.kind === 'sample'
         ? { kind: 'samples', samples: [d.sample] }
-        : { kind: 'dropped', reason: v.dropReason!, info: { mode: this.mode, teacher_error: t.teacher.error } };
+        : // The version lets a per-version evaluation count the drop (turn_drops has no version column).
+          {
+            kind: 'dropped',
+            reason: v.dropReason!,
+            info: { mode: this.mode, teacher_error: t.teacher.error, policy_version: p.policyVersion },
+          };
     try {
       this.store.resolvePendingTurn({ sessionId: p.sessionId, turnId: p.turnId }, outcome);
     } catch (err) {

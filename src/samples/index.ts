@@ -8,6 +8,7 @@
 
 export type { Sample, SampleType, Vote } from './types.ts';
 export type {
+  DropTallyRow,
   Lease,
   LeaseOptions,
   ListOptions,
@@ -15,11 +16,13 @@ export type {
   PendingTurn,
   RecoveryReport,
   SampleState,
+  SampleTallyRow,
   StoreCounts,
   StoredSample,
   TurnOutcome,
   TurnRef,
   TurnStatus,
+  VersionTally,
 } from './store-types.ts';
 export { SampleStore, SAMPLE_STORE_FILE } from './store.ts';
 export { SCHEMA_VERSION } from './schema.ts';

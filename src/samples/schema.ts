@@ -60,6 +60,10 @@ CREATE TABLE IF NOT EXISTS samples (
 CREATE INDEX IF NOT EXISTS samples_state_seq ON samples (state, seq);
 CREATE INDEX IF NOT EXISTS samples_lease ON samples (lease_id) WHERE lease_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS samples_session ON samples (session_id, turn_id);
+-- Covers the per-version evaluation's grouped scan (SampleStore.tallyByVersion), so a live
+-- GET /evaluation never reads the token blobs (about 20x faster on 16k-token prompts). Existing
+-- stores get it at their next open (the DDL runs on every open; no version change).
+CREATE INDEX IF NOT EXISTS samples_evaluation ON samples (policy_version, type, state, drop_reason, reward, hint, votes, created_at);
 
 -- Turns that ended without any sample, and why (hint_reject, no_next_state, teacher_mismatch, ...).
 CREATE TABLE IF NOT EXISTS turn_drops (
@@ -104,4 +108,29 @@ export function ensureSchema(db: Database.Database, path: string): void {
     }
     db.exec(DDL); // idempotent
   }).immediate();
+}
+
+/**
+ * The version check alone, for a read-only connection: a newer schema is refused as in
+ * `ensureSchema`; an older one is read as it is (nothing is migrated).
+ */
+export function checkSchemaReadable(db: Database.Database, path: string): void {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get() !== undefined;
+  const row = hasMeta
+    ? (db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined)
+    : undefined;
+  if (row === undefined) {
+    throw new OpenClawError('data', `${path} is not an openclaw-rl sample store (it has no schema version); check the path`, {
+      code: 'store_not_a_store',
+    });
+  }
+  const found = Number(row.value);
+  if (!Number.isInteger(found) || found > SCHEMA_VERSION) {
+    throw new OpenClawError(
+      'data',
+      `sample store ${path} has schema version ${row.value}, but this openclaw-rl understands up to ` +
+        `version ${SCHEMA_VERSION}; upgrade openclaw-rl`,
+      { code: 'store_schema_too_new' },
+    );
+  }
 }

@@ -1,7 +1,7 @@
 // Types of the durable sample store: what goes in (pending turns, outcomes) and what comes out
 // (stored samples with their state, leases, counters).
 import type { ChatMessage } from '../engines/types.ts';
-import type { Sample } from './types.ts';
+import type { Sample, SampleType } from './types.ts';
 
 /** Where a sample is in its life: trainable, taken by a trainer batch, used, or thrown away. */
 export type SampleState = 'ready' | 'leased' | 'trained' | 'dropped';
@@ -100,6 +100,11 @@ export interface OpenOptions {
   recoverLeases?: boolean;
   /** Milliseconds to wait for another process's write lock (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Open an existing store for reading only (reports on a stopped or running run): nothing is
+   * created, migrated or repaired, and every write fails. The file must exist.
+   */
+  readOnly?: boolean;
 }
 
 /** Filters and pagination of `listSamples` / `countSamples`. */
@@ -108,4 +113,37 @@ export interface ListOptions {
   state?: SampleState;
   limit?: number;
   offset?: number;
+}
+
+/**
+ * Samples grouped by what a per-version evaluation reads (`tallyByVersion`): one row per distinct
+ * combination, with how many samples share it.
+ */
+export interface SampleTallyRow {
+  policyVersion: number;
+  type: SampleType;
+  state: SampleState;
+  dropReason: string | null;
+  reward: number;
+  /** The sample carries a non-empty hint. */
+  hasHint: boolean;
+  /** At least one judge vote that is not 'fail' (a turn without a next state has none). */
+  hasVote: boolean;
+  n: number;
+  /** Oldest and newest `created_at` (ms) of the group. */
+  firstAt: number;
+  lastAt: number;
+}
+
+/** Turn drops by reason and the policy version recorded in the drop's info (null: none recorded). */
+export interface DropTallyRow {
+  policyVersion: number | null;
+  reason: string;
+  n: number;
+}
+
+/** What `tallyByVersion` returns. */
+export interface VersionTally {
+  samples: SampleTallyRow[];
+  turnDrops: DropTallyRow[];
 }

@@ -456,3 +456,85 @@ test('a version-1 store is migrated in place: old trained rows stay trained, new
   assert.deepEqual(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
   check.close();
 });
+
+test('readOnly: reads a store another connection is writing, changes nothing, refuses writes and missing files', (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'samples.sqlite');
+  assert.throws(() => SampleStore.open(path, { readOnly: true }), hasCode('store_open_failed'));
+  assert.equal(existsSync(path), false, 'a read-only open creates no file');
+  const writer = SampleStore.open(path);
+  t.after(() => writer.close());
+  writer.addSample(makeSample('s', 1));
+  writer.addSample(makeSample('s', 2));
+  const lease = writer.leaseBatch(1);
+  const reader = SampleStore.open(path, { readOnly: true });
+  t.after(() => reader.close());
+  assert.equal(reader.recovery.leasesReturned, 0, 'a reader never returns the running trainer its leases');
+  assert.equal(reader.counts().leased, 1);
+  writer.addSample(makeSample('s', 3));
+  assert.equal(reader.countSamples(), 3, 'sees what the writer commits');
+  assert.throws(() => reader.addSample(makeSample('s', 4)), /readonly/i);
+  assert.equal(writer.markTrained(lease.leaseId), 1);
+});
+
+test('readOnly: a file that is not a store, or of a newer schema, is refused with the path', (t) => {
+  const dir = tempDir(t);
+  const other = join(dir, 'other.sqlite');
+  const db = new Database(other);
+  db.exec('CREATE TABLE x (y)');
+  db.close();
+  assert.throws(
+    () => SampleStore.open(other, { readOnly: true }),
+    (e: unknown) => hasCode('store_not_a_store')(e) && String(e).includes(other),
+  );
+  const newer = join(dir, 'newer.sqlite');
+  SampleStore.open(newer).close();
+  const w = new Database(newer);
+  w.prepare(`UPDATE meta SET value = '99' WHERE key = 'schema_version'`).run();
+  w.close();
+  assert.throws(() => SampleStore.open(newer, { readOnly: true }), hasCode('store_schema_too_new'));
+});
+
+test('tallyByVersion groups samples by version and evaluated fields, and drops by the version in their info', (t) => {
+  const store = openTemp(t);
+  store.addSample(makeSample('a', 1, { policyVersion: 1, reward: -1, votes: [-1, 'fail'] }));
+  store.addSample(makeSample('a', 2, { policyVersion: 1, reward: -1, votes: [-1] }));
+  store.addSample(makeSample('a', 3, { policyVersion: 1, reward: 0, votes: ['fail', 'fail'], lossMask: 0 }));
+  store.addSample(makeSample('a', 4, { policyVersion: 2, type: 'opd', reward: 0, votes: [1], hint: 'shorter' }));
+  store.addSample(makeSample('a', 5, { policyVersion: 2, reward: 0, votes: [], hint: '' }));
+  for (const [id, info] of [
+    [6, { policy_version: 2 }],
+    [7, null],
+    [8, { policy_version: 'two' }],
+  ] as const) {
+    store.addPendingTurn(makeTurn('b', id));
+    store.resolvePendingTurn({ sessionId: 'b', turnId: id }, { kind: 'dropped', reason: 'no_signal', info });
+  }
+  const tally = store.tallyByVersion();
+  const strip = tally.samples.map(({ firstAt: _f, lastAt: _l, ...rest }) => rest);
+  assert.deepEqual(strip, [
+    { policyVersion: 1, type: 'rl', state: 'ready', dropReason: null, reward: -1, hasHint: false, hasVote: true, n: 2 },
+    { policyVersion: 1, type: 'rl', state: 'ready', dropReason: null, reward: 0, hasHint: false, hasVote: false, n: 1 },
+    { policyVersion: 2, type: 'opd', state: 'ready', dropReason: null, reward: 0, hasHint: true, hasVote: true, n: 1 },
+    { policyVersion: 2, type: 'rl', state: 'ready', dropReason: null, reward: 0, hasHint: false, hasVote: false, n: 1 },
+  ]);
+  assert.equal(tally.samples[0].firstAt, 1_700_000_000_001);
+  assert.equal(tally.samples[0].lastAt, 1_700_000_000_002);
+  assert.deepEqual(tally.turnDrops, [
+    { policyVersion: null, reason: 'no_signal', n: 2 },
+    { policyVersion: 2, reason: 'no_signal', n: 1 },
+  ]);
+  // The grouped scan reads the covering index, never the rows with their token blobs.
+  const db = new Database(store.path, { readonly: true });
+  t.after(() => db.close());
+  const plan = db
+    .prepare(
+      `EXPLAIN QUERY PLAN SELECT policy_version, type, state, drop_reason, reward, hint IS NOT NULL, votes, count(*), min(created_at)
+         FROM samples GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    )
+    .all() as { detail: string }[];
+  assert.ok(
+    plan.some((p) => p.detail.includes('COVERING INDEX samples_evaluation')),
+    JSON.stringify(plan),
+  );
+});

@@ -15,6 +15,8 @@ import type { Sample } from './types.ts';
 import type {
   Lease,
   LeaseOptions,
+  SampleTallyRow,
+  VersionTally,
   ListOptions,
   OpenOptions,
   PendingTurn,
@@ -26,7 +28,7 @@ import type {
   TurnRef,
   TurnStatus,
 } from './store-types.ts';
-import { ensureSchema } from './schema.ts';
+import { checkSchemaReadable, ensureSchema } from './schema.ts';
 import { checkPending, pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
 import type { PendingRow, SampleRow, StoredSampleRow } from './rows.ts';
 
@@ -47,6 +49,7 @@ const INSERT_SAMPLE = `INSERT INTO samples
 
 function openDatabase(path: string, opts: OpenOptions): Database.Database {
   const inMemory = path === ':memory:';
+  if (opts.readOnly === true) return openReadOnly(path, opts);
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   let db: Database.Database | undefined;
   try {
@@ -71,6 +74,28 @@ function openDatabase(path: string, opts: OpenOptions): Database.Database {
       'data',
       `cannot open sample store ${path}: ${message}; check that the file is an openclaw-rl store and the folder is writable`,
       { code: 'store_open_failed', cause: err },
+    );
+  }
+}
+
+/** A read-only connection: no folder, file, pragma or migration is written (the store keeps its WAL mode). */
+function openReadOnly(path: string, opts: OpenOptions): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5000 });
+    checkSchemaReadable(db, path);
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof OpenClawError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    throw new OpenClawError(
+      'data',
+      `cannot read sample store ${path}: ${message}; check that the file exists and is an openclaw-rl store`,
+      {
+        code: 'store_open_failed',
+        cause: err,
+      },
     );
   }
 }
@@ -130,7 +155,7 @@ export class SampleStore {
 
   /** Opens (or creates) the store at `path`, creating folders, and recovers from a crash. */
   static open(path: string, opts: OpenOptions = {}): SampleStore {
-    return new SampleStore(path, openDatabase(path, opts), opts.recoverLeases ?? true);
+    return new SampleStore(path, openDatabase(path, opts), opts.readOnly !== true && (opts.recoverLeases ?? true));
   }
 
   private stmt(sql: string): Database.Statement {
@@ -521,6 +546,55 @@ export class SampleStore {
       if (rows.length < pageSize) return;
       lastSeq = rows[rows.length - 1].seq;
     }
+  }
+
+  /**
+   * Every sample grouped by policy version and the fields a per-version evaluation reads, and the
+   * turn drops by the version their info recorded (src/evaluation). Grouped in SQL over the
+   * covering index `samples_evaluation`, so the answer stays small and no token data is read.
+   */
+  tallyByVersion(): VersionTally {
+    const samples = this.stmt(
+      `SELECT policy_version, type, state, drop_reason, reward,
+              (hint IS NOT NULL AND hint != '') AS has_hint,
+              -- votes is JSON.stringify of 1 | 0 | -1 | "fail": any digit left once "fail" is gone is a vote
+              replace(votes, '"fail"', '') GLOB '*[0-9]*' AS has_vote,
+              count(*) AS n, min(created_at) AS first_at, max(created_at) AS last_at
+         FROM samples GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+    ).all() as {
+      policy_version: number;
+      type: SampleTallyRow['type'];
+      state: SampleState;
+      drop_reason: string | null;
+      reward: number;
+      has_hint: number;
+      has_vote: number;
+      n: number;
+      first_at: number;
+      last_at: number;
+    }[];
+    // Drops written before the pipeline recorded a version in their info have none (null).
+    const drops = this.stmt(
+      `SELECT CASE WHEN json_valid(info) AND typeof(json_extract(info, '$.policy_version')) = 'integer'
+                   THEN json_extract(info, '$.policy_version') END AS policy_version,
+              reason, count(*) AS n
+         FROM turn_drops GROUP BY 1, 2 ORDER BY 1, 2`,
+    ).all() as { policy_version: number | null; reason: string; n: number }[];
+    return {
+      samples: samples.map((r) => ({
+        policyVersion: r.policy_version,
+        type: r.type,
+        state: r.state,
+        dropReason: r.drop_reason,
+        reward: r.reward,
+        hasHint: r.has_hint === 1,
+        hasVote: r.has_vote === 1,
+        n: r.n,
+        firstAt: r.first_at,
+        lastAt: r.last_at,
+      })),
+      turnDrops: drops.map((r) => ({ policyVersion: r.policy_version, reason: r.reason, n: r.n })),
+    };
   }
 
   /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */

@@ -14,6 +14,8 @@ import Fastify from 'fastify';
 import { chromium } from 'playwright-core';
 import type { TurnSummary } from '../../src/gateway/views.ts';
 import { MemoryDashboardSource, registerDashboard } from '../../src/dashboard/index.ts';
+import { evaluate, type Evaluation } from '../../src/evaluation/index.ts';
+import type { SampleTallyRow } from '../../src/samples/index.ts';
 import { gatewayAuth, step } from './fixtures.ts';
 import { tempDir } from '../support/temp.ts';
 import { chooseBrowser, playwrightChromium } from '../support/chromium.ts';
@@ -90,6 +92,18 @@ function seed(source: MemoryDashboardSource): void {
   for (let t = 0; t <= 44; t++) source.putTurn('student-homework', richTurn(t, 44));
 }
 
+/** Versions 0…last, 20 judged turns each, the share of +1 rising with the version (the rest −1). */
+function evaluationUpTo(last: number): Evaluation {
+  const samples: SampleTallyRow[] = [];
+  for (let v = 0; v <= last; v++) {
+    const positive = Math.min(20, 4 + 2 * v);
+    const row = { policyVersion: v, type: 'rl' as const, state: 'trained' as const, dropReason: null, hasHint: false, hasVote: true };
+    samples.push({ ...row, reward: 1, n: positive, firstAt: v * 60_000, lastAt: v * 60_000 + 1 });
+    if (positive < 20) samples.push({ ...row, reward: -1, n: 20 - positive, firstAt: v * 60_000, lastAt: v * 60_000 + 1 });
+  }
+  return evaluate({ samples, turnDrops: [] }, { servingVersion: last });
+}
+
 /** Rating rises the way the demo's does: the chart should show a clear trend. */
 function metrics(n: number) {
   return step(n, { rating: Math.min(0.95, 0.15 + 0.1 * n) });
@@ -112,6 +126,7 @@ test('the dashboard page shows live charts and session turns in headless chromiu
     live_sessions: 30,
   });
   for (let n = 1; n <= 5; n++) source.addStep(metrics(n));
+  source.setEvaluation(evaluationUpTo(5));
   seed(source);
 
   const app = Fastify({ logger: false });
@@ -160,10 +175,18 @@ test('the dashboard page shows live charts and session turns in headless chromiu
   assert.equal(await page.textContent('#status [data-field="policy_version"]'), '5');
   assert.equal(await page.textContent('#status [data-field="samples_ready"]'), '3');
   assert.match((await page.textContent('figure[data-chart="reward"] .legend')) ?? '', /rating/, 'a rating metric joins the reward chart');
+  // Reward by policy version: v5 serves, 14 of 20 turns +1, 6 −1 → mean 0.4, s = 0.940,
+  // ± t(0.975, 19)·s/√20 = ± 0.440.
+  await page.waitForSelector('figure.chart[data-chart="by-version"][data-points="6"]');
+  assert.equal(await page.textContent('figure[data-chart="by-version"] .legend'), 'v5 (serving)mean 0.4 [-0.04, 0.84]n 20−1 0.3hint 0');
+  assert.equal(await page.locator('figure[data-chart="by-version"] line.whisker').count(), 6 * 3, 'a whisker and two caps per version');
 
   // Training goes on while the page is open: the charts grow by the new steps only.
   for (let n = 6; n <= 8; n++) source.addStep(metrics(n));
+  source.setEvaluation(evaluationUpTo(8));
   source.setStatus({ policy_version: 8, samples_ready: 0 });
+  // A new serving version makes the page fetch the evaluation again at once.
+  await page.waitForSelector('figure.chart[data-chart="by-version"][data-points="9"]');
   await page.waitForSelector('figure.chart[data-chart="reward"][data-points="8"]');
   for (const id of ['advantage', 'kl', 'step-time']) assert.equal(await points(id), '8', id);
   await page.waitForFunction(() => document.querySelector('#status [data-field="policy_version"]')?.textContent === '8');

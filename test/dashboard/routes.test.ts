@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { MemoryDashboardSource, isDashboardShellPath, registerDashboard } from '../../src/dashboard/index.ts';
+import {
+  MemoryDashboardSource,
+  StepBuffer,
+  createDashboardSource,
+  isDashboardShellPath,
+  registerDashboard,
+} from '../../src/dashboard/index.ts';
+import { evaluate } from '../../src/evaluation/index.ts';
 import { assertOpenAIError } from '../gateway/expect.ts';
 import { gatewayAuth, step, turn } from './fixtures.ts';
 
@@ -220,4 +227,44 @@ test('only the page shell counts as public', () => {
   ]) {
     assert.equal(isDashboardShellPath(p), false, p);
   }
+});
+
+test('evaluation: the source’s per-version evaluation; a source without a store answers 404', async () => {
+  const source = new MemoryDashboardSource();
+  const empty = await get(build(source), '/dashboard/api/evaluation');
+  assert.equal(empty.status, 200);
+  assert.deepEqual(empty.json().versions, []);
+  const evaluation = evaluate({
+    samples: [
+      {
+        policyVersion: 4,
+        type: 'rl',
+        state: 'trained',
+        dropReason: null,
+        reward: 1,
+        hasHint: false,
+        hasVote: true,
+        n: 3,
+        firstAt: 0,
+        lastAt: 9,
+      },
+    ],
+    turnDrops: [],
+  });
+  source.setEvaluation(evaluation);
+  const res = await get(build(source), '/dashboard/api/evaluation');
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.deepEqual(res.json(), evaluation);
+  assert.deepEqual(res.json().versions[0].reward, { n: 3, mean: 1, std: 0, ci95: { low: 1, high: 1 } });
+
+  const bare = createDashboardSource({
+    status: () => source.status(),
+    steps: new StepBuffer(),
+    views: { sessionIds: () => [], turns: () => undefined },
+  });
+  const app = Fastify({ logger: false });
+  registerDashboard(app, bare);
+  const missing = await get(app, '/dashboard/api/evaluation');
+  assert.equal(missing.status, 404);
+  assertOpenAIError(missing.json(), { type: 'not_found_error', code: 'evaluation_unavailable' });
 });

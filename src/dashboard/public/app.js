@@ -2,11 +2,13 @@
 // visible page of sessions and turns) and redraws what changed. Charts grow incrementally;
 // lists are fetched one page at a time, so thousands of turns stay cheap.
 import { AuthError, getJson, setKey, takeKeyFromUrl } from './api.js';
-import { LineChart, formatNumber } from './chart.js';
+import { IntervalChart, LineChart, formatNumber } from './chart.js';
 import { el, pager, sessionRow, turnRow } from './render.js';
 
 const POLL_MS = 2000;
 const PAGE = 20;
+// The evaluation is a grouped scan of the whole sample store: every 5th poll, or when the version changes.
+const EVALUATION_EVERY = 5;
 
 const CHARTS = [
   { id: 'reward', title: 'Reward / rating', series: [{ key: 'reward_mean', label: 'reward' }], extraKeys: /rating/i, include: [-1, 1] },
@@ -42,8 +44,16 @@ const state = {
   turnsOffset: 0,
   expanded: new Set(),
   shown: { sessions: '', turns: '' },
+  ticks: 0,
+  evaluatedVersion: null,
 };
 
+// First in the grid: the one chart that answers "is it learning?" across versions.
+const byVersion = new IntervalChart(document.getElementById('charts'), {
+  id: 'by-version',
+  title: 'Reward by policy version (95% CI)',
+  include: [-1, 1],
+});
 const charts = CHARTS.map((spec) => new LineChart(document.getElementById('charts'), spec));
 
 function setConnection(kind, text) {
@@ -75,6 +85,18 @@ async function refreshSteps(status) {
   charts.forEach((c) => c.append(steps));
   state.lastStep = steps[steps.length - 1].step;
   document.body.dataset.lastStep = String(state.lastStep);
+}
+
+async function refreshEvaluation(status) {
+  const due = state.ticks++ % EVALUATION_EVERY === 0 || status.policy_version !== state.evaluatedVersion;
+  if (!due) return;
+  state.evaluatedVersion = status.policy_version;
+  try {
+    byVersion.update(await getJson('evaluation'));
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    byVersion.unavailable(err.message);
+  }
 }
 
 async function refreshSessions() {
@@ -151,6 +173,7 @@ async function tick() {
     const status = await getJson('status');
     renderStatus(status);
     await refreshSteps(status);
+    await refreshEvaluation(status);
     await refreshSessions();
     await refreshTurns();
     document.getElementById('key-form').hidden = true;

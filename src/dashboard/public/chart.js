@@ -235,3 +235,190 @@ export class LineChart {
     this.legend.replaceChildren(...items);
   }
 }
+
+/** Versions drawn at most (the newest): the x axis spaces them evenly, so more would be unreadable. */
+export const MAX_VERSIONS = 60;
+
+function formatInterval(ci) {
+  return ci ? ` [${formatNumber(ci.low)}, ${formatNumber(ci.high)}]` : '';
+}
+
+/**
+ * Reward mean per policy version (GET /evaluation's `versions`) with its 95% interval as a whisker.
+ * Versions are spaced evenly in version order; the serving one is ringed. `data-points` says how
+ * many versions are drawn.
+ */
+export class IntervalChart {
+  /** @param {HTMLElement} parent  @param {{ id: string, title: string, include?: number[] }} spec */
+  constructor(parent, spec) {
+    this.spec = spec;
+    this.rows = [];
+    this.serving = null;
+    this.hoverIndex = null;
+    this.shown = '';
+    this.message = 'waiting for judged turns';
+    this.figure = document.createElement('figure');
+    this.figure.className = 'chart';
+    this.figure.dataset.chart = spec.id;
+    this.figure.dataset.points = '0';
+    const caption = document.createElement('figcaption');
+    const title = document.createElement('span');
+    title.className = 'title';
+    title.textContent = spec.title;
+    this.legend = document.createElement('span');
+    this.legend.className = 'legend';
+    caption.append(title, this.legend);
+    this.svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': spec.title });
+    this.figure.append(caption, this.svg);
+    parent.append(this.figure);
+    this.svg.addEventListener('mousemove', (e) => this.hover(e));
+    this.svg.addEventListener('mouseleave', () => {
+      this.hoverIndex = null;
+      this.render();
+    });
+    this.render();
+  }
+
+  /** Shows a new evaluation; redraws only when what is drawn changed. */
+  update(evaluation) {
+    const rows = evaluation.versions.filter((v) => v.reward.mean !== null).slice(-MAX_VERSIONS);
+    const key = JSON.stringify([
+      rows.map((v) => [v.policy_version, v.reward, v.negative_rate.rate, v.hint_rate.rate]),
+      evaluation.serving_policy_version,
+    ]);
+    if (key === this.shown) return;
+    this.shown = key;
+    this.rows = rows;
+    this.serving = evaluation.serving_policy_version;
+    this.message = 'waiting for judged turns';
+    this.render();
+  }
+
+  /** Shows why there is nothing to draw (e.g. the server keeps no sample store). */
+  unavailable(message) {
+    this.rows = [];
+    this.shown = '';
+    this.message = message;
+    this.render();
+  }
+
+  xOf(i) {
+    return M.left + ((i + 0.5) / Math.max(1, this.rows.length)) * (W - M.left - M.right);
+  }
+
+  hover(event) {
+    if (this.rows.length === 0) return;
+    const box = this.svg.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * W;
+    const frac = (x - M.left) / (W - M.left - M.right);
+    const i = Math.min(this.rows.length - 1, Math.max(0, Math.floor(frac * this.rows.length)));
+    if (i !== this.hoverIndex) {
+      this.hoverIndex = i;
+      this.render();
+    }
+  }
+
+  render() {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of this.rows) {
+      lo = Math.min(lo, v.reward.ci95?.low ?? v.reward.mean);
+      hi = Math.max(hi, v.reward.ci95?.high ?? v.reward.mean);
+    }
+    for (const v of this.spec.include ?? []) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    if (lo === Infinity) {
+      lo = 0;
+      hi = 1;
+    }
+    const ticks = yTicks(lo, hi);
+    const y0 = ticks[0];
+    const y1 = ticks[ticks.length - 1];
+    const py = (y) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
+    const nodes = [];
+    for (const t of ticks) {
+      nodes.push(svgEl('line', { class: t === 0 ? 'grid zero' : 'grid', x1: M.left, x2: W - M.right, y1: py(t), y2: py(t) }));
+      const label = svgEl('text', { class: 'tick', x: M.left - 5, y: py(t) + 3.5, 'text-anchor': 'end' });
+      label.textContent = formatNumber(t);
+      nodes.push(label);
+    }
+    if (this.rows.length === 0) {
+      const empty = svgEl('text', { class: 'empty', x: (M.left + W - M.right) / 2, y: H / 2, 'text-anchor': 'middle' });
+      empty.textContent = this.message;
+      nodes.push(empty);
+    } else {
+      const first = this.rows[0];
+      const last = this.rows[this.rows.length - 1];
+      const ends =
+        this.rows.length === 1
+          ? [[0, first, 'middle']]
+          : [
+              [0, first, 'start'],
+              [this.rows.length - 1, last, 'end'],
+            ];
+      for (const [i, v, anchor] of ends) {
+        const label = svgEl('text', { class: 'tick', x: this.xOf(i), y: H - 6, 'text-anchor': anchor });
+        label.textContent = `v${v.policy_version}`;
+        nodes.push(label);
+      }
+      if (this.hoverIndex !== null)
+        nodes.push(
+          svgEl('line', { class: 'cursor', x1: this.xOf(this.hoverIndex), x2: this.xOf(this.hoverIndex), y1: M.top, y2: H - M.bottom }),
+        );
+      const d = this.rows.map((v, i) => `${i === 0 ? 'M' : 'L'}${this.xOf(i).toFixed(1)},${py(v.reward.mean).toFixed(1)}`).join('');
+      nodes.push(svgEl('path', { class: 'line faint', d, stroke: PALETTE[0] }));
+      const cap = Math.min(4, ((W - M.left - M.right) / this.rows.length) * 0.3);
+      this.rows.forEach((v, i) => {
+        const x = this.xOf(i).toFixed(1);
+        const ci = v.reward.ci95;
+        if (ci) {
+          const [a, b] = [py(ci.low).toFixed(1), py(ci.high).toFixed(1)];
+          nodes.push(svgEl('line', { class: 'whisker', x1: x, x2: x, y1: a, y2: b, stroke: PALETTE[0] }));
+          for (const y of [a, b])
+            nodes.push(svgEl('line', { class: 'whisker', x1: this.xOf(i) - cap, x2: this.xOf(i) + cap, y1: y, y2: y, stroke: PALETTE[0] }));
+        }
+        const serving = v.policy_version === this.serving;
+        nodes.push(
+          svgEl('circle', {
+            class: serving ? 'mean serving' : 'mean',
+            cx: x,
+            cy: py(v.reward.mean).toFixed(1),
+            r: serving ? 3.4 : 2.6,
+            fill: PALETTE[0],
+          }),
+        );
+      });
+    }
+    this.svg.replaceChildren(...nodes);
+    this.figure.dataset.points = String(this.rows.length);
+    this.renderLegend();
+  }
+
+  renderLegend() {
+    const v = this.rows[this.hoverIndex ?? this.rows.length - 1];
+    if (v === undefined) {
+      this.legend.replaceChildren();
+      return;
+    }
+    const item = (label, value) => {
+      const span = document.createElement('span');
+      span.className = 'item';
+      const b = document.createElement('b');
+      b.textContent = value;
+      span.append(document.createTextNode(`${label} `), b);
+      return span;
+    };
+    const at = document.createElement('span');
+    at.className = this.hoverIndex === null ? 'item' : 'item at';
+    at.textContent = `v${v.policy_version}${v.policy_version === this.serving ? ' (serving)' : ''}`;
+    this.legend.replaceChildren(
+      at,
+      item('mean', `${formatNumber(v.reward.mean)}${formatInterval(v.reward.ci95)}`),
+      item('n', String(v.judged_turns)),
+      item('−1', formatNumber(v.negative_rate.rate)),
+      item('hint', formatNumber(v.hint_rate.rate)),
+    );
+  }
+}
