@@ -352,10 +352,11 @@ export class TinkerHandler implements ThreadHandler {
    */
   private fbResult(o: LearnerOutput, a: WorkerOps['forward'], backward: boolean): Record<string, unknown> {
     const outputs = (withLoss: boolean) =>
-      o.logprobs.map((lp, i) => (withLoss ? { logprobs: tensor(lp), elementwise_loss: tensor(o.elementwise[i]) } : { logprobs: tensor(lp) }));
+      o.logprobs.map((lp, i) =>
+        withLoss ? { logprobs: tensor(lp), elementwise_loss: tensor(o.elementwise[i]) } : { logprobs: tensor(lp) },
+      );
     const name = this.profile.name;
-    if (name === 'hosted')
-      return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs(true), metrics: { 'loss:sum': o.loss } };
+    if (name === 'hosted') return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs(true), metrics: { 'loss:sum': o.loss } };
     if (name === 'skyrl-jax')
       return {
         loss_fn_output_type: 'scalar',

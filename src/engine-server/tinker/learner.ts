@@ -235,7 +235,11 @@ function globalNorm(grads: Record<string, tf.Tensor>): number {
  * accumulated gradients nothing moves (as torch skips a weight whose .grad is None), unless the
  * mode steps with zero gradients as SkyRL-JAX does (Adam's momentum still moves the weights).
  */
-export function optimStep(m: TrainingModel, adam: AdamStep, mode: OptimMode = { meanOverDatums: false, stepWhenEmpty: false }): OptimResult {
+export function optimStep(
+  m: TrainingModel,
+  adam: AdamStep,
+  mode: OptimMode = { meanOverDatums: false, stepWhenEmpty: false },
+): OptimResult {
   let grads = m.grads;
   const accumulated = m.accumulated;
   const datums = m.datums;

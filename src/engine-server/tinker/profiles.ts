@@ -26,9 +26,13 @@ export class DetailError extends OpenClawError {
     status: number,
     readonly detail: unknown,
   ) {
-    super(status === 404 ? 'not_found' : status >= 500 ? 'internal' : 'invalid_request', typeof detail === 'string' ? detail : JSON.stringify(detail), {
-      status,
-    });
+    super(
+      status === 404 ? 'not_found' : status >= 500 ? 'internal' : 'invalid_request',
+      typeof detail === 'string' ? detail : JSON.stringify(detail),
+      {
+        status,
+      },
+    );
   }
 }
 

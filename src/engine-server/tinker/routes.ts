@@ -19,7 +19,12 @@ function fastApi422(err: z.ZodError, body: unknown): DetailError {
     422,
     err.issues.map((i) => {
       const missing = i.code === 'invalid_type' && i.received === 'undefined';
-      return { type: missing ? 'missing' : 'value_error', loc: ['body', ...i.path], msg: missing ? 'Field required' : i.message, input: body ?? null };
+      return {
+        type: missing ? 'missing' : 'value_error',
+        loc: ['body', ...i.path],
+        msg: missing ? 'Field required' : i.message,
+        input: body ?? null,
+      };
     }),
   );
 }

@@ -108,7 +108,10 @@ export const SamplingParams = z
     top_k: int.default(-1),
     top_p: z.number().gt(0).max(1).default(1),
     // Mixed lists are refused by the service, in the profile's words.
-    stop: z.array(z.union([z.string(), int.nonnegative()])).nullable().optional(),
+    stop: z
+      .array(z.union([z.string(), int.nonnegative()]))
+      .nullable()
+      .optional(),
     seed: int.nullable().optional(),
   })
   .passthrough();

@@ -132,7 +132,9 @@ export class TinkerService {
 
   /** A new id as SkyRL makes them: prefix + 8 hex (api.py L914, L948, L991). */
   private newId(prefix: string): string {
-    return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, this.profile.skyrl ? 8 : 12)}`;
+    return `${prefix}_${randomUUID()
+      .replace(/-/g, '')
+      .slice(0, this.profile.skyrl ? 8 : 12)}`;
   }
 
   /** Starts the worker thread and loads the base model into it. */
@@ -233,14 +235,19 @@ export class TinkerService {
     return expired;
   }
 
-  /** Frees a model's learner state after the calls queued on it (SkyRL keeps its row). */
-  private unloadNow(m: ModelEntry): Promise<unknown> {
+  /**
+   * Frees a model's learner state (SkyRL keeps its row): after the calls queued on it, or right
+   * away when already running inside its queue (`inQueue`: queueing again would wait on itself).
+   */
+  private unloadNow(m: ModelEntry, inQueue = false): Promise<unknown> {
     const wasLoaded = m.loaded;
     m.loaded = false;
     m.status = 'unloaded';
     m.slot = null;
     if (this.profile.lora === 'signature' && ![...this.models.values()].some((o) => o.loaded)) this.trainSignature = null;
-    return wasLoaded ? m.queue.first(() => this.call('unload_model', { modelId: m.id })) : Promise.resolve();
+    if (!wasLoaded) return Promise.resolve();
+    const free = () => this.call('unload_model', { modelId: m.id });
+    return inQueue ? free() : m.queue.first(free);
   }
 
   private checkBaseModel(name: string, param: string): void {
@@ -415,7 +422,7 @@ export class TinkerService {
       if (m.status !== 'unloaded') m.status = 'unloading';
       const requestId = this.futures.track(
         m.queue.first(async () => {
-          await this.unloadNow(m);
+          await this.unloadNow(m, true);
           return { model_id: m.id, status: 'unloaded', type: 'unload_model' };
         }),
       );
@@ -428,7 +435,9 @@ export class TinkerService {
 
   /** The futures answer of a queued call: hosted {request_id, model_id}; SkyRL's FutureResponse (api.py L786-789). */
   private accepted(requestId: string, modelId: string): Record<string, unknown> {
-    return this.profile.skyrl ? { future_id: requestId, status: 'pending', request_id: requestId } : { request_id: requestId, model_id: modelId };
+    return this.profile.skyrl
+      ? { future_id: requestId, status: 'pending', request_id: requestId }
+      : { request_id: requestId, model_id: modelId };
   }
 
   /** Queues a training call on a model. */
@@ -479,11 +488,17 @@ export class TinkerService {
     const extra = Object.keys(cfg).filter((k) => !allowed.includes(k));
     if (extra.length > 0 && this.profile.skyrl) {
       // api.py L625-642, a model validator: FastAPI's 422.
-      const bad = `[${extra.sort().map((k) => `'${k}'`).join(', ')}]`;
+      const bad = `[${extra
+        .sort()
+        .map((k) => `'${k}'`)
+        .join(', ')}]`;
       throw unprocessable(
         [field],
         allowed.length > 0
-          ? `Value error, Invalid loss_fn_config keys for loss_fn='${input.loss_fn}': ${bad}. Allowed keys: [${allowed.sort().map((k) => `'${k}'`).join(', ')}].`
+          ? `Value error, Invalid loss_fn_config keys for loss_fn='${input.loss_fn}': ${bad}. Allowed keys: [${allowed
+              .sort()
+              .map((k) => `'${k}'`)
+              .join(', ')}].`
           : `Value error, loss_fn='${input.loss_fn}' does not accept loss_fn_config keys. Received: ${bad}.`,
       );
     }
@@ -667,7 +682,10 @@ export class TinkerService {
       const { seq_id: _ignored, ...rest } = body;
       return this.settleCheckpoint(
         key,
-        this.enqueue('save_weights', rest, { modelId: m.id, name: body.path }, undefined, (r) => ({ ...(r as object), type: 'save_weights' })),
+        this.enqueue('save_weights', rest, { modelId: m.id, name: body.path }, undefined, (r) => ({
+          ...(r as object),
+          type: 'save_weights',
+        })),
       );
     }
     return this.enqueue('save_weights', body, { modelId: body.model_id, name: body.path });
@@ -698,8 +716,7 @@ export class TinkerService {
     const prior = m.queue.submitted;
     if (prior > 0) throw new DetailError(400, `LoadWeights is not permitted with seq_id ${body.seq_id ?? prior + 1}`);
     const parsed = /^tinker:\/\/([^/]+)\/weights\/([^/]+)$/.exec(body.path);
-    if (parsed === null)
-      throw new DetailError(400, 'request.path must be in format tinker://source_model_id/weights/checkpoint_id');
+    if (parsed === null) throw new DetailError(400, 'request.path must be in format tinker://source_model_id/weights/checkpoint_id');
     const path: TinkerPath = { modelId: parsed[1], kind: 'weights', name: parsed[2] };
     this.checkCheckpoint(path);
     const { seq_id: _seq, ...rest } = body;
@@ -713,7 +730,7 @@ export class TinkerService {
       // api.py L840-845, L939-958: the source is stored as given and checked when sampled.
       if (body.sampling_session_seq_id === undefined) throw unprocessable(['sampling_session_seq_id'], 'Field required', 'missing', body);
       this.session(body.session_id);
-      if ((body.base_model ?? null) === null === ((body.model_path ?? null) === null))
+      if (((body.base_model ?? null) === null) === ((body.model_path ?? null) === null))
         throw new DetailError(400, 'Exactly one of base_model or model_path must be provided');
       const sid = this.newId('sampling');
       this.samplingSessions.set(sid, { path: null, baseModel: body.base_model ?? null, modelPath: body.model_path ?? null });
@@ -806,8 +823,17 @@ export class TinkerService {
     if (sp.max_tokens === undefined || sp.max_tokens === null || sp.max_tokens <= 0) {
       // SkyRL's SamplingParams.to_types (api.py L709-713): HTTP 400s, not validation errors.
       if (this.profile.skyrl)
-        throw new DetailError(400, sp.max_tokens === undefined || sp.max_tokens === null ? 'max_tokens is currently required' : 'max_tokens must be a positive number');
-      throw invalidRequest('Invalid value for \'sampling_params.max_tokens\': max_tokens is required and must be a positive integer', 'sampling_params.max_tokens', 'invalid_value');
+        throw new DetailError(
+          400,
+          sp.max_tokens === undefined || sp.max_tokens === null
+            ? 'max_tokens is currently required'
+            : 'max_tokens must be a positive number',
+        );
+      throw invalidRequest(
+        "Invalid value for 'sampling_params.max_tokens': max_tokens is required and must be a positive integer",
+        'sampling_params.max_tokens',
+        'invalid_value',
+      );
     }
     const stop = sp.stop ?? [];
     const stopTokens = stop.filter((s): s is number => typeof s === 'number');
