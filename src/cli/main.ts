@@ -163,11 +163,33 @@ export function buildProgram(): Command {
     .option('--model-id <id>', 'model name served at /v1/models (and the Tinker base_model)', 'openclaw-rl-embedded')
     .option('--tinker', 'also serve the Tinker training API under /api/v1 (docs/tinker-local.md)')
     .option('--state-dir <dir>', 'where the Tinker API saves weights (save_weights, save_weights_for_sampler)', 'tinker-state')
+    .option(
+      '--profile <name>',
+      'which real Tinker server to behave like: hosted, skyrl-jax or skyrl-train (docs/tinker-local.md)',
+      'hosted',
+    )
+    .option('--max-lora-adapters <n>', "LoRA slots, one of them the base (skyrl-jax; default 32 as SkyRL's)")
     .action(async (opts) => {
       await run(async () => {
         const port = opts.port as number;
         const { serveEngine } = await import('../engine-server/index.ts');
-        const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string } : undefined;
+        const { TINKER_PROFILES } = await import('../engine-server/tinker/profiles.ts');
+        const profile = String(opts.profile);
+        if (!(TINKER_PROFILES as readonly string[]).includes(profile))
+          throw new OpenClawError('invalid_request', `--profile expects one of ${TINKER_PROFILES.join(', ')}, got '${profile}'`);
+        let maxLoraAdapters: number | undefined;
+        if (opts.maxLoraAdapters !== undefined) {
+          maxLoraAdapters = Number(opts.maxLoraAdapters);
+          if (!Number.isInteger(maxLoraAdapters) || maxLoraAdapters < 2)
+            throw new OpenClawError(
+              'invalid_request',
+              `--max-lora-adapters expects an integer ≥ 2 (one slot is the base model), got '${opts.maxLoraAdapters}'`,
+            );
+        }
+        const tinker =
+          opts.tinker === true
+            ? { stateDir: opts.stateDir as string, profile: profile as (typeof TINKER_PROFILES)[number], maxLoraAdapters }
+            : undefined;
         const server = await serveEngine({
           checkpoint: opts.checkpoint ?? BASE_CHECKPOINT,
           host: opts.host,
@@ -178,7 +200,7 @@ export function buildProgram(): Command {
         });
         const tinkerNote =
           tinker !== undefined
-            ? `, Tinker API at ${server.url}/api/v1 (base_model '${opts.modelId}', weights under ${tinker.stateDir})`
+            ? `, Tinker API at ${server.url}/api/v1 (profile ${tinker.profile}, base_model '${opts.modelId}', weights under ${tinker.stateDir})`
             : '';
         process.stderr.write(`openclaw-rl: embedded engine at ${server.url} (/v1/chat/completions, /generate)${tinkerNote}\n`);
         await untilStopSignal();

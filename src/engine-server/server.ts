@@ -16,7 +16,7 @@ import type { PolicyEngine } from '../engines/types.ts';
 import { handleChatCompletion } from './chat.ts';
 import { handleGenerate } from './generate.ts';
 import type { EngineServerTokenizer } from './validate.ts';
-import { registerTinkerRoutes, TinkerService } from './tinker/index.ts';
+import { registerTinkerRoutes, TinkerService, type TinkerServerOptions } from './tinker/index.ts';
 
 /** What the server serves and where. */
 export interface EngineServerOptions {
@@ -134,7 +134,7 @@ export async function serveEngine(opts: {
   apiKey?: string;
   modelId: string;
   /** Also serve the Tinker API (base_model = modelId), saving weights under this state dir. */
-  tinker?: { stateDir: string };
+  tinker?: { stateDir: string; profile?: TinkerServerOptions['profile']; maxLoraAdapters?: number };
 }): Promise<RunningEngineServer> {
   const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
   if (!existsSync(join(opts.checkpoint, 'config.json'))) {
@@ -151,7 +151,13 @@ export async function serveEngine(opts: {
   let tinker: TinkerService | undefined;
   try {
     if (opts.tinker !== undefined)
-      tinker = await TinkerService.start({ checkpoint: opts.checkpoint, stateDir: opts.tinker.stateDir, baseModel: opts.modelId });
+      tinker = await TinkerService.start({
+        checkpoint: opts.checkpoint,
+        stateDir: opts.tinker.stateDir,
+        baseModel: opts.modelId,
+        profile: opts.tinker.profile,
+        maxLoraAdapters: opts.tinker.maxLoraAdapters,
+      });
     const server = await startEngineServer({
       engine,
       tokenizer: new EmbeddedChatTokenizer(engine.tokenizer),

@@ -1,8 +1,10 @@
 // Futures of the Tinker API: every training and sampling call answers at once with a request_id
 // while its work runs in the background; POST retrieve_future waits a little for the result.
-// Ids are `<instance>-<n>`: an id of an earlier run of the server (or one evicted after many newer
-// results) is "lost" (HTTP 410, the client submits again: seq_id makes that safe), any other
-// unknown id is 404. Only finished futures are evicted, oldest first, past `maxKept`.
+// Hosted-style ids are `<instance>-<n>`: an id of an earlier run of the server (or one evicted
+// after many newer results) is "lost" (HTTP 410, the client submits again: seq_id makes that
+// safe), any other unknown id is 404. SkyRL-style ids are the integers of its futures table
+// ("1", "2", …; api.py L1392): SkyRL keeps every row, so it never answers 410 — an id it does not
+// have is a 404 "Future not found". Only finished futures are evicted, oldest first, past `maxKept`.
 
 import { randomBytes } from 'node:crypto';
 import { OpenClawError } from '../../errors/index.ts';
@@ -22,11 +24,15 @@ export class FutureStore {
   private readonly entries = new Map<string, Entry>();
   private finished = 0;
 
-  constructor(private readonly maxKept = 4096) {}
+  constructor(
+    private readonly maxKept = 4096,
+    private readonly style: 'instance' | 'integer' = 'instance',
+  ) {}
 
   /** Tracks `work` (already running); returns its request id. */
   track(work: Promise<unknown>): string {
-    const id = `${this.instance}-${this.next++}`;
+    const n = this.next++;
+    const id = this.style === 'integer' ? String(n) : `${this.instance}-${n}`;
     const entry: Entry = { state: { status: 'pending' }, settled: Promise.resolve() };
     entry.settled = work
       .then(
@@ -60,6 +66,7 @@ export class FutureStore {
   }
 
   private unknown(id: string): OpenClawError {
+    if (this.style === 'integer') return new OpenClawError('not_found', 'Future not found', { param: 'request_id' });
     const m = /^([0-9a-f]{8})-(\d+)$/.exec(id);
     if (m !== null && (m[1] !== this.instance || Number(m[2]) < this.next)) {
       return new OpenClawError(

@@ -24,20 +24,23 @@ import {
   optimStep,
   type AdamStep,
   type LearnerDatum,
+  type LearnerOutput,
   type LossConfig,
   type LossFn,
+  type OptimMode,
   type TrainingModel,
 } from './learner.ts';
 import { formatPath, pathDir, type TinkerPath } from './paths.ts';
+import { PROFILES, SKYRL_TRAIN_OPTIMIZER, type TinkerProfile, type TinkerProfileName } from './profiles.ts';
 
 /** Arguments of each worker operation. */
 export interface WorkerOps {
-  init: { checkpoint: string; stateDir: string };
+  init: { checkpoint: string; stateDir: string; profile?: TinkerProfileName };
   create_model: { modelId: string; seed: number | null };
   unload_model: { modelId: string };
   forward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
   forward_backward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
-  optim_step: { modelId: string; adam: AdamStep };
+  optim_step: { modelId: string; adam: AdamStep; mode: OptimMode };
   save_weights: { modelId: string; name: string };
   save_weights_for_sampler: { modelId: string; name: string };
   load_weights: { modelId: string; path: TinkerPath; optimizer: boolean };
@@ -83,6 +86,9 @@ export class TinkerHandler implements ThreadHandler {
   private stateDir = '';
   private readonly models = new Map<string, TrainingModel>();
   private readonly samplers = new Map<string, ServedSnapshot>();
+  private profile: TinkerProfile = PROFILES.hosted;
+  /** The learning rate each model last stepped with (SkyRL-Train reports it as policy_lr:last). */
+  private readonly lastLr = new Map<string, number>();
 
   async handle(op: string, args: unknown, ctx: HandlerContext): Promise<HandlerReply> {
     return { result: await this.dispatch(op as keyof WorkerOps, args, ctx) };
@@ -99,19 +105,32 @@ export class TinkerHandler implements ThreadHandler {
         const m = this.models.get(modelId);
         if (m !== undefined) disposeTrainingModel(m);
         this.models.delete(modelId);
+        this.lastLr.delete(modelId);
         return { model_id: modelId };
       }
       case 'forward': {
         const a = args as WorkerOps['forward'];
-        return fbResult(forwardOnly(this.model(a.modelId).policy, a.datums, a.lossFn, a.config));
+        return this.fbResult(forwardOnly(this.model(a.modelId).policy, a.datums, a.lossFn, a.config), a, false);
       }
       case 'forward_backward': {
         const a = args as WorkerOps['forward_backward'];
-        return fbResult(forwardBackward(this.model(a.modelId), a.datums, a.lossFn, a.config));
+        return this.fbResult(forwardBackward(this.model(a.modelId), a.datums, a.lossFn, a.config), a, true);
       }
       case 'optim_step': {
         const a = args as WorkerOps['optim_step'];
-        return { metrics: optimStep(this.model(a.modelId), a.adam) };
+        const r = optimStep(this.model(a.modelId), a.adam, a.mode);
+        this.lastLr.set(a.modelId, a.adam.learningRate);
+        if (this.profile.optimMetrics === 'skyrl')
+          // jax.py L141-148, skyrl_train_backend.py L1038-1041: no other metrics.
+          return { metrics: { 'skyrl.ai/grad_norm': r.gradNorm, 'skyrl.ai/learning_rate': a.adam.learningRate } };
+        return {
+          metrics: {
+            skipped: r.skipped ? 1 : 0,
+            grad_norm: r.gradNorm,
+            optimizer_step: r.optimizerStep,
+            accumulated_calls: r.accumulatedCalls,
+          },
+        };
       }
       case 'save_weights':
         return this.saveWeights(args as WorkerOps['save_weights']);
@@ -135,6 +154,7 @@ export class TinkerHandler implements ThreadHandler {
     this.base = new Gpt(data.config.model, fromHost(data.weights));
     this.tokenizer = data.tokenizer !== null ? Tokenizer.fromJSON(data.tokenizer) : null;
     this.stateDir = a.stateDir;
+    this.profile = PROFILES[a.profile ?? 'hosted'];
     return { config: this.base.config, hasTokenizer: this.tokenizer !== null };
   }
 
@@ -155,7 +175,7 @@ export class TinkerHandler implements ThreadHandler {
 
   private createModel(a: WorkerOps['create_model']): { model_id: string } {
     // A full trainable copy of the base: the embedded model has no LoRA adapters.
-    this.models.set(a.modelId, { policy: this.baseModel().clone(true), optimizer: new AdamW(), grads: null, accumulated: 0 });
+    this.models.set(a.modelId, { policy: this.baseModel().clone(true), optimizer: new AdamW(), grads: null, accumulated: 0, datums: 0 });
     return { model_id: a.modelId };
   }
 
@@ -246,6 +266,10 @@ export class TinkerHandler implements ThreadHandler {
   }
 
   private async sample(a: SampleArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
+    // The JAX generator computes only the sampled token's log-prob per prompt position: the
+    // request's future fails (jax.py L915-923).
+    if (a.topkPromptLogprobs > 0 && !this.profile.topkPromptLogprobs)
+      throw new OpenClawError('invalid_request', 'topk_prompt_logprobs is not supported by the JAX backend');
     if (a.path === null) return this.sampleOn(this.baseModel(), a, signal);
     return (await this.sampler(a.path)).use((snap) => this.sampleOn(snap.model, a, signal));
   }
@@ -268,12 +292,17 @@ export class TinkerHandler implements ThreadHandler {
           : r.logprobs;
       sequences.push({ tokens: r.tokenIds, logprobs, stop_reason: r.finishReason });
     }
-    const out: Record<string, unknown> = { type: 'sample', sequences, prompt_logprobs: null, topk_prompt_logprobs: null };
+    // SkyRL stores SampleOutput, which has no `type` (tinker/types.py L272-280).
+    const out: Record<string, unknown> = this.profile.skyrl
+      ? { sequences, prompt_logprobs: null, topk_prompt_logprobs: null }
+      : { type: 'sample', sequences, prompt_logprobs: null, topk_prompt_logprobs: null };
     if (a.promptLogprobs || a.topkPromptLogprobs > 0) {
-      // Entry i: log p(prompt[i] | prompt[<i]) at temperature 1; nothing predicts entry 0.
+      // log p(prompt[i] | prompt[<i]) at temperature 1 for i ≥ 1; nothing predicts entry 0.
       const k = a.topkPromptLogprobs > 0 ? a.topkPromptLogprobs : undefined;
       const scored = scoreTokens(model, a.prompt.slice(0, 1), a.prompt.slice(1), 1, k);
-      out.prompt_logprobs = [null, ...scored.logprobs];
+      // SkyRL-JAX returns the P−1 scored entries without the leading null (generator.py L229,
+      // L437-439); the SDK and vLLM (SkyRL-Train) put a null first: P entries.
+      out.prompt_logprobs = this.profile.promptLogprobs === 'p_minus_1' ? scored.logprobs : [null, ...scored.logprobs];
       if (k !== undefined)
         out.topk_prompt_logprobs = [null, ...(scored.topK ?? []).map((t) => Array.from(t.ids, (id, j) => [id, t.logprobs[j]]))];
     }
@@ -314,6 +343,44 @@ export class TinkerHandler implements ThreadHandler {
     }
   }
 
+  /**
+   * The forward / forward_backward result in the profile's shape. Hosted: logprobs and
+   * elementwise_loss per datum, metrics loss:sum. SkyRL-JAX: the same outputs (elementwise_loss =
+   * weighted per-token loss), metrics {} (jax.py L757-784). SkyRL-Train: forward_backward gives
+   * logprobs (+ elementwise_loss for cross_entropy) and the worker's metrics renamed
+   * (skyrl_train_backend.py L767-823, worker.py L998-1120); forward gives logprobs only, metrics {}.
+   */
+  private fbResult(o: LearnerOutput, a: WorkerOps['forward'], backward: boolean): Record<string, unknown> {
+    const outputs = (withLoss: boolean) =>
+      o.logprobs.map((lp, i) =>
+        withLoss ? { logprobs: tensor(lp), elementwise_loss: tensor(o.elementwise[i]) } : { logprobs: tensor(lp) },
+      );
+    const name = this.profile.name;
+    if (name === 'hosted') return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs(true), metrics: { 'loss:sum': o.loss } };
+    if (name === 'skyrl-jax')
+      return {
+        loss_fn_output_type: 'scalar',
+        loss_fn_outputs: o.logprobs.map((lp, i) => ({ elementwise_loss: tensor(o.elementwise[i]), logprobs: tensor(lp) })),
+        metrics: {},
+      };
+    if (!backward) return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs(false), metrics: {} };
+    const responseLength = Math.max(...a.datums.map((d) => d.input.length));
+    if (a.lossFn === 'cross_entropy')
+      return {
+        loss_fn_output_type: 'scalar',
+        loss_fn_outputs: outputs(true),
+        metrics: { 'total_loss:sum': o.loss, 'num_tokens:sum': responseLength },
+      };
+    const metrics: Record<string, number> = {
+      'total_loss:sum': o.loss,
+      'pg_loss:sum': o.loss,
+      'num_tokens:sum': responseLength,
+      'policy_lr:last': this.lastLr.get(a.modelId) ?? SKYRL_TRAIN_OPTIMIZER.initialLr,
+    };
+    if (a.datums.some((d) => d.logprobs !== undefined)) Object.assign(metrics, rolloutDiff(o, a.datums));
+    return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs(false), metrics };
+  }
+
   private close(): void {
     for (const m of this.models.values()) disposeTrainingModel(m);
     this.models.clear();
@@ -324,13 +391,33 @@ export class TinkerHandler implements ThreadHandler {
   }
 }
 
-/** Tinker's forward_backward result from the learner's output. */
-function fbResult(o: { logprobs: number[][]; elementwise: number[][]; loss: number }): Record<string, unknown> {
-  const tensor = (data: number[]) => ({ data, dtype: 'float32', shape: [data.length] });
+const tensor = (data: number[]) => ({ data, dtype: 'float32', shape: [data.length] });
+
+/** Mean, RMS-derived std, max and min of |lp − old| over positions with a non-zero weight (SkyRL-Train worker_utils.py L50-58). */
+function rolloutDiff(o: LearnerOutput, datums: readonly LearnerDatum[]): Record<string, number> {
+  let n = 0;
+  let sum = 0;
+  let sq = 0;
+  let max = -Infinity;
+  let min = Infinity;
+  datums.forEach((d, b) => {
+    o.logprobs[b].forEach((lp, i) => {
+      const w = d.weights?.[i] ?? 1;
+      const diff = Math.abs(lp - (d.logprobs?.[i] ?? 0)) * w;
+      max = Math.max(max, diff);
+      min = Math.min(min, diff);
+      if (w === 0) return;
+      n += w;
+      sum += diff;
+      sq += diff * diff;
+    });
+  });
+  const mean = n > 0 ? sum / n : 0;
   return {
-    loss_fn_output_type: 'scalar',
-    loss_fn_outputs: o.logprobs.map((lp, i) => ({ logprobs: tensor(lp), elementwise_loss: tensor(o.elementwise[i]) })),
-    metrics: { 'loss:sum': o.loss },
+    'policy/rollout_train_logprobs_abs_diff_mean:mean': mean,
+    'policy/rollout_train_logprobs_abs_diff_std:mean': Math.sqrt(Math.max(0, (n > 0 ? sq / n : 0) - mean ** 2)),
+    'policy/rollout_train_logprobs_abs_diff_max:max': max,
+    'policy/rollout_train_logprobs_abs_diff_min:min': min,
   };
 }
 

@@ -1,13 +1,17 @@
-// The Tinker learner on the embedded Gpt: forward / forward_backward over Tinker datums with the
-// API's SUM losses, gradients accumulated across calls, and an AdamW step that applies and clears
-// them. Runs inside the Tinker worker thread (worker.ts). Per datum b and target position i
-// (model_input[i] predicts target_tokens[i]); lp = log_softmax(logits) at temperature 1:
-//   cross_entropy        loss = −Σ w_i·lp_i
-//   importance_sampling  loss = −Σ exp(lp_i − old_i)·A_i
-//   ppo                  loss = −Σ min(r_i·A_i, clamp(r_i, lo, hi)·A_i),  r_i = exp(lp_i − old_i)
-// summed over positions and datums (never averaged): a client folds its own normalisation into
-// the weights/advantages. Positions with A = 0 (or w = 0) add exactly nothing to loss or gradient.
-// The log-ratio is clamped to ±LOG_RATIO_BOUND before exp, as in src/rl.
+// The Tinker learner on the embedded Gpt: forward / forward_backward over Tinker datums, gradients
+// accumulated across calls, and an AdamW step that applies and clears them. Runs inside the Tinker
+// worker thread (worker.ts). Per datum b and target position i (model_input[i] predicts
+// target_tokens[i]); lp = log_softmax(logits) at temperature 1:
+//   cross_entropy        ℓ_i = −w_i·lp_i
+//   importance_sampling  ℓ_i = −exp(lp_i − old_i)·A_i
+//   ppo                  ℓ_i = −min(r_i·A_i, clamp(r_i, lo, hi)·A_i),  r_i = exp(lp_i − old_i)
+// How the ℓ_i become the gradient is the server profile's reduction (profiles.ts):
+//   sum                       Σ_b Σ_i ℓ_i (hosted: a client folds its normalisation into the inputs)
+//   weighted_sum              Σ_b Σ_i w_i·ℓ_i for the RL losses too (SkyRL-Train: reduce_loss)
+//   seq_mean_then_datum_mean  Σ_b (Σ_i w_i·ℓ_i / max(Σ_i w_i, 1e-9)), and optim_step divides the
+//                             accumulated gradient by the number of datums (SkyRL-JAX)
+// Positions with A = 0 (or w = 0) add exactly nothing to loss or gradient. The log-ratio is
+// clamped to ±LOG_RATIO_BOUND before exp where the profile does (hosted as src/rl, SkyRL-Train).
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
@@ -15,6 +19,7 @@ import type { Gpt } from '../../engines/embedded/model.ts';
 import type { AdamW, AdamWConfig } from '../../engines/embedded/optimizer.ts';
 import { trainLogprobs, type PackedBatch } from '../../engines/embedded/train.ts';
 import { LOG_RATIO_BOUND } from '../../rl/ppo.ts';
+import type { Reduction } from './profiles.ts';
 
 /** The loss functions served. */
 export const LOSS_FNS = ['cross_entropy', 'importance_sampling', 'ppo'] as const;
@@ -29,10 +34,14 @@ export interface LearnerDatum {
   advantages?: number[];
 }
 
-/** Ratio bounds of ppo (Tinker's defaults 0.8 / 1.2). */
+/** Ratio bounds of ppo (Tinker's defaults 0.8 / 1.2) and the profile's reduction. */
 export interface LossConfig {
   clipLow: number;
   clipHigh: number;
+  /** Default 'sum' (hosted). */
+  reduction?: Reduction;
+  /** Log-ratio clamp before exp; null = none. Default LOG_RATIO_BOUND. */
+  clamp?: number | null;
 }
 
 /** What forward / forward_backward report: learner log-probs per datum and the summed loss. */
@@ -41,6 +50,23 @@ export interface LearnerOutput {
   /** Per-datum, per-position loss terms (their total is `loss`). */
   elementwise: number[][];
   loss: number;
+}
+
+/** How optim_step treats the accumulated gradient (profile). */
+export interface OptimMode {
+  /** Divide the accumulated gradient by the datums accumulated (SkyRL-JAX get_mean). */
+  meanOverDatums: boolean;
+  /** With nothing accumulated, still apply a step with zero gradients (SkyRL-JAX, jax.py L808-810) instead of skipping. */
+  stepWhenEmpty: boolean;
+}
+
+/** What optim_step did. */
+export interface OptimResult {
+  skipped: boolean;
+  /** Global L2 norm of the gradient the optimizer saw, before clipping. */
+  gradNorm: number;
+  accumulatedCalls: number;
+  optimizerStep: number;
 }
 
 /** AdamW settings of one optim_step (Tinker's adam_params). */
@@ -61,6 +87,8 @@ export interface TrainingModel {
   grads: Record<string, tf.Tensor> | null;
   /** forward_backward calls since the last optim_step. */
   accumulated: number;
+  /** Datums accumulated since the last optim_step (SkyRL-JAX divides by them). */
+  datums: number;
 }
 
 /** Lays datums out as one padded batch with a row for every target position. */
@@ -90,12 +118,36 @@ export function packDatums(datums: readonly LearnerDatum[], vocabSize: number): 
 
 /** Per-position loss terms [R] of a batch given the learner log-probs [R]. Differentiable. */
 function elementwiseLoss(chosen: tf.Tensor1D, batch: PackedBatch, lossFn: LossFn, cfg: LossConfig): tf.Tensor {
-  if (lossFn === 'cross_entropy') return tf.neg(tf.mul(chosen, tf.tensor1d(batch.weights)));
+  const w = tf.tensor1d(batch.weights);
+  if (lossFn === 'cross_entropy') return tf.neg(tf.mul(chosen, w));
   const adv = tf.tensor1d(batch.advantages);
-  const ratio = tf.exp(tf.clipByValue(tf.sub(chosen, tf.tensor1d(batch.old)), -LOG_RATIO_BOUND, LOG_RATIO_BOUND));
+  const bound = cfg.clamp === undefined ? LOG_RATIO_BOUND : cfg.clamp;
+  const logRatio = tf.sub(chosen, tf.tensor1d(batch.old));
+  const ratio = tf.exp(bound === null ? logRatio : tf.clipByValue(logRatio, -bound, bound));
   const unclipped = tf.mul(ratio, adv);
-  if (lossFn === 'importance_sampling') return tf.neg(unclipped);
-  return tf.neg(tf.minimum(unclipped, tf.mul(tf.clipByValue(ratio, cfg.clipLow, cfg.clipHigh), adv)));
+  const terms =
+    lossFn === 'importance_sampling'
+      ? tf.neg(unclipped)
+      : tf.neg(tf.minimum(unclipped, tf.mul(tf.clipByValue(ratio, cfg.clipLow, cfg.clipHigh), adv)));
+  if ((cfg.reduction ?? 'sum') === 'sum') return terms;
+  // SkyRL masks every loss with the weights, "strongly": a zero weight gives exactly 0 even where
+  // the term is not finite (loss_fns.py safe_loss_mask L20-22; ppo_utils.py reduce_loss).
+  return tf.where(tf.notEqual(w, 0), tf.mul(terms, w), tf.zerosLike(terms));
+}
+
+/** The scalar the gradient is taken of: the profile's reduction of the per-position terms. */
+function objective(terms: tf.Tensor, batch: PackedBatch, datums: readonly LearnerDatum[], cfg: LossConfig): tf.Scalar {
+  if (cfg.reduction !== 'seq_mean_then_datum_mean') return tf.sum(terms) as tf.Scalar;
+  // Per datum: Σ terms / max(Σ weights, 1e-9) (jax.py L406), the datums summed (L408).
+  const scale = new Float32Array(batch.count);
+  let r = 0;
+  for (const d of datums) {
+    let wsum = 0;
+    for (let i = 0; i < d.input.length; i++) wsum += batch.weights[r + i];
+    scale.fill(1 / Math.max(wsum, 1e-9), r, r + d.input.length);
+    r += d.input.length;
+  }
+  return tf.sum(tf.mul(terms, tf.tensor1d(scale))) as tf.Scalar;
 }
 
 /** Splits a flat [R] array back into one array per datum. */
@@ -143,7 +195,7 @@ export function forwardBackward(m: TrainingModel, datums: readonly LearnerDatum[
     const terms = elementwiseLoss(chosen, batch, lossFn, cfg);
     // Kept past variableGrads' scope, which frees everything the forward pass made.
     kept = { chosen: tf.keep(chosen), terms: tf.keep(terms) };
-    return tf.sum(terms) as tf.Scalar;
+    return objective(terms, batch, datums, cfg);
   }, m.policy.variables());
   value.dispose();
   const { chosen, terms } = kept as unknown as { chosen: tf.Tensor; terms: tf.Tensor };
@@ -160,6 +212,7 @@ export function forwardBackward(m: TrainingModel, datums: readonly LearnerDatum[
       }
     }
     m.accumulated += 1;
+    m.datums += datums.length;
     return output(chosen, terms, datums);
   } finally {
     tf.dispose([chosen, terms]);
@@ -177,17 +230,32 @@ function globalNorm(grads: Record<string, tf.Tensor>): number {
 }
 
 /**
- * One AdamW update from the accumulated gradients (clipped to `gradClipNorm` first), then the
- * accumulator is cleared. Without accumulated gradients nothing moves (as torch skips a weight
- * whose .grad is None) and `skipped` is 1.
+ * One AdamW update from the accumulated gradients (averaged over datums and clipped to
+ * `gradClipNorm` first, as the mode and settings say), then the accumulator is cleared. Without
+ * accumulated gradients nothing moves (as torch skips a weight whose .grad is None), unless the
+ * mode steps with zero gradients as SkyRL-JAX does (Adam's momentum still moves the weights).
  */
-export function optimStep(m: TrainingModel, adam: AdamStep): Record<string, number> {
-  const grads = m.grads;
+export function optimStep(
+  m: TrainingModel,
+  adam: AdamStep,
+  mode: OptimMode = { meanOverDatums: false, stepWhenEmpty: false },
+): OptimResult {
+  let grads = m.grads;
   const accumulated = m.accumulated;
+  const datums = m.datums;
   m.grads = null;
   m.accumulated = 0;
-  if (grads === null) return { skipped: 1, grad_norm: 0, optimizer_step: m.optimizer.step, accumulated_calls: 0 };
+  m.datums = 0;
+  if (grads === null) {
+    if (!mode.stepWhenEmpty) return { skipped: true, gradNorm: 0, optimizerStep: m.optimizer.step, accumulatedCalls: 0 };
+    grads = Object.fromEntries(m.policy.variables().map((v) => [paramName(m, v), tf.zerosLike(v)]));
+  }
   try {
+    if (mode.meanOverDatums && datums > 1) {
+      const sum = grads;
+      grads = tf.tidy(() => Object.fromEntries(Object.entries(sum).map(([k, g]) => [k, tf.div(g, datums)])));
+      tf.dispose(Object.values(sum));
+    }
     const norm = globalNorm(grads);
     if (!Number.isFinite(norm))
       throw new OpenClawError(
@@ -195,14 +263,21 @@ export function optimStep(m: TrainingModel, adam: AdamStep): Record<string, numb
         `the accumulated gradient norm is ${norm}: the update was not applied (check the loss inputs for NaN or huge values)`,
       );
     const scale = adam.gradClipNorm > 0 && norm > adam.gradClipNorm ? adam.gradClipNorm / norm : 1;
-    const applied = scale === 1 ? grads : tf.tidy(() => Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
+    const g = grads;
+    const applied = scale === 1 ? g : tf.tidy(() => Object.fromEntries(Object.entries(g).map(([k, t]) => [k, tf.mul(t, scale)])));
     const overrides: Partial<AdamWConfig> = { beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps };
     m.optimizer.apply(m.policy.params, applied, adam.learningRate, adam.weightDecay, overrides);
-    if (applied !== grads) tf.dispose(Object.values(applied));
-    return { skipped: 0, grad_norm: norm, optimizer_step: m.optimizer.step, accumulated_calls: accumulated };
+    if (applied !== g) tf.dispose(Object.values(applied));
+    return { skipped: false, gradNorm: norm, optimizerStep: m.optimizer.step, accumulatedCalls: accumulated };
   } finally {
     tf.dispose(Object.values(grads));
   }
+}
+
+/** The params key of a trainable variable. */
+function paramName(m: TrainingModel, v: tf.Variable): string {
+  for (const [name, p] of Object.entries(m.policy.params)) if (p === v) return name;
+  return v.name;
 }
 
 /** Frees a training model's tensors. */

@@ -102,12 +102,14 @@ export const LoadWeights = z
 
 export const SamplingParams = z
   .object({
-    max_tokens: int.positive({ message: 'max_tokens is required and must be a positive integer' }),
+    // Checked by the service: hosted and SkyRL word the refusal differently (api.py L709-713).
+    max_tokens: int.nullable().optional(),
     temperature: z.number().min(0).default(1),
     top_k: int.default(-1),
     top_p: z.number().gt(0).max(1).default(1),
+    // Mixed lists are refused by the service, in the profile's words.
     stop: z
-      .union([z.array(z.string()), z.array(int.nonnegative())])
+      .array(z.union([z.string(), int.nonnegative()]))
       .nullable()
       .optional(),
     seed: int.nullable().optional(),

@@ -1,4 +1,5 @@
-// Per-model ordering of the Tinker training calls. Each call carries seq_id = 1, 2, 3, …; calls
+// Per-model ordering of the Tinker training calls (SeqQueue: the hosted profile; ArrivalQueue:
+// SkyRL's, below). Each call carries seq_id = 1, 2, 3, …; calls
 // run one at a time in seq_id order, whatever order the HTTP requests arrive in. (model, seq_id)
 // is an idempotency key: the same payload again gets the same request_id (a client retrying after
 // a timeout), a different payload under a used seq_id is refused with 409, as SkyRL does.
@@ -92,3 +93,46 @@ export class SeqQueue {
     this.gapTimer.unref();
   }
 }
+
+/**
+ * SkyRL's order: calls on a model run in the order they arrive (its futures table's request_id
+ * order, engine.py L380-511), seq_id is not an ordering key. (model_id, seq_id) is remembered only
+ * for the calls SkyRL stores it with — forward_backward, forward, optim_step (api.py L1133-1175) —
+ * and then the same call again gets the same future, anything else under that seq_id a 409
+ * "Training request sequence number was reused" (api.py L372-382). Other calls ignore seq_id.
+ */
+export class ArrivalQueue {
+  private readonly seen = new Map<number, { key: string; requestId: string }>();
+  private tail: Promise<unknown> = Promise.resolve();
+  submitted = 0;
+
+  constructor(
+    private readonly track: (work: Promise<unknown>) => string,
+    private readonly idempotentOps: ReadonlySet<string>,
+  ) {}
+
+  first(run: () => Promise<unknown>): Promise<unknown> {
+    const p = this.tail.then(run);
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+
+  submit(op: string, seqId: number | undefined, key: string, run: () => Promise<unknown>, before?: () => void): string {
+    const keyed = seqId !== undefined && this.idempotentOps.has(op);
+    if (keyed) {
+      const prev = this.seen.get(seqId);
+      if (prev !== undefined) {
+        if (prev.key === key) return prev.requestId;
+        throw new OpenClawError('invalid_request', 'Training request sequence number was reused', { status: 409, param: 'seq_id' });
+      }
+    }
+    before?.();
+    this.submitted += 1;
+    const requestId = this.track(this.first(run));
+    if (keyed) this.seen.set(seqId, { key, requestId });
+    return requestId;
+  }
+}
+
+/** A model's call queue: seq_id-ordered (hosted) or arrival-ordered (SkyRL). */
+export type ModelQueue = SeqQueue | ArrivalQueue;

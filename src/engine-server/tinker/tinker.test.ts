@@ -145,7 +145,8 @@ function maxAbsDiff(a: number[][], b: number[][]): number {
 
 test('capabilities, session, create_model and get_info; an unsupported base model is a clear 400', async () => {
   const caps = await request(`${server.url}/api/v1/get_server_capabilities`);
-  assert.deepEqual(((await caps.body.json()) as any).supported_models, [{ model_name: BASE }]);
+  // Hosted: the SDK's SupportedModel carries max_context_length (types/get_server_capabilities_response.py).
+  assert.deepEqual(((await caps.body.json()) as any).supported_models, [{ model_name: BASE, max_context_length: 96 }]);
   const health = await request(`${server.url}/api/v1/healthz`);
   assert.deepEqual(await health.body.json(), { status: 'ok' });
   assert.equal((await post('/api/v1/session_heartbeat', { session_id: session })).status, 200);
