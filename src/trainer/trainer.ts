@@ -171,7 +171,7 @@ export class Trainer {
         } catch (err) {
           this.lastError = (err as Error).message;
           this.deps.log?.error({ err: this.lastError }, 'training step failed; batch returned to ready');
-          await this.idle(5000);
+          if (this.running) await this.idle(5000);
         }
       } else await this.idle(this.deps.pollMs ?? 500);
     }
