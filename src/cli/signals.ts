@@ -47,13 +47,21 @@ parentPort.on('message', ({ ms, message }) => {
  */
 export class ShutdownBackstop {
   private worker: Worker | null = null;
+  /** Resolves once the watchdog thread runs (or could not start). */
+  ready: Promise<void> = Promise.resolve();
 
   /** Starts the watchdog thread (idle until armed; it never keeps the process alive). */
   static start(): ShutdownBackstop {
     const b = new ShutdownBackstop();
     try {
-      const w = new Worker(WATCHDOG_SOURCE, { eval: true, stdout: false, stderr: false });
+      // execArgv []: no `--import tsx` or other loader in it, so it boots without the main thread's help.
+      const w = new Worker(WATCHDOG_SOURCE, { eval: true, execArgv: [] });
       w.unref();
+      b.ready = new Promise((resolve) => {
+        w.once('online', () => resolve());
+        w.once('error', () => resolve());
+        w.once('exit', () => resolve());
+      });
       w.on('error', () => {
         if (b.worker === w) b.worker = null;
       });
