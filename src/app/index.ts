@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { redact, type Config } from '../config/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
-import { SessionTracker, RecordWriter, compileIgnorePatterns, type Turn } from '../sessions/index.ts';
+import { SessionTracker, RecordWriter, compileIgnorePatterns, type JournalPosition, type Turn } from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
@@ -18,6 +18,7 @@ import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
 import { registerAdminRoutes } from './admin.ts';
+import { StorageMonitor, storageErrno } from './storage.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
 
@@ -86,9 +87,16 @@ function trainingEngineKind(config: Config, opts: StartOptions): string | undefi
  */
 async function createScoringStage(
   config: Config,
-  deps: { store: SampleStore; views: SessionViews; log: Logger; policy: Policy; parts?: PipelineParts },
+  deps: {
+    store: SampleStore;
+    views: SessionViews;
+    log: Logger;
+    policy: Policy;
+    parts?: PipelineParts;
+    onStorageError?: (err: unknown, path: string) => void;
+  },
 ): Promise<ScoringStage> {
-  const { store, views, log, policy, parts } = deps;
+  const { store, views, log, policy, parts, onStorageError } = deps;
   // An embedded engine's teacher and prompt renderer live in this process; OPD modes need them.
   const inProcessParts =
     parts !== undefined || policy.teacher !== undefined || (policy.engine !== undefined && config.mode !== 'openclaw-rl');
@@ -100,7 +108,7 @@ async function createScoringStage(
   if (config.scoring.worker_thread) log.info('scoring runs on the main thread: its teacher or prompt renderer lives in this process');
   return createScoringPipeline(
     config,
-    { store, views, log },
+    { store, views, log, onStorageError },
     {
       teacher: policy.teacher,
       renderPrompt: policy.renderPrompt,
@@ -151,10 +159,20 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     segmentBytes: Math.round(config.storage.records_segment_mb * 1024 * 1024),
     sync: config.storage.synchronous === 'full',
   });
-  const checkpoints = new JournalCheckpoints(store, records, log);
+  let trainer: Trainer | undefined;
+  // Storage faults (a removed folder, read-only or full disk) become /healthz's `degraded`, a 503
+  // for new turns and a held trainer, never a loop (storage.ts).
+  const storage = new StorageMonitor({
+    outputDir: config.output_dir,
+    journal: records,
+    log,
+    onChange: (degraded) => (degraded ? trainer?.pause() : trainer?.resume()),
+  });
+  const onStorageError = (err: unknown, path: string) => storage.report(path === store.path ? 'store' : 'judge_log', path, err);
+  const checkpoints = new JournalCheckpoints(store, records, log, (err) => storage.report('store', store.path, err));
   const views = new SessionViews();
   const hooks = opts.hooks ?? {};
-  const pipeline = await createScoringStage(config, { store, views, log, policy, parts: opts.scoring });
+  const pipeline = await createScoringStage(config, { store, views, log, policy, parts: opts.scoring, onStorageError });
   const tracker = new SessionTracker(
     {
       defaultTurnType: config.server.default_turn_type,
@@ -166,12 +184,27 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     },
     {
       onTurnCompleted(turn) {
-        checkpoints.written(turn, records.turnCompleted(turn));
+        let at: JournalPosition;
+        try {
+          at = records.turnCompleted(turn);
+        } catch (err) {
+          // Not acknowledged: the client gets this error (a 503 naming the path and errno) instead of its answer.
+          storage.report('journal', records.path, err);
+          throw storage.refusal() ?? err;
+        }
+        storage.ok('journal');
+        checkpoints.written(turn, at);
         views.turnCompleted(turn);
         hooks.onTurnCompleted?.(turn);
       },
       onTurnFinalized(turn) {
-        records.turnFinalized(turn);
+        try {
+          records.turnFinalized(turn);
+        } catch (err) {
+          // The turn still goes to the store below; only its journal line (for replay) is missing.
+          // Never thrown: this runs inside the next request's bookkeeping and at shutdown.
+          storage.report('journal', records.path, err);
+        }
         views.turnFinalized(turn);
         hooks.onTurnFinalized?.(turn);
         // A turn is finalised while the *next* request is being read; storing and judging it
@@ -192,7 +225,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     views.turnCompleted(turn);
     checkpoints.written(turn, at);
   }
-  let trainer: Trainer | undefined;
   const metrics = new ServerMetrics();
   const tokens = new TokenResolver(policy.retokenizer);
   metrics.addGauges('sessions', 'Session tracker counter', () => {
@@ -217,6 +249,21 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running'),
   });
   if (opts.train && policy.engine) {
+    // No checkpoint into a folder that is gone or cannot take it: Node's mkdir would re-create a
+    // removed folder (or, on a relative path, loop forever), and the trainer's error says why.
+    const engine = policy.engine;
+    const save = engine.save?.bind(engine);
+    if (save !== undefined) {
+      engine.save = async (dir: string) => {
+        storage.assertWritable(`checkpoint ${dir}`);
+        try {
+          await save(dir);
+        } catch (err) {
+          storage.report('checkpoint', dir, err);
+          throw err;
+        }
+      };
+    }
     trainer = new Trainer({
       engine: policy.engine,
       store,
@@ -249,11 +296,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     onDrained: (r) => log.info(r, 'answers in flight at shutdown: finished within the grace period, or cut'),
     apiKey,
     publicPath: isDashboardShellPath,
+    degraded: () => storage.degraded,
+    refuseTurn: () => storage.refusal(),
     afterResponse: (inFlight) => {
       if (inFlight === 0) pipeline.drainIntake();
     },
     health: () => ({
       mode: config.mode,
+      storage: storage.health(),
       scoring: pipeline.health(),
       ...(trainer
         ? {
@@ -304,6 +354,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // Re-judges the turns left pending, those replay found missing in the store among them.
   pipeline.start();
   checkpoints.start();
+  // The trainer's failures (train.log, the store, a checkpoint) count as storage faults when they are.
+  let trainerError: string | undefined;
+  storage.start(() => {
+    const e = trainer?.lastError;
+    if (e === undefined || e === trainerError) return;
+    trainerError = e;
+    if (storageErrno({ message: e }) !== undefined) storage.report('train', config.output_dir, new Error(e));
+  });
   trainer?.start();
   return {
     app,
@@ -326,14 +384,27 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       const deadline = Date.now() + config.server.shutdown_grace_s * 1000;
       clearInterval(sweep);
       checkpoints.stop();
-      await trainer?.stop();
-      await app.close();
-      tracker.closeAll();
-      await pipeline.close(Math.max(0, deadline - Date.now()));
-      checkpoints.advance();
-      store.close();
-      records.close();
-      await policy.close();
+      storage.stop();
+      // Each part is closed even when one before it failed (a final checkpoint into a full disk
+      // must not leave the server listening); the first failure is thrown at the end.
+      let failure: unknown;
+      const step = async (what: string, fn: () => unknown) => {
+        try {
+          await fn();
+        } catch (err) {
+          failure ??= err;
+          log.error({ err: (err as Error)?.message ?? String(err) }, `shutdown: ${what} failed; closing the rest`);
+        }
+      };
+      await step('stopping the trainer', () => trainer?.stop());
+      await step('closing the HTTP server', () => app.close());
+      await step('ending the sessions', () => tracker.closeAll());
+      await step('closing the scoring pipeline', () => pipeline.close(Math.max(0, deadline - Date.now())));
+      await step('saving the journal checkpoint', () => checkpoints.advance());
+      await step('closing the sample store', () => store.close());
+      await step('closing the journal', () => records.close());
+      await step('closing the policy', () => policy.close());
+      if (failure !== undefined) throw failure;
     },
   };
 }

@@ -23,6 +23,8 @@ export class JournalCheckpoints {
     private readonly store: SampleStore,
     private readonly records: RecordWriter,
     private readonly log: Logger,
+    /** Told when the checkpoint cannot be saved (the storage monitor). */
+    private readonly onError?: (err: unknown) => void,
   ) {
     this.saved = store.journalCheckpoint();
   }
@@ -46,6 +48,7 @@ export class JournalCheckpoints {
       this.saved = cp;
     } catch (err) {
       // A busy or full store: the old checkpoint stays, which only makes the next start read more.
+      this.onError?.(err);
       this.log.warn({ err }, 'could not save the journal checkpoint; the next start replays more of the journal');
     }
   }

@@ -11,7 +11,7 @@ import { PERSONA_NAMES } from '../sim/personas.ts';
 import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, intAtLeast, overridesFrom, positiveNumber } from './flags.ts';
-import { shutdownBackstop, untilStopSignal } from './signals.ts';
+import { ShutdownBackstop, untilStopSignal } from './signals.ts';
 
 const PERSONA_LIST = PERSONA_NAMES.join(', ');
 
@@ -43,6 +43,8 @@ function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
 
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
 async function serveUntilSignal(config: Config, apiKey: string | undefined, train: boolean, fresh = false): Promise<void> {
+  // Started before anything can go wrong: its thread cannot start once the working folder is gone.
+  const backstop = ShutdownBackstop.start();
   const server = await startServer(config, { apiKey, train, fresh });
   if (server.archivedTo !== undefined) process.stderr.write(`openclaw-rl: --fresh: the previous run was moved to ${server.archivedTo}\n`);
   const r = server.resume;
@@ -75,7 +77,7 @@ async function serveUntilSignal(config: Config, apiKey: string | undefined, trai
   await untilStopSignal();
   if (progress) clearInterval(progress);
   // The grace period bounds answers and judge calls in flight; one more second for the rest.
-  shutdownBackstop(config.server.shutdown_grace_s * 1000 + 1000, 'shutdown');
+  backstop.arm(config.server.shutdown_grace_s * 1000 + 1000, 'shutdown');
   await server.close();
 }
 

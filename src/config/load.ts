@@ -1,6 +1,7 @@
 // Reading a config file: YAML → env expansion → CLI overrides → zod validation, with errors that
 // name the key path (`rollout.temperature: expected number, got string`).
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { ZodError } from 'zod';
 import { OpenClawError } from '../errors/index.ts';
@@ -54,6 +55,9 @@ export function parseConfig(raw: unknown, opts: ParseOptions & { source?: string
   }
   const result = ConfigSchema.safeParse(expanded);
   if (!result.success) throw formatZodError(result.error, source);
+  // Absolute from here on: the run must not move if the working folder changes or disappears, and
+  // Node's recursive mkdir loops forever on a relative path whose working folder was removed.
+  result.data.output_dir = resolve(result.data.output_dir);
   if (opts.onWarning) for (const w of configWarnings(expanded, result.data)) opts.onWarning(w);
   return result.data;
 }

@@ -63,6 +63,13 @@ export interface GatewayOptions {
   publicPath?: (path: string) => boolean;
   /** Extra fields for /healthz (mode, trainer state, …). */
   health?: () => Record<string, unknown>;
+  /** True while something besides the upstream makes the server degraded (a storage fault): /healthz says so. */
+  degraded?: () => boolean;
+  /**
+   * An error for new turns while they cannot be recorded (the app's storage monitor): chat
+   * completions and POST /session answer with it before anything is sent to the model.
+   */
+  refuseTurn?: () => OpenClawError | undefined;
   /** Called as each response closes, with the requests still in flight (the app runs recording work when none is). */
   afterResponse?: (inFlight: number) => void;
   /** Called for requests without session id / turn type (counts), to log them. */
@@ -193,7 +200,15 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     void reply.status(status).send(body);
   });
 
-  app.post('/v1/chat/completions', (request, reply) => handleChat(chatDeps, request, reply));
+  const refuse = () => {
+    const err = opts.refuseTurn?.();
+    if (err !== undefined) throw err;
+  };
+
+  app.post('/v1/chat/completions', (request, reply) => {
+    refuse();
+    return handleChat(chatDeps, request, reply);
+  });
 
   app.get('/v1/models', async () => ({
     object: 'list',
@@ -214,7 +229,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
         `${c.requests_without_turn_type} requests carried no turn type (X-Turn-Type / turn_type); they got the default turn type (server.default_turn_type)`,
       );
     return {
-      status: cachedHealth.value.ok ? 'ok' : 'degraded',
+      status: cachedHealth.value.ok && opts.degraded?.() !== true ? 'ok' : 'degraded',
       upstream: cachedHealth.value,
       policy_version: opts.channel.version(),
       live_sessions: opts.tracker.size,
@@ -244,6 +259,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       );
     }
     const sessionId = checkSessionId(String(b.session_id), 'session_id');
+    refuse();
     const out = await runTurn(
       chatDeps,
       prepareTurn(chatDeps, { ...b, stream: false }, request.headers as Record<string, unknown>, { sessionId, turnType: 'main' }),

@@ -49,7 +49,7 @@ export function hfPromptRenderer(tokenizer: HfTokenizer): PromptRenderer {
 /** Creates the pipeline for `config` (the caller calls `start()` once the server is up). */
 export async function createScoringPipeline(
   config: Config,
-  deps: { store: SampleStore; views?: JudgementViews; log?: Logger },
+  deps: { store: SampleStore; views?: JudgementViews; log?: Logger; onStorageError?: (err: unknown, path: string) => void },
   parts: PipelineParts = {},
 ): Promise<ScoringPipeline> {
   const owned: Array<() => Promise<void>> = [];
@@ -107,6 +107,7 @@ export async function createScoringPipeline(
     store: deps.store,
     views: deps.views,
     log: deps.log,
+    onStorageError: deps.onStorageError,
     judgeCall: judgeCall ?? null,
     teacher: teacher ?? null,
     renderPrompt: render ?? null,

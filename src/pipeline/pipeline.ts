@@ -59,6 +59,8 @@ export interface ScoringPipelineOptions {
   /** Longest a queued turn waits for `drainIntake` before a timer drains the queue (default 20 ms). */
   intakeDelayMs?: number;
   now?: () => number;
+  /** Told of every failed write to the store or judge.jsonl, with its file (the app's storage monitor: /healthz, refusing turns). */
+  onStorageError?: (err: unknown, path: string) => void;
 }
 
 const TERMINAL_REASONS = new Set(['session_done', 'expired', 'evicted', 'shutdown']);
@@ -82,6 +84,7 @@ export class ScoringPipeline implements ScoringStage {
   private readonly feedback: FeedbackService;
   private readonly judgeRecords: JsonlAppender;
   private readonly onClose?: () => Promise<void>;
+  private readonly onStorageError: (err: unknown, path: string) => void;
   private readonly now: () => number;
   private idleWaiters: Array<() => void> = [];
   private stopping = false;
@@ -95,6 +98,7 @@ export class ScoringPipeline implements ScoringStage {
     this.feedbackPolicy = opts.feedbackPolicy ?? 'override';
     this.now = opts.now ?? Date.now;
     this.onClose = opts.onClose;
+    this.onStorageError = opts.onStorageError ?? (() => undefined);
     this.intake = new IntakeQueue(opts.intakeDelayMs ?? 20, () => this.drainIntake());
     const flags: MethodFlags = {
       atLeastOne: c.training.at_least_one,
@@ -142,6 +146,7 @@ export class ScoringPipeline implements ScoringStage {
     // One commit for the turns stored here and those the rules judge resolves in the microtasks after.
     this.store.groupWrites((err) => {
       this.counters.counts.store_errors++;
+      this.onStorageError(err, this.store.path);
       this.log.error({ err }, 'a group of stored turns could not be committed; those turns will not be trained');
     });
     for (let items = first; items.length > 0; items = this.intake.take()) {
@@ -163,6 +168,7 @@ export class ScoringPipeline implements ScoringStage {
       this.store.addPendingTurn(pending);
     } catch (err) {
       this.counters.counts.store_errors++;
+      this.onStorageError(err, this.store.path);
       this.log.error({ err, session: turn.sessionId, turn: turn.turnId }, 'could not store a finished turn; it will not be trained');
       return;
     }
@@ -310,6 +316,7 @@ export class ScoringPipeline implements ScoringStage {
       this.store.resolvePendingTurn({ sessionId: p.sessionId, turnId: p.turnId }, outcome);
     } catch (err) {
       this.counters.counts.store_errors++;
+      this.onStorageError(err, this.store.path);
       this.log.error(
         { err, session: p.sessionId, turn: p.turnId },
         'could not store the outcome of a judged turn; it stays pending and is re-judged at the next start',
@@ -319,7 +326,13 @@ export class ScoringPipeline implements ScoringStage {
     this.feedback.forget(p.sessionId, p.turnId);
     this.counters.resolved(v);
     this.views?.judge(p.sessionId, p.turnId, judgementOf(v, this.mode, this.feedbackPolicy));
-    this.judgeRecords.append(judgeRecordOf(t, v, this.mode, this.feedbackPolicy, this.now()));
+    try {
+      this.judgeRecords.append(judgeRecordOf(t, v, this.mode, this.feedbackPolicy, this.now()));
+    } catch (err) {
+      // The outcome is stored; only its line in judge.jsonl (a log for people) is missing.
+      this.onStorageError(err, this.judgeRecords.path);
+      this.log.error({ err, session: p.sessionId, turn: p.turnId }, 'could not append to judge.jsonl; the judged outcome is stored');
+    }
   }
 
   /** A turn that cannot be trained whatever a judge says: stored as a drop without judging. */

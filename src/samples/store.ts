@@ -7,7 +7,7 @@
 // failed commit loses the whole group and goes to the group's `onError`. This connection reads the
 // group's writes at once; other connections (a scoring worker's, the trainer's) after the commit.
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
@@ -50,7 +50,7 @@ const INSERT_SAMPLE = `INSERT INTO samples
 function openDatabase(path: string, opts: OpenOptions): Database.Database {
   const inMemory = path === ':memory:';
   if (opts.readOnly === true) return openReadOnly(path, opts);
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) mkdirSync(resolve(dirname(path)), { recursive: true });
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { timeout: opts.busyTimeoutMs ?? 5000 });

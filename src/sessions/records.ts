@@ -92,6 +92,11 @@ export class RecordWriter {
     return this.out.path;
   }
 
+  /** False once the active segment was removed from its folder (see util/jsonl.ts). */
+  get linked(): boolean {
+    return this.out.linked;
+  }
+
   /** Lines written since this writer opened (in its current segment). */
   get lines(): number {
     return this.out.lines;

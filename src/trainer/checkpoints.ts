@@ -96,7 +96,10 @@ export async function saveCheckpoint(
   const dir = opts.rollback ? `${base}-rollback-v${manifest.policy_version}` : base;
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial, { recursive: true });
+  // Not recursive: a run folder that was removed is an error here, never silently re-created.
+  const root = join(outputDir, CHECKPOINTS_DIR);
+  if (!existsSync(root)) mkdirSync(root);
+  mkdirSync(partial);
   await writeEngine(partial);
   const full: TrainerManifest = { format: 'openclaw-rl-trainer', ...manifest, saved_at: new Date().toISOString() };
   writeFileSync(join(partial, TRAINER_MANIFEST), `${JSON.stringify(full, null, 2)}\n`);

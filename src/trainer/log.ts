@@ -2,7 +2,7 @@
 // format the seed notes grep: `grep advantage logs/train.log`), the same numbers as one JSON object
 // per line in `logs/metrics.jsonl`, and the latest values for `/metrics`.
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The fixed metric keys of one step (docs/design.md §4), in log order. */
 export const STEP_KEYS = [
@@ -57,7 +57,8 @@ export class TrainLog {
   latest: StepMetrics | undefined;
 
   constructor(outputDir: string) {
-    const dir = join(outputDir, 'logs');
+    // Absolute: Node's recursive mkdir loops forever on a relative path whose working folder was removed.
+    const dir = resolve(outputDir, 'logs');
     mkdirSync(dir, { recursive: true });
     this.trainLogPath = join(dir, 'train.log');
     this.metricsPath = join(dir, 'metrics.jsonl');

@@ -2,8 +2,21 @@
 // a file opened for appending: the kernel keeps each line across a process crash, so a crash
 // loses at most a partially written last line — which is terminated on the next open so the
 // following line stays valid, and skipped by readers.
+// A file whose folder was removed under a running server still takes writes (into an inode with
+// no name, gone when it closes): each line checks that its file still has a name, and a line
+// written into a removed file is an ENOENT error, not an acknowledged line (issue 24).
 import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+
+/** The error of a write that went into a file removed from its folder (its line is lost). */
+export function removedFileError(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOENT: ${path} was removed while it was open (its folder was deleted?); the line written is lost`), {
+    code: 'ENOENT',
+    errno: -2,
+    syscall: 'write',
+    path,
+  });
+}
 
 /** Appends JSON lines to one file. */
 export class JsonlAppender {
@@ -19,7 +32,8 @@ export class JsonlAppender {
   constructor(path: string, opts: { sync?: boolean } = {}) {
     this.path = path;
     this.sync = opts.sync ?? false;
-    mkdirSync(dirname(path), { recursive: true });
+    // resolve: a relative path whose working folder is gone throws here instead of looping in mkdir.
+    mkdirSync(resolve(dirname(path)), { recursive: true });
     this.fd = openSync(path, 'a+');
     this.bytes = fstatSync(this.fd).size;
     if (this.bytes > 0) {
@@ -47,8 +61,14 @@ export class JsonlAppender {
       this.bytes = fstatSync(this.fd).size;
       throw err;
     }
+    if (fstatSync(this.fd).nlink === 0) throw removedFileError(this.path);
     this.bytes += buf.length;
     this.lines++;
+  }
+
+  /** False once the file was removed from its folder (writes would be lost). */
+  get linked(): boolean {
+    return this.fd === null || fstatSync(this.fd).nlink > 0;
   }
 
   close(): void {
