@@ -4,7 +4,7 @@
 // to the serving version's on the same samples, and whether the candidate may serve.
 import type { Config } from '../config/index.ts';
 import type { PolicyEngine } from '../engines/types.ts';
-import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore } from '../rl/index.ts';
+import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 
 /** FNV-1a of session and turn, as a number in [0, 1): the same turn is always in or out. */
@@ -56,18 +56,18 @@ async function scoreAll(
   return out;
 }
 
-/**
- * Scores the held-out set with the serving weights and with the trained ones; the candidate
- * passes unless it is worse by more than `max_drop`. Too few usable samples pass, saying so.
- */
-export async function checkGate(engine: PolicyEngine, store: SampleStore, config: Config): Promise<GateVerdict> {
+type Score = (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>;
+
+/** The gate's metric on held-out samples, scored by `score` (the serving or the trained weights). */
+export async function holdoutValue(config: Config, held: StoredSample[], score: Score): Promise<HoldoutValue> {
+  return holdoutMetric(gateMetric(config), await scoreAll(held, score, config.rollout.temperature));
+}
+
+/** The verdict on a candidate against the serving version's value on the same held-out samples. */
+export function judgeCandidate(config: Config, base: HoldoutValue, cand: HoldoutValue | undefined): GateVerdict {
   const gate = config.evaluation.gate!;
   const metric = gateMetric(config);
-  const scoreTrained = engine.scoreTrained!.bind(engine);
-  const held = store.holdoutSamples(config.evaluation.holdout_max);
-  const t = config.rollout.temperature;
-  const base = holdoutMetric(metric, await scoreAll(held, (r) => engine.score(r), t));
-  if (base.samples < gate.min_samples) {
+  if (cand === undefined || base.value === undefined || cand.value === undefined || base.samples < gate.min_samples) {
     return {
       pass: true,
       metric,
@@ -78,9 +78,9 @@ export async function checkGate(engine: PolicyEngine, store: SampleStore, config
       reason: `${base.samples} usable held-out samples, fewer than evaluation.gate.min_samples ${gate.min_samples}: served unchecked`,
     };
   }
-  const cand = holdoutMetric(metric, await scoreAll(held, scoreTrained, t));
-  const drop = holdoutDrop(metric, base.value!, cand.value!);
+  const drop = holdoutDrop(metric, base.value, cand.value);
   const pass = drop <= gate.max_drop;
+  const values = `${cand.value.toFixed(4)} vs serving ${base.value.toFixed(4)} on ${cand.samples} held-out samples`;
   return {
     pass,
     metric,
@@ -88,8 +88,19 @@ export async function checkGate(engine: PolicyEngine, store: SampleStore, config
     candidate: cand.value,
     drop,
     samples: cand.samples,
-    reason: pass
-      ? `${metric} ${cand.value!.toFixed(4)} vs serving ${base.value!.toFixed(4)} on ${cand.samples} held-out samples`
-      : `${metric} worse by ${drop.toFixed(4)} (> evaluation.gate.max_drop ${gate.max_drop}): ${cand.value!.toFixed(4)} vs serving ${base.value!.toFixed(4)} on ${cand.samples} held-out samples`,
+    reason: pass ? `${metric} ${values}` : `${metric} worse by ${drop.toFixed(4)} (> evaluation.gate.max_drop ${gate.max_drop}): ${values}`,
   };
+}
+
+/**
+ * Scores the held-out set with the serving weights and with the trained ones and judges the
+ * candidate (the trainer itself scores the baseline before training when it can, off the serving
+ * thread; this one-call form is for benchmarks and tools).
+ */
+export async function checkGate(engine: PolicyEngine, store: SampleStore, config: Config): Promise<GateVerdict> {
+  const held = store.holdoutSamples(config.evaluation.holdout_max);
+  const base = await holdoutValue(config, held, (r) => engine.score(r));
+  const cand =
+    base.samples >= config.evaluation.gate!.min_samples ? await holdoutValue(config, held, engine.scoreTrained!.bind(engine)) : undefined;
+  return judgeCandidate(config, base, cand);
 }

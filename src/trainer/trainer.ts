@@ -12,7 +12,8 @@ import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, listCheckpoints, pruneCheckpoints, saveCheckpoint } from './checkpoints.ts';
-import { checkGate, reserveHoldout, type GateVerdict } from './gate.ts';
+import { holdoutValue, judgeCandidate, reserveHoldout, type GateVerdict } from './gate.ts';
+import type { HoldoutValue } from '../rl/index.ts';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -100,6 +101,12 @@ export class Trainer {
   /** Versions the regression gate refused, and its last verdict. */
   gateRefusals = 0;
   lastGate: GateVerdict | undefined;
+  /**
+   * Whether the trained weights are the served ones (true at start, after a publish or a
+   * rollback; false after a refused version under on_fail hold). Then the gate scores the
+   * serving version's baseline on the training thread, before the step, never on the serving one.
+   */
+  private trainedIsServed = true;
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -227,6 +234,7 @@ export class Trainer {
       const from = engine.version();
       const version = Math.max(from, store.maxPolicyVersion()) + 1;
       await restore(target.dir, version);
+      this.trainedIsServed = true;
       const saved = await saveCheckpoint(
         config.output_dir,
         { step: this.step, policy_version: version, engine: engine.kind },
@@ -285,20 +293,33 @@ export class Trainer {
         })),
         versionAtLease,
       );
+      const held = train.length > 0 && this.gated() ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
+      let baseline: HoldoutValue | undefined;
+      if (held !== undefined) {
+        const scoreTrained = engine.scoreTrained!.bind(engine);
+        baseline = await holdoutValue(config, held, this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
+      }
       const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
-      const verdict = train.length > 0 && this.gated() ? await checkGate(engine, store, config) : undefined;
+      let verdict: GateVerdict | undefined;
+      if (held !== undefined && baseline !== undefined) {
+        const enough = baseline.samples >= config.evaluation.gate!.min_samples;
+        const candidate = enough ? await holdoutValue(config, held, engine.scoreTrained!.bind(engine)) : undefined;
+        verdict = judgeCandidate(config, baseline, candidate);
+      }
       const refused = verdict !== undefined && !verdict.pass;
       const step = this.step + 1;
       let version: number;
       if (refused) {
         // Not served; the batch is kept, dropped as 'rejected', for inspection.
         version = engine.version();
-        if (config.evaluation.gate?.on_fail === 'rollback') await this.restoreServing();
+        if (config.evaluation.gate?.on_fail === 'rollback') this.trainedIsServed = await this.restoreServing();
+        else this.trainedIsServed = false;
         store.dropLease(lease.leaseId, 'rejected');
         published = true;
       } else {
         version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
         published = true;
+        if (train.length > 0 && engine.publish) this.trainedIsServed = true;
         store.markTrained(lease.leaseId, step);
       }
       this.step = step;
@@ -365,7 +386,7 @@ export class Trainer {
   }
 
   /** on_fail rollback: the training state goes back to the serving version's checkpoint. */
-  private async restoreServing(): Promise<void> {
+  private async restoreServing(): Promise<boolean> {
     const { engine, config, log } = this.deps;
     const ck = checkpointOfVersion(config.output_dir, engine.version());
     if (ck === undefined || engine.restore === undefined) {
@@ -373,9 +394,10 @@ export class Trainer {
         { version: engine.version() },
         'no checkpoint of the serving version to roll back to: training continues from the refused weights',
       );
-      return;
+      return false;
     }
     await engine.restore(ck.dir, engine.version());
+    return true;
   }
 
   private async checkpoint(opts: { rollback?: boolean } = {}): Promise<void> {
