@@ -3,6 +3,7 @@
 // talking to it. Prints progress and a Base vs Updated table like the OpenClaw-RL paper's, and
 // where the run's logs, records, metrics and dashboard are.
 import { join } from 'node:path';
+import { evaluationOfRun, formatEvaluation } from '../evaluation/index.ts';
 import type { Mode } from '../config/index.ts';
 import { createPersona } from '../sim/personas.ts';
 import { learn, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
@@ -77,6 +78,30 @@ export function formatDemoTable(r: LearnResult, steps: number): string {
   return [head, sep, row].join('\n');
 }
 
+/**
+ * The live evaluation of the run (judged turns per policy version, from its sample store) and
+ * whether it moved the same way as the simulated user's rating of held-out answers.
+ */
+export function liveEvaluationText(r: LearnResult): string {
+  const e = evaluationOfRun(r.outputDir);
+  const judged = e.versions.filter((v) => v.reward.mean !== null && v.judged_turns > 0);
+  const lines = ["Judged turns per policy version (the users' own reactions during training; openclaw-rl report):", formatEvaluation(e)];
+  const steps = Object.keys(r.ratings).map(Number);
+  const first = judged[0];
+  const last = judged.at(-1);
+  const base = r.ratings[Math.min(...steps)];
+  const updated = r.ratings[Math.max(...steps)];
+  if (first !== undefined && last !== undefined && last !== first && base !== undefined && updated !== undefined) {
+    const live = last.reward.mean! - first.reward.mean!;
+    const rated = updated - base;
+    const agree = Math.sign(live) === Math.sign(rated);
+    lines.push(
+      `live reward v${first.policy_version} → v${last.policy_version}: ${first.reward.mean!.toFixed(2)} → ${last.reward.mean!.toFixed(2)}; held-out rating ${base.toFixed(2)} → ${updated.toFixed(2)}: ${agree ? 'same direction' : 'different directions'}`,
+    );
+  }
+  return lines.join('\n');
+}
+
 /** Runs the demo and prints as it goes; returns the result. */
 export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   const out = opts.out ?? process.stdout;
@@ -101,6 +126,7 @@ export async function runDemo(opts: DemoOptions): Promise<LearnResult> {
   };
   const r = await learn(learnOpts);
   out.write(`\n${formatDemoTable(r, opts.steps)}\n\n`);
+  out.write(`${liveEvaluationText(r)}\n\n`);
   out.write(
     `ran ${r.episodes} episodes${r.failedEpisodes > 0 ? ` (${r.failedEpisodes} failed and were skipped)` : ''} in ${r.wallSeconds.toFixed(0)} s\n`,
   );

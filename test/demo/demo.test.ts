@@ -52,6 +52,9 @@ test('demo: episodes → samples → 2 training steps → new versions, table an
   assert.match(printed, /\| persona \| method \| Base \| 1 step \| Updated \(2 steps\) \|/);
   assert.match(printed, /\| no-markdown \| openclaw-combine \| \d\.\d\d \| \d\.\d\d \| \d\.\d\d \|/);
   assert.match(printed, /logs: +.*train\.log/);
+  // The live evaluation per version, next to the rating, and whether they moved the same way.
+  assert.match(printed, /Judged turns per policy version/);
+  assert.match(printed, /live reward v0 → v\d+: -?\d\.\d\d → -?\d\.\d\d; held-out rating \d\.\d\d → \d\.\d\d: (same|different) direction/);
   assert.ok(existsSync(join(outputDir, 'records', 'turns.jsonl')));
   assert.ok(existsSync(join(outputDir, 'checkpoints')), 'the updated policy is checkpointed at the end');
 });
