@@ -6,11 +6,11 @@
 //     measured in the same run, interleaved, so machine noise hits both).
 // Target (docs/evaluation.md): serving p99 during an evaluation ≤ 2× idle.
 import pino from 'pino';
-import { parseConfig } from '../src/config/index.ts';
-import { startServer } from '../src/app/index.ts';
+import { BASE_CHECKPOINT, startServer } from '../src/app/index.ts';
 import { makeSample } from '../src/samples/testdata/fixtures.ts';
 import { holdoutValue, judgeCandidate } from '../src/trainer/gate.ts';
 import { tempDir } from '../test/support/temp.ts';
+import { embeddedTrainConfig } from '../test/support/train-sessions.ts';
 
 const N = Number(process.env.BENCH_HOLDOUT ?? 32);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 5);
@@ -22,22 +22,14 @@ const pct = (xs: number[], p: number) => {
 };
 
 const out = tempDir('ocrl-bench-gate-');
-const config = parseConfig(
-  {},
-  {
-    env: {},
-    overrides: {
-      output_dir: out,
-      mode: 'openclaw-rl',
-      'server.port': 0,
-      'rollout.max_tokens': 32,
-      // The bench holds out its own samples below; the trainer's hash picks none of them.
-      'evaluation.holdout_fraction': 1e-9,
-      'evaluation.holdout_max': N,
-      'evaluation.gate': { metric: 'holdout_reward_logprob', min_samples: 1 },
-    },
-  },
-);
+const config = embeddedTrainConfig(out, BASE_CHECKPOINT, {
+  'rollout.max_tokens': 32,
+  'rollout.temperature': 0.8,
+  // The bench holds out its own samples below; the trainer's hash picks none of them.
+  'evaluation.holdout_fraction': 1e-9,
+  'evaluation.holdout_max': N,
+  'evaluation.gate': { metric: 'holdout_reward_logprob', min_samples: 1 },
+});
 const server = await startServer(config, { train: true, log: pino({ level: 'silent' }) });
 const engine = server.engine!;
 server.trainer!.pause(); // the bench calls the gate itself

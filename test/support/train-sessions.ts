@@ -1,7 +1,31 @@
 // Drives a training server the way a client would: judged two-turn sessions over HTTP until the
 // trainer has taken a number of steps (embedded engine + rules judge: praise reads as +1).
 import assert from 'node:assert/strict';
+import { parseConfig, type Config } from '../../src/config/index.ts';
 import type { RunningServer } from '../../src/app/index.ts';
+
+/**
+ * A `train` config on the embedded engine for loop tests: binary RL, any free port, the given
+ * (tiny) checkpoint, short answers at T = 1, batches of 2; `overrides` are config key paths.
+ */
+export function embeddedTrainConfig(out: string, checkpoint: string, overrides: Record<string, unknown> = {}): Config {
+  return parseConfig(
+    {},
+    {
+      env: {},
+      overrides: {
+        output_dir: out,
+        mode: 'openclaw-rl',
+        'server.port': 0,
+        'rollout.checkpoint': checkpoint,
+        'rollout.max_tokens': 8,
+        'rollout.temperature': 1,
+        'training.batch_size': 2,
+        ...overrides,
+      },
+    },
+  );
+}
 
 export async function chat(url: string, sessionId: string, messages: unknown[], done = false, key?: string): Promise<string> {
   const res = await fetch(`${url}/v1/chat/completions`, {

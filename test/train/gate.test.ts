@@ -7,37 +7,23 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 import type { TrainOptions, TrainSample } from '../../src/engines/types.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
-import { chat, until } from '../support/train-sessions.ts';
+import { chat, until, embeddedTrainConfig } from '../support/train-sessions.ts';
 
 const PROMPT = [3, 4, 5, 6];
 const ANSWER = [7, 8, 9, 10];
 
 async function run(checkpoint: string, maxDrop: number) {
   const out = tempDir('ocrl-gate-');
-  const config = parseConfig(
-    {},
-    {
-      env: {},
-      overrides: {
-        output_dir: out,
-        mode: 'openclaw-rl',
-        'server.port': 0,
-        'rollout.checkpoint': checkpoint,
-        'rollout.max_tokens': 8,
-        'rollout.temperature': 1,
-        'training.batch_size': 2,
-        'training.lr': 1e-2,
-        'evaluation.holdout_fraction': 0.4,
-        'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: maxDrop, min_samples: 2, on_fail: 'rollback' },
-      },
-    },
-  );
+  const config = embeddedTrainConfig(out, checkpoint, {
+    'training.lr': 1e-2,
+    'evaluation.holdout_fraction': 0.4,
+    'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: maxDrop, min_samples: 2, on_fail: 'rollback' },
+  });
   const server = await startServer(config, {
     train: true,
     trainerPollMs: 20,

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
-import { trainSteps } from '../support/train-sessions.ts';
+import { trainSteps, embeddedTrainConfig } from '../support/train-sessions.ts';
 
 function metricValue(text: string, name: string): number {
   const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
@@ -21,23 +20,10 @@ function metricValue(text: string, name: string): number {
 test('train restarted twice continues where it stopped: version, steps, train.log, /metrics and the store agree', async () => {
   const checkpoint = await tinyCheckpoint();
   const out = tempDir('ocrl-restart-');
-  const config = parseConfig(
-    {},
-    {
-      env: {},
-      overrides: {
-        output_dir: out,
-        mode: 'openclaw-rl',
-        'server.port': 0,
-        'rollout.checkpoint': checkpoint,
-        'rollout.max_tokens': 8,
-        'rollout.temperature': 1,
-        'training.batch_size': 2,
-        'training.lr': 1e-3,
-        'training.save_interval': 2,
-      },
-    },
-  );
+  const config = embeddedTrainConfig(out, checkpoint, {
+    'training.lr': 1e-3,
+    'training.save_interval': 2,
+  });
   const start = () => startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   try {
     // Run 1: two steps or more, then a graceful stop (it saves the last step if the periodic save did not).

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
 import { rollbackStoppedRun } from '../../src/trainer/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
-import { trainSteps } from '../support/train-sessions.ts';
+import { trainSteps, embeddedTrainConfig } from '../support/train-sessions.ts';
 
 const KEY = 'rollback-test-key';
 const PROBE = { promptIds: [3, 4, 5, 6], responseIds: [7, 8, 9], temperature: 1 };
@@ -33,25 +32,12 @@ async function post(server: RunningServer, body: unknown, key: string | undefine
 test('POST /admin/rollback restores a kept version at once under a new number; a restart continues from it', async () => {
   const checkpoint = await tinyCheckpoint();
   const out = tempDir('ocrl-rollback-');
-  const config = parseConfig(
-    {},
-    {
-      env: {},
-      overrides: {
-        output_dir: out,
-        mode: 'openclaw-rl',
-        'server.port': 0,
-        'server.api_key': KEY,
-        'rollout.checkpoint': checkpoint,
-        'rollout.max_tokens': 8,
-        'rollout.temperature': 1,
-        'training.batch_size': 2,
-        'training.lr': 5e-3,
-        // Three steps, then the trainer holds still: what serves is what the test compares.
-        'training.max_steps': 3,
-      },
-    },
-  );
+  const config = embeddedTrainConfig(out, checkpoint, {
+    'server.api_key': KEY,
+    'training.lr': 5e-3,
+    // Three steps, then the trainer holds still: what serves is what the test compares.
+    'training.max_steps': 3,
+  });
   const start = () => startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   let server = await start();
   let kept = -1;
