@@ -26,11 +26,13 @@ export const ScriptRuleSchema = z
   .strict();
 export type ScriptRule = z.infer<typeof ScriptRuleSchema>;
 
-const ScriptSchema = z.union([z.array(ScriptRuleSchema), z.object({ rules: z.array(ScriptRuleSchema) }).strict()]);
+// An array of rules, or {"rules": [...]}; checked by shape so an error names the rule's field.
+const RulesSchema = z.array(ScriptRuleSchema);
+const ScriptObjectSchema = z.object({ rules: RulesSchema }).strict();
 
 /** Checks rules (a bad regular expression is a config error naming the rule). */
 export function parseScript(raw: unknown, where = 'script'): ScriptRule[] {
-  const parsed = ScriptSchema.safeParse(raw);
+  const parsed = Array.isArray(raw) ? RulesSchema.safeParse(raw) : ScriptObjectSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new OpenClawError(
