@@ -2,7 +2,7 @@
 // config (file + env + flags), runs, and maps errors to exit codes in one place (`run`); usage
 // errors the parser finds (unknown option, bad value, no command) exit 2 in `main`.
 import { Command, CommanderError, Option } from 'commander';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
 import { loadConfig, MODES, type Config } from '../config/index.ts';
@@ -171,6 +171,14 @@ export function buildProgram(): Command {
       'hosted',
     )
     .option('--max-lora-adapters <n>', "LoRA slots, one of them the base (skyrl-jax; default 32 as SkyRL's)")
+    .option(
+      '--tokenizer <dir>',
+      "serve over a Hugging Face tokenizer folder (e.g. the base model's, Qwen3's); without --checkpoint a tiny random model over its whole vocabulary is built under the state dir (docs/tinker-local.md#a-real-vocabulary)",
+    )
+    .option(
+      '--script <file>',
+      'scripted Tinker answers: JSON [{"match": regex, "completion": text}] (docs/tinker-local.md#scripted-answers)',
+    )
     .action(async (opts) => {
       await run(async () => {
         const port = opts.port as number;
@@ -188,12 +196,32 @@ export function buildProgram(): Command {
               `--max-lora-adapters expects an integer ≥ 2 (one slot is the base model), got '${opts.maxLoraAdapters}'`,
             );
         }
+        const script =
+          opts.script !== undefined ? await (await import('../engine-server/tinker/script.ts')).loadScript(String(opts.script)) : undefined;
+        if (script !== undefined && opts.tinker !== true)
+          throw new OpenClawError('invalid_request', '--script answers Tinker sampling: add --tinker');
         const tinker =
           opts.tinker === true
-            ? { stateDir: opts.stateDir as string, profile: profile as (typeof TINKER_PROFILES)[number], maxLoraAdapters }
+            ? { stateDir: opts.stateDir as string, profile: profile as (typeof TINKER_PROFILES)[number], maxLoraAdapters, script }
             : undefined;
+        const tokenizer = opts.tokenizer !== undefined ? String(opts.tokenizer) : undefined;
+        let checkpoint = opts.checkpoint as string | undefined;
+        if (checkpoint === undefined && tokenizer !== undefined) {
+          // A random model over the tokenizer's vocabulary, built once per state dir and reused.
+          const { writeVocabCheckpoint, VOCAB_MODEL_DEFAULTS } = await import('../engine-server/tinker/vocab.ts');
+          const { createHash } = await import('node:crypto');
+          const tag = createHash('sha256').update(resolve(tokenizer)).digest('hex').slice(0, 8);
+          checkpoint = join(String(opts.stateDir), `base-vocab-${tag}-d${VOCAB_MODEL_DEFAULTS.dModel}`);
+          if (!existsSync(join(checkpoint, 'config.json'))) {
+            const vocab = await writeVocabCheckpoint(checkpoint, tokenizer);
+            process.stderr.write(
+              `openclaw-rl: built a random d${VOCAB_MODEL_DEFAULTS.dModel} model over the ${vocab} ids of ${tokenizer} at ${checkpoint}\n`,
+            );
+          }
+        }
         const server = await serveEngine({
-          checkpoint: opts.checkpoint ?? BASE_CHECKPOINT,
+          tokenizer,
+          checkpoint: checkpoint ?? BASE_CHECKPOINT,
           host: opts.host,
           port,
           apiKey: opts.apiKey,

@@ -134,7 +134,12 @@ export async function serveEngine(opts: {
   apiKey?: string;
   modelId: string;
   /** Also serve the Tinker API (base_model = modelId), saving weights under this state dir. */
-  tinker?: { stateDir: string; profile?: TinkerServerOptions['profile']; maxLoraAdapters?: number };
+  tinker?: { stateDir: string; profile?: TinkerServerOptions['profile']; maxLoraAdapters?: number; script?: TinkerServerOptions['script'] };
+  /**
+   * A Hugging Face tokenizer folder to serve the checkpoint with (chat template and all) instead of
+   * its own tokenizer; the checkpoint's vocabulary must hold its ids (docs/tinker-local.md).
+   */
+  tokenizer?: string;
 }): Promise<RunningEngineServer> {
   const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
   if (!existsSync(join(opts.checkpoint, 'config.json'))) {
@@ -144,9 +149,12 @@ export async function serveEngine(opts: {
     );
   }
   const engine = await WorkerEngine.load(opts.checkpoint, { train: false });
-  if (engine.tokenizer === null) {
+  if (engine.tokenizer === null && opts.tokenizer === undefined) {
     await engine.close();
-    throw new OpenClawError('config', `checkpoint ${opts.checkpoint} has no tokenizer.json`);
+    throw new OpenClawError(
+      'config',
+      `checkpoint ${opts.checkpoint} has no tokenizer.json: pass --tokenizer DIR (the Hugging Face folder it was built over)`,
+    );
   }
   let tinker: TinkerService | undefined;
   try {
@@ -157,10 +165,14 @@ export async function serveEngine(opts: {
         baseModel: opts.modelId,
         profile: opts.tinker.profile,
         maxLoraAdapters: opts.tinker.maxLoraAdapters,
+        tokenizer: opts.tokenizer,
+        script: opts.tinker.script,
       });
+    const { loadChatTokenizer } = await import('../tokenize/chat-loader.ts');
     const server = await startEngineServer({
       engine,
-      tokenizer: new EmbeddedChatTokenizer(engine.tokenizer),
+      tokenizer:
+        opts.tokenizer !== undefined ? (await loadChatTokenizer(opts.tokenizer)).tokenizer : new EmbeddedChatTokenizer(engine.tokenizer!),
       modelId: opts.modelId,
       contextLength: engine.config.ctx,
       host: opts.host,

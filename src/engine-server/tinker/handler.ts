@@ -32,10 +32,20 @@ import {
 } from './learner.ts';
 import { formatPath, pathDir, type TinkerPath } from './paths.ts';
 import { PROFILES, SKYRL_TRAIN_OPTIMIZER, type TinkerProfile, type TinkerProfileName } from './profiles.ts';
+import { cutScripted, matchScript, type ScriptRule } from './script.ts';
+import { checkCodecFits, embeddedCodec, hfCodec, type TextCodec } from './vocab.ts';
 
 /** Arguments of each worker operation. */
 export interface WorkerOps {
-  init: { checkpoint: string; stateDir: string; profile?: TinkerProfileName };
+  init: {
+    checkpoint: string;
+    stateDir: string;
+    profile?: TinkerProfileName;
+    /** A Hugging Face tokenizer folder to read text with instead of the checkpoint's tokenizer. */
+    tokenizer?: string;
+    /** Scripted answers (script.ts). */
+    script?: ScriptRule[];
+  };
   create_model: { modelId: string; seed: number | null };
   unload_model: { modelId: string };
   forward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
@@ -52,6 +62,8 @@ export interface WorkerOps {
 export interface WorkerInfo {
   config: GptConfig;
   hasTokenizer: boolean;
+  /** Where the served text comes from (vocab.ts), or null without a tokenizer. */
+  tokenizer: string | null;
 }
 
 /** One asample request, checked. */
@@ -82,7 +94,8 @@ const STOP_STRING = new Error('stop string reached');
 /** The Tinker worker's handler. */
 export class TinkerHandler implements ThreadHandler {
   private base: Gpt | null = null;
-  private tokenizer: Tokenizer | null = null;
+  private tokenizer: TextCodec | null = null;
+  private script: ScriptRule[] = [];
   private stateDir = '';
   private readonly models = new Map<string, TrainingModel>();
   private readonly samplers = new Map<string, ServedSnapshot>();
@@ -152,10 +165,23 @@ export class TinkerHandler implements ThreadHandler {
     await initBackend();
     const data = await readCheckpoint(a.checkpoint);
     this.base = new Gpt(data.config.model, fromHost(data.weights));
-    this.tokenizer = data.tokenizer !== null ? Tokenizer.fromJSON(data.tokenizer) : null;
+    // A real tokenizer (e.g. Qwen3's) wins over the checkpoint's byte-level one; its ids must fit.
+    if (a.tokenizer !== undefined) {
+      this.tokenizer = await hfCodec(a.tokenizer);
+      checkCodecFits(this.tokenizer, this.base.config.vocabSize, a.checkpoint);
+    } else if (data.tokenizer !== null) this.tokenizer = embeddedCodec(Tokenizer.fromJSON(data.tokenizer), a.checkpoint);
+    this.script = a.script ?? [];
+    if (this.script.length > 0 && this.tokenizer === null)
+      throw new OpenClawError(
+        'config',
+        `scripted answers need a tokenizer to read prompts with, and checkpoint ${a.checkpoint} has none: pass one`,
+        {
+          param: 'tokenizer',
+        },
+      );
     this.stateDir = a.stateDir;
     this.profile = PROFILES[a.profile ?? 'hosted'];
-    return { config: this.base.config, hasTokenizer: this.tokenizer !== null };
+    return { config: this.base.config, hasTokenizer: this.tokenizer !== null, tokenizer: this.tokenizer?.source ?? null };
   }
 
   private baseModel(): Gpt {
@@ -282,7 +308,12 @@ export class TinkerHandler implements ThreadHandler {
       );
     const seed = a.seed ?? Math.floor(Math.random() * 2 ** 31);
     const sequences = [];
+    const scripted = this.scripted(model, a);
     for (let i = 0; i < a.numSamples; i++) {
+      if (scripted !== null) {
+        sequences.push(scripted);
+        continue;
+      }
       const r = await this.sampleOne(model, a, seed + i, signal);
       // As SkyRL (and vLLM by default): sampled log-probs are of the raw distribution (T = 1),
       // whatever temperature drew the tokens; generateTokens reports them at T, so rescore.
@@ -307,6 +338,34 @@ export class TinkerHandler implements ThreadHandler {
         out.topk_prompt_logprobs = [null, ...(scored.topK ?? []).map((t) => Array.from(t.ids, (id, j) => [id, t.logprobs[j]]))];
     }
     return out;
+  }
+
+  /**
+   * The scripted answer to this prompt (script.ts), or null when no rule matches: the rule's
+   * completion in the served vocabulary, cut as a sampled one would be, with the model's own
+   * log-probs at temperature 1 (what a sampled sequence reports).
+   */
+  private scripted(model: Gpt, a: SampleArgs): { tokens: number[]; logprobs: number[]; stop_reason: string } | null {
+    const tok = this.tokenizer;
+    if (this.script.length === 0 || tok === null) return null;
+    const rule = matchScript(this.script, tok.decode(a.prompt));
+    if (rule === null) return null;
+    const ids = tok.encode(rule.completion);
+    const bad = ids.find((id) => id >= model.config.vocabSize);
+    if (bad !== undefined)
+      throw new OpenClawError(
+        'config',
+        `scripted completion /${rule.match}/ encodes to id ${bad}, outside the model's vocabulary of ${model.config.vocabSize}`,
+      );
+    const room = model.config.ctx - a.prompt.length;
+    const cut = cutScripted(ids, {
+      maxTokens: Math.min(a.maxTokens, room),
+      stopTokens: a.stopTokens,
+      stopStrings: a.stopStrings,
+      decode: tok.decode,
+    });
+    const logprobs = cut.tokens.length > 0 ? scoreTokens(model, a.prompt, cut.tokens, 1).logprobs : [];
+    return { tokens: cut.tokens, logprobs, stop_reason: cut.finishReason };
   }
 
   /** One sequence; stop token ids end it (kept as the last token), as do stop strings. */

@@ -17,7 +17,8 @@ import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
 import type { Gpt } from '../../engines/embedded/model.ts';
 import type { AdamW, AdamWConfig } from '../../engines/embedded/optimizer.ts';
-import { trainLogprobs, type PackedBatch } from '../../engines/embedded/train.ts';
+import type { PackedBatch } from '../../engines/embedded/train.ts';
+import { learnerLogprobs } from './head.ts';
 import { LOG_RATIO_BOUND } from '../../rl/ppo.ts';
 import type { Reduction } from './profiles.ts';
 
@@ -173,7 +174,7 @@ function output(chosen: tf.Tensor, terms: tf.Tensor, datums: readonly LearnerDat
 export function forwardOnly(model: Gpt, datums: readonly LearnerDatum[], lossFn: LossFn, cfg: LossConfig): LearnerOutput {
   const batch = packDatums(datums, model.config.vocabSize);
   const { chosen, terms } = tf.tidy(() => {
-    const c = trainLogprobs(model, batch, 1).chosen;
+    const c = learnerLogprobs(model, batch);
     return { chosen: c, terms: elementwiseLoss(c, batch, lossFn, cfg) };
   });
   try {
@@ -191,7 +192,7 @@ export function forwardBackward(m: TrainingModel, datums: readonly LearnerDatum[
   );
   let kept: { chosen: tf.Tensor; terms: tf.Tensor } | null = null;
   const { value, grads } = tf.variableGrads(() => {
-    const chosen = trainLogprobs(m.policy, batch, 1).chosen;
+    const chosen = learnerLogprobs(m.policy, batch);
     const terms = elementwiseLoss(chosen, batch, lossFn, cfg);
     // Kept past variableGrads' scope, which frees everything the forward pass made.
     kept = { chosen: tf.keep(chosen), terms: tf.keep(terms) };

@@ -29,6 +29,7 @@ import {
   type TinkerProfile,
   type TinkerProfileName,
 } from './profiles.ts';
+import type { ScriptRule } from './script.ts';
 import { ArrivalQueue, SeqQueue, type ModelQueue } from './sequence.ts';
 
 /** Options of the embedded Tinker server. */
@@ -51,6 +52,14 @@ export interface TinkerServerOptions {
   sessionTimeoutMs?: number;
   /** SkyRL: how often stale sessions are looked for (default 60 s; < 0 disables). */
   sessionCleanupMs?: number;
+  /**
+   * The base model's Hugging Face tokenizer folder (tokenizer.json + tokenizer_config.json), read
+   * instead of the checkpoint's byte-level tokenizer for stop strings and scripted answers; the
+   * checkpoint's vocabulary must hold its ids (docs/tinker-local.md#a-real-vocabulary).
+   */
+  tokenizer?: string;
+  /** Scripted answers: prompts matching a rule get its completion instead of a sample (script.ts). */
+  script?: ScriptRule[];
 }
 
 type Body<T extends z.ZodTypeAny> = z.infer<T>;
@@ -114,6 +123,8 @@ export class TinkerService {
     private readonly opts: TinkerServerOptions,
     private readonly worker: ThreadClient,
     readonly config: GptConfig,
+    /** Where served text comes from (the checkpoint's tokenizer or `tokenizer`), null without one. */
+    readonly tokenizerSource: string | null = null,
   ) {
     this.profile = PROFILES[opts.profile ?? 'hosted'];
     this.futures = new FutureStore(4096, this.profile.skyrl ? 'integer' : 'instance');
@@ -149,8 +160,10 @@ export class TinkerService {
         checkpoint: opts.checkpoint,
         stateDir: opts.stateDir,
         profile: opts.profile ?? 'hosted',
+        tokenizer: opts.tokenizer,
+        script: opts.script,
       } satisfies WorkerOps['init']);
-      return new TinkerService(opts, worker, info.config);
+      return new TinkerService(opts, worker, info.config, info.tokenizer);
     } catch (err) {
       await worker.terminate();
       throw err;

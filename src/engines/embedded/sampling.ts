@@ -146,6 +146,9 @@ function disposeState(s: DecodeState): void {
   tf.dispose([...s.cache.k, ...s.cache.v, s.logits]);
 }
 
+/** Elements of one [rows, V] chunk of scored logits (~64 MB of float32). */
+const SCORE_CHUNK_ELEMENTS = 1 << 24;
+
 /** Log-probs of given response tokens after a prompt (one forward pass), optionally with top-K. */
 export function scoreTokens(
   model: Gpt,
@@ -164,15 +167,35 @@ export function scoreTokens(
   const P = promptIds.length;
   const T = ids.length - 1;
   const k = topK === undefined ? 0 : Math.min(Math.max(1, Math.floor(topK)), vocabSize);
+  // The head runs on row chunks of at most SCORE_CHUNK_ELEMENTS logits: with a real vocabulary
+  // (Qwen3's 151,669 ids) a whole long prompt's [R, V] log-softmax would not fit the wasm heap.
+  const rowsPer = Math.max(1, Math.floor(SCORE_CHUNK_ELEMENTS / vocabSize));
   const out = tf.tidy(() => {
     const h = model.hidden(Int32Array.from(ids.slice(0, T)), 1, T);
-    const rows = tf.slice(h, [P - 1, 0], [R, model.config.dModel]);
-    const lp = tf.logSoftmax(tf.div(model.logits(rows), logprobTemperature(temperature)));
-    const flat = Int32Array.from(responseIds, (id, r) => r * vocabSize + id);
-    const chosen = tf.gather(tf.reshape(lp, [-1]), tf.tensor1d(flat, 'int32'));
-    if (k === 0) return { chosen };
-    const top = tf.topk(lp, k);
-    return { chosen, topValues: top.values, topIndices: top.indices };
+    const chosen: tf.Tensor[] = [];
+    const values: tf.Tensor[] = [];
+    const indices: tf.Tensor[] = [];
+    for (let s = 0; s < R; s += rowsPer) {
+      const n = Math.min(rowsPer, R - s);
+      // Its own tidy: each chunk's [n, V] tensors are freed before the next one is made.
+      const part = tf.tidy(() => {
+        const rows = tf.slice(h, [P - 1 + s, 0], [n, model.config.dModel]);
+        const lp = tf.logSoftmax(tf.div(model.logits(rows), logprobTemperature(temperature)));
+        const flat = Int32Array.from(responseIds.slice(s, s + n), (id, r) => r * vocabSize + id);
+        const picked = tf.gather(tf.reshape(lp, [-1]), tf.tensor1d(flat, 'int32'));
+        if (k === 0) return { picked };
+        const top = tf.topk(lp, k);
+        return { picked, values: top.values, indices: top.indices };
+      });
+      chosen.push(part.picked);
+      if (part.values !== undefined && part.indices !== undefined) {
+        values.push(part.values);
+        indices.push(part.indices);
+      }
+    }
+    const all = (parts: tf.Tensor[]) => (parts.length === 1 ? parts[0] : tf.concat(parts));
+    if (k === 0) return { chosen: all(chosen) };
+    return { chosen: all(chosen), topValues: all(values), topIndices: all(indices) };
   });
   try {
     const logprobs = Array.from(out.chosen.dataSync());
