@@ -40,10 +40,18 @@ const TOOL_ERROR_ZH = /(错误|失败|异常)/;
 // "0 errors", "no errors" and "without error" are reports of success, not failures.
 const BENIGN_ERROR = /\b(0|no|zero|without)\s+(errors?|failures?|exceptions?)\b/gi;
 
+/** What the judge may know about the turn besides the next state (all optional). */
+export interface TurnContext {
+  /** The user's request the answer replied to. */
+  request?: string;
+  /** The assistant's answer (or a line about what the agent did). */
+  answer?: string;
+}
+
 /** Classifies a next state into +1 / 0 / −1 and extracts a correction hint, by the rules above. */
-export function classifyNextState(next: NextState): RulesVerdict {
+export function classifyNextState(next: NextState, context: TurnContext = {}): RulesVerdict {
   const text = stripInternalContext(contentToText(next.content));
-  return next.role === 'tool' ? classifyTool(text) : classifyUser(text);
+  return next.role === 'tool' ? classifyTool(text) : classifyUser(text, context);
 }
 
 function classifyTool(text: string): RulesVerdict {
@@ -53,7 +61,7 @@ function classifyTool(text: string): RulesVerdict {
   return { score: 1, hint: null, cues: ['tool_ok'] };
 }
 
-function classifyUser(text: string): RulesVerdict {
+function classifyUser(text: string, _context: TurnContext): RulesVerdict {
   return readFeedback(text);
 }
 
