@@ -24,6 +24,9 @@ const configAt = args.indexOf('--judge-config');
 const configPath = configAt >= 0 ? args[configAt + 1] : undefined;
 if (configAt >= 0 && configPath === undefined) throw new Error('--judge-config needs a config file path');
 const showMisses = args.includes('--show-misses');
+// `--sets dev,heldout` scores only those sets (while tuning, the sealed set is not run at all).
+const setsAt = args.indexOf('--sets');
+const onlySets = setsAt >= 0 ? new Set((args[setsAt + 1] ?? '').split(',')) : null;
 
 // A model judge sees the reply after a generic exchange: the set labels the reply alone.
 const CONTEXT = { prompt: 'Please help me with my request.', answer: 'Here is my answer to your request.' };
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
   const all: Array<{ item: JudgeSetItem; got: Judgement }> = [];
   let offlineMs = 0;
   for (const set of SETS) {
+    if (onlySets !== null && !onlySets.has(set)) continue;
     const raw = readFileSync(join(import.meta.dirname, 'judge-set', `${set}.tsv`), 'utf8');
     const items = set === 'heldout-2' ? parseJudgeSet2(raw, set) : parseJudgeSet(raw, set);
     const results: Array<{ item: JudgeSetItem; got: Judgement }> = [];

@@ -1,8 +1,10 @@
 // The offline judge (`judge.provider: rules`): a deterministic stand-in for a judge model, for
 // setups without one, for tests and for the CPU demo. It reads only the next state.
 //
-//   role tool: output that looks like an error (error, exception, traceback, a non-zero exit
-//              code, "failed", npm ERR!, FAIL, 错误/失败/异常) → −1; any other output → +1. No hint.
+//   role tool: read by offline/tools/ (test runner summaries, compilers, HTTP/JSON, SQL, git,
+//              package managers, the shell): a failure → −1 with the fix the output states, if
+//              any; success → +1; information only (clean tree, version, empty list) → 0;
+//              unrecognised output: error words → −1, anything else → +1.
 //   role user: read by offline/ (wink-nlp for English: sentiment with negation, intensity and
 //              emoji, complaints from sentence structure, instructions from imperatives, "should",
 //              "no X", "only X", limits, "next time"; cue lists for Chinese). A complaint → −1; an
@@ -19,6 +21,7 @@
 import type { Vote } from '../samples/types.ts';
 import { selectHint } from './hint-select.ts';
 import { readFeedback } from './offline/index.ts';
+import { readToolOutput } from './offline/tools/index.ts';
 import { contentToText, stripInternalContext } from './text.ts';
 import type { HintJudgeResult, JudgedTurnInput, NextState, PrmJudgeResult, VoteDetail } from './types.ts';
 import { checkVoteCount, majorityVote } from './vote.ts';
@@ -31,14 +34,6 @@ export interface RulesVerdict {
   /** The cues that decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`, `tool_error:"ERR!"`). */
   cues: string[];
 }
-
-const TOOL_ERROR_EN =
-  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused)\b|\bERR!|^FAIL\b|"ok"\s*:\s*false|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|"?(exit_?code|returncode|status_code)"?\s*[:=]\s*[1-9]\d*)/i;
-/** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
-const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
-const TOOL_ERROR_ZH = /(错误|失败|异常)/;
-// "0 errors", "no errors" and "without error" are reports of success, not failures.
-const BENIGN_ERROR = /\b(0|no|zero|without)\s+(errors?|failures?|exceptions?)\b/gi;
 
 /** What the judge may know about the turn besides the next state (all optional). */
 export interface TurnContext {
@@ -55,10 +50,7 @@ export function classifyNextState(next: NextState, context: TurnContext = {}): R
 }
 
 function classifyTool(text: string): RulesVerdict {
-  const cleaned = text.replace(BENIGN_ERROR, '');
-  const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
-  if (hit !== null) return { score: -1, hint: null, cues: [`tool_error:"${hit[0]}"`] };
-  return { score: 1, hint: null, cues: ['tool_ok'] };
+  return readToolOutput(text);
 }
 
 function classifyUser(text: string, _context: TurnContext): RulesVerdict {
