@@ -53,8 +53,8 @@ function classifyTool(text: string): RulesVerdict {
   return readToolOutput(text);
 }
 
-function classifyUser(text: string, _context: TurnContext): RulesVerdict {
-  return readFeedback(text);
+function classifyUser(text: string, context: TurnContext): RulesVerdict {
+  return readFeedback(text, { request: context.request });
 }
 
 /** Options shared by the rules runners. */
