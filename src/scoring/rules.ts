@@ -69,7 +69,7 @@ export interface RulesJudgeOptions {
 
 /** The rules judge in the PRM judge's result shape: m identical votes of the verdict's score. */
 export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOptions = {}): Promise<PrmJudgeResult> {
-  const verdict = classifyNextState(turn.nextState);
+  const verdict = classifyNextState(turn.nextState, turnContext(turn));
   const details = repeat(opts.m ?? 3, (): VoteDetail => ({ vote: verdict.score, raw: describe(verdict), error: null }));
   const votes = details.map((d) => d.vote);
   const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1 });
@@ -78,13 +78,19 @@ export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOp
 
 /** The rules judge in the hint judge's result shape: m identical votes, +1 with the hint or −1. */
 export async function runRulesHintJudge(turn: JudgedTurnInput, opts: RulesJudgeOptions = {}): Promise<HintJudgeResult> {
-  const verdict = classifyNextState(turn.nextState);
+  const verdict = classifyNextState(turn.nextState, turnContext(turn));
   const vote: Vote = verdict.hint !== null ? 1 : -1;
   const details = repeat(opts.m ?? 3, () => ({ vote, hint: verdict.hint, raw: describe(verdict), error: null }));
   const candidates = details.map((d) => ({ score: d.vote, hint: d.hint }));
   // All candidates are the same text, so overlap selection could not tell them apart.
   const selection = selectHint(candidates, { strategy: 'longest', minHintChars: opts.minHintChars ?? 10 });
   return { votes: details.map((d) => d.vote), details, candidates, selection, hint: selection.hint, provider: 'rules' };
+}
+
+/** The user's last request and our answer, for the reader's repeat check. */
+function turnContext(turn: JudgedTurnInput): TurnContext {
+  const lastUser = [...turn.promptMessages].reverse().find((m) => m.role === 'user');
+  return { request: lastUser === undefined ? undefined : contentToText(lastUser.content), answer: turn.responseText };
 }
 
 function describe(verdict: RulesVerdict): string {

@@ -142,7 +142,12 @@ function clauseOffset(sentence: string, clauses: ClauseReading[], k: number): nu
 
 /** Drops a leading "but"/"though"/"no,"/不过 that belongs to the clause before, not to the hint. */
 function stripLeadingJoiners(hint: string): string {
-  return hint.replace(/^(?:(?:but|though|although|however|and|so)\b[,\s]*|(?:just |only )?(?:the )?(?:one|only) (?:more |little )?thing\s*[:,–—-]?\s*|(?:no|nope|ok|okay)\s*,\s*|不过|但是|可是|就是)+/i, '').trim();
+  return hint
+    .replace(
+      /^(?:(?:but|though|although|however|and|so)\b[,\s]*|(?:just |only )?(?:the )?(?:one|only) (?:more |little )?thing\s*[:,–—-]?\s*|(?:no|nope|ok|okay)\s*,\s*|不过|但是|可是|就是)+/i,
+      '',
+    )
+    .trim();
 }
 
 /**
