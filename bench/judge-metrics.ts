@@ -15,6 +15,10 @@ export interface JudgeSetItem {
   text: string;
   score: 1 | 0 | -1;
   hint: string | null;
+  /** Language of the next state (`en`, `zh`, …); set-wide `en`/`zh` guesses for the old sets. */
+  lang?: string;
+  /** What the assistant or agent had just done (heldout-2's `context` column), when the set has it. */
+  context?: string;
 }
 
 export interface Judgement {
@@ -45,6 +49,42 @@ export function parseJudgeSet(text: string, set: string): JudgeSetItem[] {
       text: reply.replace(/\\n/g, '\n'),
       score: Number(score) as 1 | 0 | -1,
       hint: h === '' ? null : h,
+    });
+  });
+  return items;
+}
+
+const HELDOUT2_HEADER = ['id', 'kind', 'lang', 'context', 'next_state', 'label', 'hint'];
+
+/**
+ * Parses a set in the held-out-2 format: a header line `id kind lang context next_state label hint`,
+ * tab-separated, no quoting, `\n` in a field is a line break. Only the fields are read here; the
+ * bench prints aggregates of this set, never its items.
+ */
+export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
+  const lines = text.split('\n');
+  const header = lines[0].replace(/\r$/, '').split('\t');
+  if (header.join('\t') !== HELDOUT2_HEADER.join('\t'))
+    throw new OpenClawError('invalid_request', `${set}.tsv: header must be ${HELDOUT2_HEADER.join(' ')}`);
+  const items: JudgeSetItem[] = [];
+  lines.slice(1).forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const cols = raw.replace(/\r$/, '').split('\t');
+    const where = `${set}.tsv line ${i + 2}`;
+    if (cols.length !== 7) throw new OpenClawError('invalid_request', `${where}: expected 7 tab-separated columns, got ${cols.length}`);
+    const [, kind, lang, context, next, label, hint] = cols;
+    if (kind !== 'user' && kind !== 'tool') throw new OpenClawError('invalid_request', `${where}: kind must be user or tool`);
+    if (label !== '1' && label !== '0' && label !== '-1') throw new OpenClawError('invalid_request', `${where}: label must be 1, 0 or -1`);
+    const decode = (f: string) => f.replace(/\\n/g, '\n');
+    items.push({
+      set,
+      line: i + 2,
+      role: kind,
+      text: decode(next),
+      score: Number(label) as 1 | 0 | -1,
+      hint: hint.trim() === '' ? null : decode(hint.trim()),
+      lang,
+      context: decode(context),
     });
   });
   return items;

@@ -2,7 +2,9 @@
 // config F names) on the hand-labelled replies of bench/judge-set/ (dev.tsv, used while building
 // the judge, and heldout.tsv, never tuned on). Prints, per set and overall: accuracy, recall of
 // −1 / 0 / +1, hint recall, hint precision, false hints on positive or neutral replies, and the
-// offline judge's time per reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
+// offline judge's time per reply, and the same per group (user/tool, language). heldout-2.tsv
+// (written from the labelling rules alone by someone who never read the judge) is scored too, in
+// aggregate only: its items are never printed, not even with `--show-misses`. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
 // recall ≥ 0.80, false hints ≤ 5%. `--show-misses` lists the replies judged wrong.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,9 +12,11 @@ import { loadConfig } from '../src/config/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import { channelJudgeCall } from '../src/pipeline/index.ts';
 import { classifyNextState, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
-import { hintMatches, parseJudgeSet, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
+import { hintMatches, parseJudgeSet, parseJudgeSet2, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
 
-const SETS = ['dev', 'heldout'] as const;
+const SETS = ['dev', 'heldout', 'heldout-2'] as const;
+/** Sets whose items are never printed (held out from whoever tunes the judge). */
+const SEALED = new Set<string>(['heldout-2']);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
 const MODEL_CONCURRENCY = 4;
 const args = process.argv.slice(2);
@@ -20,6 +24,9 @@ const configAt = args.indexOf('--judge-config');
 const configPath = configAt >= 0 ? args[configAt + 1] : undefined;
 if (configAt >= 0 && configPath === undefined) throw new Error('--judge-config needs a config file path');
 const showMisses = args.includes('--show-misses');
+// `--sets dev,heldout` scores only those sets (while tuning, the sealed set is not run at all).
+const setsAt = args.indexOf('--sets');
+const onlySets = setsAt >= 0 ? new Set((args[setsAt + 1] ?? '').split(',')) : null;
 
 // A model judge sees the reply after a generic exchange: the set labels the reply alone.
 const CONTEXT = { prompt: 'Please help me with my request.', answer: 'Here is my answer to your request.' };
@@ -27,7 +34,7 @@ const CONTEXT = { prompt: 'Please help me with my request.', answer: 'Here is my
 function turn(item: JudgeSetItem): JudgedTurnInput {
   return {
     promptMessages: [{ role: 'user', content: CONTEXT.prompt }],
-    responseText: CONTEXT.answer,
+    responseText: item.context ?? CONTEXT.answer,
     responseToolCalls: [],
     nextState: { role: item.role, content: item.text },
   };
@@ -56,12 +63,14 @@ async function main(): Promise<void> {
   const all: Array<{ item: JudgeSetItem; got: Judgement }> = [];
   let offlineMs = 0;
   for (const set of SETS) {
-    const items = parseJudgeSet(readFileSync(join(import.meta.dirname, 'judge-set', `${set}.tsv`), 'utf8'), set);
+    if (onlySets !== null && !onlySets.has(set)) continue;
+    const raw = readFileSync(join(import.meta.dirname, 'judge-set', `${set}.tsv`), 'utf8');
+    const items = set === 'heldout-2' ? parseJudgeSet2(raw, set) : parseJudgeSet(raw, set);
     const results: Array<{ item: JudgeSetItem; got: Judgement }> = [];
     if (call === null) {
       for (const item of items) {
         const t0 = performance.now();
-        const got = classifyNextState({ role: item.role, content: item.text });
+        const got = classifyNextState({ role: item.role, content: item.text }, judgeContext(item));
         offlineMs += performance.now() - t0;
         results.push({ item, got });
       }
@@ -75,6 +84,7 @@ async function main(): Promise<void> {
     }
     all.push(...results);
     print(set, results);
+    printGroups(set, results);
   }
   print('all', all);
   if (call === null) {
@@ -83,7 +93,7 @@ async function main(): Promise<void> {
     const passes: number[] = [];
     for (let p = 0; p < 5; p++) {
       const t0 = process.cpuUsage();
-      for (const { item } of all) classifyNextState({ role: item.role, content: item.text });
+      for (const { item } of all) classifyNextState({ role: item.role, content: item.text }, judgeContext(item));
       const used = process.cpuUsage(t0);
       passes.push((used.user + used.system) / 1000 / all.length);
     }
@@ -94,6 +104,7 @@ async function main(): Promise<void> {
   }
   if (showMisses) {
     for (const { item, got } of all) {
+      if (SEALED.has(item.set)) continue;
       const hintOk = item.hint === null ? got.hint === null || item.score < 0 : got.hint !== null && hintMatches(item.hint, got.hint);
       if (got.score !== item.score || !hintOk)
         console.log(
@@ -104,11 +115,33 @@ async function main(): Promise<void> {
   await close();
 }
 
+/** What the offline judge is told about the turn: the set's context line, as the assistant's answer. */
+function judgeContext(item: JudgeSetItem): { answer?: string } | undefined {
+  return item.context === undefined ? undefined : { answer: item.context };
+}
+
+/** Language of an item: the set's column, else a guess (CJK → zh) for the old sets. */
+function langOf(item: JudgeSetItem): string {
+  if (item.lang !== undefined) return item.lang;
+  return /[\u3400-\u9fff]/.test(item.text) ? 'zh' : 'en';
+}
+
+/** The same numbers per group: tool outputs, and user replies per language. */
+function printGroups(set: string, results: Array<{ item: JudgeSetItem; got: Judgement }>): void {
+  const groups = new Map<string, Array<{ item: JudgeSetItem; got: Judgement }>>();
+  const add = (k: string, r: { item: JudgeSetItem; got: Judgement }) => groups.set(k, [...(groups.get(k) ?? []), r]);
+  for (const r of results) {
+    add(r.item.role, r);
+    if (r.item.role === 'user') add(`user/${langOf(r.item)}`, r);
+  }
+  for (const [k, rs] of [...groups].sort(([a], [b]) => a.localeCompare(b))) print(`  ${set}:${k}`, rs);
+}
+
 function print(name: string, results: Array<{ item: JudgeSetItem; got: Judgement }>): void {
   const m = scoreJudgeSet(results);
   const pct = (x: number) => x.toFixed(2);
   console.log(
-    `${name.padEnd(8)} n=${String(m.n).padStart(3)}  accuracy ${pct(m.accuracy)}  recall −1 ${pct(m.recall[-1])} / 0 ${pct(m.recall[0])} / +1 ${pct(m.recall[1])}` +
+    `${name.padEnd(22)} n=${String(m.n).padStart(3)}  accuracy ${pct(m.accuracy)}  recall −1 ${pct(m.recall[-1])} / 0 ${pct(m.recall[0])} / +1 ${pct(m.recall[1])}` +
       `  hint recall ${pct(m.hintRecall)}  hint precision ${pct(m.hintPrecision)}  false hints ${(100 * m.falseHintRate).toFixed(1)}% (${m.falseHints}/${m.noHintNonNegative})`,
   );
 }

@@ -63,9 +63,16 @@ test('explicit corrections become hints (the correction sentences, trimmed)', ()
   assert.equal(classifyNextState(user('请用中文回答')).hint, '请用中文回答');
 });
 
-test('a correction that comes with thanks is mixed (0) but still gives its hint', () => {
+test('thanks with a wish for next time accepts the answer (+1) and keeps the wish as the hint; a change to this answer is −1', () => {
+  assert.deepEqual(
+    [
+      classifyNextState(user('Great! Just one thing: rename the file to main.py.')).score,
+      classifyNextState(user('Great! Just one thing: rename the file to main.py.')).hint,
+    ],
+    [-1, 'rename the file to main.py.'],
+  );
   const v = classifyNextState(user('Thanks! Next time use pnpm instead of npm.'));
-  assert.equal(v.score, 0);
+  assert.equal(v.score, 1);
   assert.equal(v.hint, 'Next time use pnpm instead of npm.');
 });
 

@@ -1,8 +1,10 @@
 // The offline judge (`judge.provider: rules`): a deterministic stand-in for a judge model, for
 // setups without one, for tests and for the CPU demo. It reads only the next state.
 //
-//   role tool: output that looks like an error (error, exception, traceback, a non-zero exit
-//              code, "failed", npm ERR!, FAIL, 错误/失败/异常) → −1; any other output → +1. No hint.
+//   role tool: read by offline/tools/ (test runner summaries, compilers, HTTP/JSON, SQL, git,
+//              package managers, the shell): a failure → −1 with the fix the output states, if
+//              any; success → +1; information only (clean tree, version, empty list) → 0;
+//              unrecognised output: error words → −1, anything else → +1.
 //   role user: read by offline/ (wink-nlp for English: sentiment with negation, intensity and
 //              emoji, complaints from sentence structure, instructions from imperatives, "should",
 //              "no X", "only X", limits, "next time"; cue lists for Chinese). A complaint → −1; an
@@ -19,6 +21,7 @@
 import type { Vote } from '../samples/types.ts';
 import { selectHint } from './hint-select.ts';
 import { readFeedback } from './offline/index.ts';
+import { readToolOutput } from './offline/tools/index.ts';
 import { contentToText, stripInternalContext } from './text.ts';
 import type { HintJudgeResult, JudgedTurnInput, NextState, PrmJudgeResult, VoteDetail } from './types.ts';
 import { checkVoteCount, majorityVote } from './vote.ts';
@@ -32,29 +35,26 @@ export interface RulesVerdict {
   cues: string[];
 }
 
-const TOOL_ERROR_EN =
-  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused)\b|\bERR!|^FAIL\b|"ok"\s*:\s*false|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|"?(exit_?code|returncode|status_code)"?\s*[:=]\s*[1-9]\d*)/i;
-/** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
-const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
-const TOOL_ERROR_ZH = /(错误|失败|异常)/;
-// "0 errors", "no errors" and "without error" are reports of success, not failures.
-const BENIGN_ERROR = /\b(0|no|zero|without)\s+(errors?|failures?|exceptions?)\b/gi;
+/** What the judge may know about the turn besides the next state (all optional). */
+export interface TurnContext {
+  /** The user's request the answer replied to. */
+  request?: string;
+  /** The assistant's answer (or a line about what the agent did). */
+  answer?: string;
+}
 
 /** Classifies a next state into +1 / 0 / −1 and extracts a correction hint, by the rules above. */
-export function classifyNextState(next: NextState): RulesVerdict {
+export function classifyNextState(next: NextState, context: TurnContext = {}): RulesVerdict {
   const text = stripInternalContext(contentToText(next.content));
-  return next.role === 'tool' ? classifyTool(text) : classifyUser(text);
+  return next.role === 'tool' ? classifyTool(text) : classifyUser(text, context);
 }
 
 function classifyTool(text: string): RulesVerdict {
-  const cleaned = text.replace(BENIGN_ERROR, '');
-  const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
-  if (hit !== null) return { score: -1, hint: null, cues: [`tool_error:"${hit[0]}"`] };
-  return { score: 1, hint: null, cues: ['tool_ok'] };
+  return readToolOutput(text);
 }
 
-function classifyUser(text: string): RulesVerdict {
-  return readFeedback(text);
+function classifyUser(text: string, context: TurnContext): RulesVerdict {
+  return readFeedback(text, { request: context.request });
 }
 
 /** Options shared by the rules runners. */
@@ -69,7 +69,7 @@ export interface RulesJudgeOptions {
 
 /** The rules judge in the PRM judge's result shape: m identical votes of the verdict's score. */
 export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOptions = {}): Promise<PrmJudgeResult> {
-  const verdict = classifyNextState(turn.nextState);
+  const verdict = classifyNextState(turn.nextState, turnContext(turn));
   const details = repeat(opts.m ?? 3, (): VoteDetail => ({ vote: verdict.score, raw: describe(verdict), error: null }));
   const votes = details.map((d) => d.vote);
   const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1 });
@@ -78,13 +78,19 @@ export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOp
 
 /** The rules judge in the hint judge's result shape: m identical votes, +1 with the hint or −1. */
 export async function runRulesHintJudge(turn: JudgedTurnInput, opts: RulesJudgeOptions = {}): Promise<HintJudgeResult> {
-  const verdict = classifyNextState(turn.nextState);
+  const verdict = classifyNextState(turn.nextState, turnContext(turn));
   const vote: Vote = verdict.hint !== null ? 1 : -1;
   const details = repeat(opts.m ?? 3, () => ({ vote, hint: verdict.hint, raw: describe(verdict), error: null }));
   const candidates = details.map((d) => ({ score: d.vote, hint: d.hint }));
   // All candidates are the same text, so overlap selection could not tell them apart.
   const selection = selectHint(candidates, { strategy: 'longest', minHintChars: opts.minHintChars ?? 10 });
   return { votes: details.map((d) => d.vote), details, candidates, selection, hint: selection.hint, provider: 'rules' };
+}
+
+/** The user's last request and our answer, for the reader's repeat check. */
+function turnContext(turn: JudgedTurnInput): TurnContext {
+  const lastUser = [...turn.promptMessages].reverse().find((m) => m.role === 'user');
+  return { request: lastUser === undefined ? undefined : contentToText(lastUser.content), answer: turn.responseText };
 }
 
 function describe(verdict: RulesVerdict): string {

@@ -9,6 +9,8 @@
 
 import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
+import { detectLanguage, readOtherLanguage } from './languages.ts';
+import { readSignals } from './signals.ts';
 import type { ClauseReading } from './types.ts';
 
 export type { ClauseReading } from './types.ts';
@@ -28,13 +30,30 @@ const CONTRAST =
 
 const DESCRIBES_ANSWER = /^(it|this|that|these|those)('s| is| was| looks| reads| sounds| feels| seems)\b/i;
 
+/** Instruction cues that ask for something next time, not a change to this answer. */
+const FUTURE_CUE = /^instruction:"(?:from now on|zh:"(?:以后|下次|今后)"|future)"$/;
+
 /** Praise below this polarity is too faint to count ("ok", "hmm"). */
 const POSITIVE_AT = 0.25;
 /** A clause at or below this polarity complains. */
 const NEGATIVE_AT = -0.25;
 
 /** Reads a user's reply (plain text, internal context already removed). */
-export function readFeedback(text: string): FeedbackReading {
+export function readFeedback(text: string, context: { request?: string } = {}): FeedbackReading {
+  const lang = detectLanguage(text);
+  if (lang !== 'en' && lang !== 'zh') return readOtherLanguage(text, lang);
+  const signal = readSignals(text, context.request);
+  const reading = readClauses(text);
+  if (signal === null) return reading;
+  // A failure signal keeps an instruction the reply also gives ("huh? … please write prose").
+  if (signal.score === -1) return { score: -1, hint: reading.hint, cues: [signal.cue, ...reading.cues] };
+  if (signal.score === 0) return { score: 0, hint: null, cues: [signal.cue] };
+  // "leave it like that, it's good": the approving negation decides; only a wish for later stays.
+  const future = reading.hint !== null && reading.cues.some((c) => FUTURE_CUE.test(c));
+  return { score: 1, hint: future ? reading.hint : null, cues: [signal.cue, ...reading.cues] };
+}
+
+function readClauses(text: string): FeedbackReading {
   const cues: string[] = [];
   const hints: string[] = [];
   let negative = false;
@@ -79,9 +98,12 @@ export function readFeedback(text: string): FeedbackReading {
     }
   }
   const hint = hints.length > 0 ? hints.join(' ') : null;
+  // Praise with a change to this answer is a correction (−1); praise with a wish for later
+  // ("thanks! next time …") accepts this answer (+1) and keeps the wish as the hint.
+  const futureOnly = cues.filter((c) => c.startsWith('instruction:')).every((c) => FUTURE_CUE.test(c));
   let score: 1 | 0 | -1 = 0;
   if (negative) score = -1;
-  else if (hint !== null) score = positive ? 0 : -1;
+  else if (hint !== null) score = positive && futureOnly ? 1 : -1;
   else if (positive) score = 1;
   return { score, hint, cues };
 }
@@ -120,7 +142,12 @@ function clauseOffset(sentence: string, clauses: ClauseReading[], k: number): nu
 
 /** Drops a leading "but"/"though"/"no,"/不过 that belongs to the clause before, not to the hint. */
 function stripLeadingJoiners(hint: string): string {
-  return hint.replace(/^(?:(?:but|though|although|however|and|so)\b[,\s]*|(?:no|nope|ok|okay)\s*,\s*|不过|但是|可是|就是)+/i, '').trim();
+  return hint
+    .replace(
+      /^(?:(?:but|though|although|however|and|so)\b[,\s]*|(?:just |only )?(?:the )?(?:one|only) (?:more |little )?thing\s*[:,–—-]?\s*|(?:no|nope|ok|okay)\s*,\s*|不过|但是|可是|就是)+/i,
+      '',
+    )
+    .trim();
 }
 
 /**

@@ -1,0 +1,115 @@
+// Japanese, Spanish, German and French replies: cue lists at the level of the Chinese ones (wink
+// has English only). Each language has praise, complaint and instruction cues plus approving
+// negations ("特に問題ないです", "no tengo ninguna queja", "passt so", "rien à redire") that are
+// read before the complaints they contain, and acknowledgements/deferrals that are neutral.
+// Hints are the instruction sentence in the user's own words.
+
+import type { FeedbackReading } from './index.ts';
+
+export type Lang = 'en' | 'zh' | 'ja' | 'es' | 'de' | 'fr';
+
+interface Cues {
+  approve: RegExp;
+  ack: RegExp;
+  negative: RegExp;
+  future: RegExp;
+  instruction: RegExp;
+  positive: RegExp;
+}
+
+const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
+  ja: {
+    approve:
+      /(特に問題(ない|なし|ありません)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり))/,
+    ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?/,
+    negative:
+      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて)/,
+    future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
+    instruction: /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に))/,
+    positive:
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい)/,
+  },
+  es: {
+    approve:
+      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores))\b/i,
+    ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$/i,
+    negative:
+      /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre)\b/i,
+    future: /\b(la próxima vez|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
+    instruction:
+      /\b(por favor|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
+    positive:
+      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó)\b/i,
+  },
+  de: {
+    approve:
+      /\b(passt so|kein(e)? (problem|probleme|beschwerden)|nichts (zu meckern|auszusetzen|zu beanstanden)|keine fehler mehr|stürzt nicht mehr ab|lass es so)\b/i,
+    ack: /^(ok|okay|alles klar|verstehe|verstanden|gut)?[,.!\s]*(ich (teste|probiere|schaue) (es|das)? ?(später|morgen|nachher)|mach(e)? ich später)\b|^(ok|okay|alles klar|verstanden|mach ruhig|leg los)[.!]*$/i,
+    negative:
+      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?)\b/i,
+    future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer)\b/i,
+    instruction:
+      /\b(bitte|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
+    positive:
+      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt)\b/i,
+  },
+  fr: {
+    approve:
+      /(rien à (redire|ajouter|signaler)|aucun (souci|problème)|pas de (souci|problème)|plus d'erreurs?|ne plante plus|c'est bon comme ça|laisse comme ça)/i,
+    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$/i,
+    negative:
+      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?)/i,
+    future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
+    instruction:
+      /(s'il (te|vous) pla[iî]t|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
+    positive:
+      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable)/i,
+  },
+};
+
+const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
+  es: /\b(el|la|los|las|está|que|por|para|gracias|pero|muy|lo|ya|sigue|funciona|queja|vale|ninguna|tengo|otra|vez|ponlo|favor|mismo|también|qué)\b|[ñ¿¡]/gi,
+  de: /\b(das|der|und|ist|nicht|ich|bitte|danke|noch|immer|mit|ohne|auf|kein|keine|passt|schon|auch|wieder|geht|funktioniert)\b|[äöüß]/gi,
+  fr: /\b(le|la|les|est|c'est|ça|pas|je|tu|merci|avec|sans|pour|une|des|du|mais|très|toujours|encore|rien|mets|plaît)\b|[çœ]|\b(?:l|d|j|qu|c|s)'\w+/gi,
+};
+
+/** The reply's language: kana → ja, other CJK → zh, Latin by function words (es/de/fr), else en. */
+export function detectLanguage(text: string): Lang {
+  if (/[\u3040-\u30ff]/.test(text)) return 'ja';
+  if (/[\u3400-\u9fff]/.test(text)) return 'zh';
+  const n = (text.match(/[\p{L}']+/gu) ?? []).length;
+  if (n === 0) return 'en';
+  let best: Lang = 'en';
+  let bestHits = 0;
+  for (const lang of ['es', 'de', 'fr'] as const) {
+    const hits = (text.match(STOPWORDS[lang]) ?? []).length;
+    if (hits > bestHits) [best, bestHits] = [lang, hits];
+  }
+  // English shares "no", "so", "es"…: call it another language only when its words dominate.
+  const english = (text.match(/\b(the|is|it|this|that|and|not|you|works|thanks|please|i|to|of|was)\b/gi) ?? []).length;
+  return bestHits > english && (bestHits >= 2 || (bestHits === 1 && n <= 3)) ? best : 'en';
+}
+
+/** Reads a reply in ja/es/de/fr by its cues. */
+export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr'): FeedbackReading {
+  const c = CUES[lang];
+  const t = text.trim();
+  if (c.approve.test(t) && !c.instruction.test(t.replace(c.approve, '')))
+    return { score: 1, hint: null, cues: [`${lang}:approving negation`] };
+  if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
+  const sentences = t.split(/(?<=[.!?。！？])\s*/).filter((s) => s.trim() !== '');
+  const instructions = sentences.filter((s) => c.instruction.test(s) || c.future.test(s));
+  const negative = c.negative.exec(t.replace(c.approve, ''));
+  const positive = c.positive.exec(t);
+  const hint = instructions.length > 0 ? instructions.map((s) => s.trim()).join(' ') : null;
+  const future = hint !== null && instructions.every((s) => c.future.test(s));
+  const cues = [
+    negative && `${lang}:negative:"${negative[0]}"`,
+    positive && `${lang}:positive:"${positive[0]}"`,
+    hint && `${lang}:instruction`,
+  ].filter((x): x is string => typeof x === 'string');
+  if (negative !== null) return { score: -1, hint, cues };
+  if (hint !== null) return { score: positive !== null && future ? 1 : -1, hint, cues };
+  if (positive !== null) return { score: 1, hint: null, cues };
+  return { score: 0, hint: null, cues };
+}

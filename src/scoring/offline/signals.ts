@@ -1,0 +1,52 @@
+// Whole-reply signals that clause-by-clause sentiment misreads: negation that approves ("nothing
+// to complain about", "no errors anymore"), failure without a complaint word (a question that
+// exposes a defect, a count that came out wrong, "I already tried that", terse disbelief,
+// sarcasm), a repeat of the request, and replies that are not about the answer ("wrong window").
+
+/** A verdict a signal settles on its own, with the cue for the judge record. */
+export interface Signal {
+  score: 1 | 0 | -1;
+  cue: string;
+}
+
+// "nothing to complain about", "no complaints", "leave it as is", "the warnings are gone now",
+// "it doesn't crash anymore", "no thanks, that's all I needed".
+const APPROVING_NEGATION =
+  /\b(nothing to (add|complain about|change|fix|criticise|criticize)|no complaints?|can'?t complain|(leave|keep) it (like that|as is|as it is)|(fine|good|ok) as (is|it is)|(is|are) (gone|fixed) now|no (more )?\w+ (any ?more|now)|(doesn'?t|does not|don'?t|isn'?t|no longer|not) \w+(ing)? (any ?more|now)\b|no thanks?,? (that'?s|that is|that covers|all good|i'?m good))/i;
+// A question about a visible defect: "why is it printing null?", "should it really hang this long?".
+const DEFECT_QUESTION =
+  /\b(why|how come)\b.*\b(null|undefined|nan|none|empty|blank|error|errors|wrong|fail\w*|crash\w*|hang\w*|zero|twice|duplicated?|missing|broken|negative|still)\b.*\?|\b(is (it|this|that)|should (it|this|that)) (really |even )?(supposed to|meant to|normal|expected|really)\b.*\?/i;
+// A count that came out wrong: "i said ten and got seven", "I asked for five names and there are only three".
+const COUNT_MISMATCH =
+  /\bi (asked for|said|wanted|needed|requested)\b.*\b(got|get|there (are|is|were)|only|you gave|but)\b.*\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b/i;
+const ALREADY_TRIED =
+  /\b(already (tried|did|done|checked|ran)|did that already|tried (that|this|it) already|same (result|error|thing|output|problem) (again|as before)?$|same (result|error|output)\b)/i;
+const DISBELIEF =
+  /^(?:huh|what|wait what|lol what|wtf|um+|uh+|excuse me|seriously|really)?\s*[?!]{2,}\s*$|^(?:huh|wait what|lol what|what even|wtf)\b/i;
+const SARCASM =
+  /\b(oh |wow,? )?(great|wonderful|perfect|fantastic|brilliant|awesome|nice),? (another|yet another|more|one more)\b|\bthanks for nothing\b|\bnot\.?\s*$|^wow[.,!]*\s+(very|so|super|really|truly)\s+(helpful|useful)\b/i;
+const NOT_ABOUT_ANSWER =
+  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b/i;
+const DEFER =
+  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b/i;
+
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** A signal that decides the whole reply, or null to read it clause by clause. */
+export function readSignals(text: string, request?: string): Signal | null {
+  const t = text.trim();
+  if (NOT_ABOUT_ANSWER.test(t)) return { score: 0, cue: 'not about the answer' };
+  if (DEFER.test(t)) return { score: 0, cue: 'deferred' };
+  if (DISBELIEF.test(t)) return { score: -1, cue: 'disbelief' };
+  if (SARCASM.test(t) && !/\bnot (bad|too shabby|wrong)\b/i.test(t)) return { score: -1, cue: 'sarcasm' };
+  if (ALREADY_TRIED.test(t)) return { score: -1, cue: 'already tried' };
+  if (COUNT_MISMATCH.test(t)) return { score: -1, cue: 'count mismatch' };
+  if (DEFECT_QUESTION.test(t)) return { score: -1, cue: 'question exposing a defect' };
+  if (request !== undefined && request.trim() !== '') {
+    const a = new Set(words(t));
+    const b = words(request);
+    if (b.length >= 3 && a.size >= 3 && b.filter((w) => a.has(w)).length / b.length >= 0.8) return { score: -1, cue: 'repeated request' };
+  }
+  if (APPROVING_NEGATION.test(t)) return { score: 1, cue: 'approving negation' };
+  return null;
+}
