@@ -51,52 +51,56 @@ function openDatabase(path: string, opts: OpenOptions): Database.Database {
   const inMemory = path === ':memory:';
   if (opts.readOnly === true) return openReadOnly(path, opts);
   if (!inMemory) mkdirSync(resolve(dirname(path)), { recursive: true });
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { timeout: opts.busyTimeoutMs ?? 5000 });
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (!inMemory && mode !== 'wal') {
-      throw new OpenClawError(
-        'data',
-        `sample store ${path} could not switch to WAL mode (SQLite kept '${String(mode)}'); ` +
-          'put the output folder on a local disk (network filesystems lack the shared memory WAL needs)',
-        { code: 'store_no_wal' },
-      );
-    }
-    db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
-    ensureSchema(db, path);
-    return db;
-  } catch (err) {
-    db?.close();
-    if (err instanceof OpenClawError) throw err;
-    const message = err instanceof Error ? err.message : String(err);
-    throw new OpenClawError(
-      'data',
-      `cannot open sample store ${path}: ${message}; check that the file is an openclaw-rl store and the folder is writable`,
-      { code: 'store_open_failed', cause: err },
-    );
-  }
+  return connect(
+    path,
+    { timeout: opts.busyTimeoutMs ?? 5000 },
+    (db) => {
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (!inMemory && mode !== 'wal') {
+        throw new OpenClawError(
+          'data',
+          `sample store ${path} could not switch to WAL mode (SQLite kept '${String(mode)}'); ` +
+            'put the output folder on a local disk (network filesystems lack the shared memory WAL needs)',
+          { code: 'store_no_wal' },
+        );
+      }
+      db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+      ensureSchema(db, path);
+    },
+    (message) => `cannot open sample store ${path}: ${message}; check that the file is an openclaw-rl store and the folder is writable`,
+  );
 }
 
 /** A read-only connection: no folder, file, pragma or migration is written (the store keeps its WAL mode). */
 function openReadOnly(path: string, opts: OpenOptions): Database.Database {
+  return connect(
+    path,
+    { readonly: true, fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5000 },
+    (db) => checkSchemaReadable(db, path),
+    (message) => `cannot read sample store ${path}: ${message}; check that the file exists and is an openclaw-rl store`,
+  );
+}
+
+/**
+ * Opens `path` and readies the connection with `prepare`, closing it again when that fails. An
+ * error that is not already an OpenClawError becomes store_open_failed, worded by `failed`.
+ */
+function connect(
+  path: string,
+  options: Database.Options,
+  prepare: (db: Database.Database) => void,
+  failed: (message: string) => string,
+): Database.Database {
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5000 });
-    checkSchemaReadable(db, path);
+    db = new Database(path, options);
+    prepare(db);
     return db;
   } catch (err) {
     db?.close();
     if (err instanceof OpenClawError) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    throw new OpenClawError(
-      'data',
-      `cannot read sample store ${path}: ${message}; check that the file exists and is an openclaw-rl store`,
-      {
-        code: 'store_open_failed',
-        cause: err,
-      },
-    );
+    throw new OpenClawError('data', failed(message), { code: 'store_open_failed', cause: err });
   }
 }
 

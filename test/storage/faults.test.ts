@@ -16,6 +16,7 @@ import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { waitFor } from '../support/child-server.ts';
+import { postChat } from '../support/chat.ts';
 import { fillDisk, injectWriteFault, mountTmpfs } from '../support/fs-faults.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/openclaw-rl.js', import.meta.url));
@@ -34,16 +35,7 @@ function sharedCheckpoint(): Promise<string> {
 }
 
 async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-session-id': sessionId,
-      'x-turn-type': 'main',
-      ...(done ? { 'x-session-done': 'true' } : {}),
-    },
-    body: JSON.stringify({ messages, max_tokens: 6 }),
-  });
+  const res = await postChat(url, sessionId, messages, { done, maxTokens: 6 });
   return { status: res.status, body: await res.json() };
 }
 

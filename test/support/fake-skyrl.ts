@@ -13,10 +13,8 @@
 //   (jax.py L916-922); max_lora_adapters slots, slot 0 the base (jax.py L574-578).
 // - train (FSDP/Megatron): loss summed (ppo_utils.py L586, L1145-1149); prompt_logprobs P entries,
 //   null first (backends/utils.py L27-56); forward_backward metrics pg_loss:sum (L777-782).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ppoTokenLoss } from '../../src/rl/index.ts';
-import { readTinkerRequest, type TinkerRequest } from './fake-tinker.ts';
+import { serveTinker, type TinkerRequest } from './fake-tinker.ts';
 
 export interface FakeSkyrlOptions {
   backend: 'jax' | 'train';
@@ -58,7 +56,7 @@ export async function startFakeSkyrl(opts: FakeSkyrlOptions): Promise<FakeSkyrl>
     sessions: new Map(),
     models: new Set(),
     paths: () => fake.requests.map((r) => r.path),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => http.close(),
   };
 
   const record = (result: unknown): number => {
@@ -124,107 +122,99 @@ export async function startFakeSkyrl(opts: FakeSkyrlOptions): Promise<FakeSkyrl>
     });
   }
 
-  const server: Server = createServer((req, res) => {
-    void readTinkerRequest(req).then((request) => {
-      const { path, body, text } = request;
-      fake.requests.push(request);
-      const send = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(json));
-      };
-      const future = (id: number) => {
-        if (fake.loseAnswer.delete(path)) return send(500, { detail: 'Internal Server Error' });
-        send(200, { future_id: String(id), status: 'pending', request_id: String(id) });
-      };
-      const touch = (model: string) => requestsOf.set(model, (requestsOf.get(model) ?? 0) + 1);
-      if (req.method === 'GET' && req.url === '/') return send(200, { name: 'Tinker API Mock', version: '0.0.1', endpoints: {} });
-      const ckpt = /^\/training_runs\/([^/]+)\/checkpoints$/.exec(path);
-      if (ckpt) {
-        const list = [...checkpoints].filter((p) => p.startsWith(`tinker://${ckpt[1]}/`)).map((p) => ({ tinker_path: p }));
-        return send(200, { checkpoints: list });
+  const http = await serveTinker(fake.requests, (request, send, req) => {
+    const { path, body, text } = request;
+    const future = (id: number) => {
+      if (fake.loseAnswer.delete(path)) return send(500, { detail: 'Internal Server Error' });
+      send(200, { future_id: String(id), status: 'pending', request_id: String(id) });
+    };
+    const touch = (model: string) => requestsOf.set(model, (requestsOf.get(model) ?? 0) + 1);
+    if (req.method === 'GET' && req.url === '/') return send(200, { name: 'Tinker API Mock', version: '0.0.1', endpoints: {} });
+    const ckpt = /^\/training_runs\/([^/]+)\/checkpoints$/.exec(path);
+    if (ckpt) {
+      const list = [...checkpoints].filter((p) => p.startsWith(`tinker://${ckpt[1]}/`)).map((p) => ({ tinker_path: p }));
+      return send(200, { checkpoints: list });
+    }
+    switch (path) {
+      case '/client/config':
+        return send(200, { pjwt_auth_enabled: false });
+      case '/healthz':
+        return send(200, { status: 'ok' });
+      case '/get_server_capabilities':
+        return send(200, { supported_models: [{ model_name: base }] });
+      case '/create_session': {
+        const id = `session_${fake.sessions.size + 1}`;
+        fake.sessions.set(id, null);
+        return send(200, { type: 'create_session', session_id: id });
       }
-      switch (path) {
-        case '/client/config':
-          return send(200, { pjwt_auth_enabled: false });
-        case '/healthz':
-          return send(200, { status: 'ok' });
-        case '/get_server_capabilities':
-          return send(200, { supported_models: [{ model_name: base }] });
-        case '/create_session': {
-          const id = `session_${fake.sessions.size + 1}`;
-          fake.sessions.set(id, null);
-          return send(200, { type: 'create_session', session_id: id });
-        }
-        case '/session_heartbeat':
-          if (!fake.sessions.has(body.session_id)) return send(404, { detail: 'Session not found' });
-          fake.sessions.set(body.session_id, Date.now());
-          return send(200, { type: 'session_heartbeat' });
-        case '/create_sampling_session': {
-          // api.py L939-958: the session row keeps base_model / model_path; asample resolves it (L1301-1309).
-          const id = `sampling_${nextId++}`;
-          samplingPaths.set(id, body.model_path);
-          return send(200, { type: 'create_sampling_session', sampling_session_id: id });
-        }
-        case '/create_model': {
-          const model = `model_${nextId}`;
-          if (opts.backend === 'jax' && fake.models.size >= slots - 1)
-            return send(200, { model_id: model, request_id: String(fail(`Maximum number of LoRA adapters (${slots}) reached`)) });
-          fake.models.add(model);
-          return send(200, { model_id: model, base_model: base, status: 'created', request_id: String(record({ model_id: model })) });
-        }
-        case '/unload_model':
-          if (!fake.models.delete(body.model_id)) return send(404, { detail: 'Model not found' });
-          return send(200, { request_id: String(record({ model_id: body.model_id, status: 'unloaded' })), model_id: body.model_id });
-        case '/get_info':
-          return send(200, { model_id: body.model_id, status: 'created', model_data: { base_model: base, model_name: base } });
-        case '/forward_backward':
-        case '/optim_step': {
-          if (body.seq_id !== undefined && body.seq_id !== null) {
-            const key = `${body.model_id}#${body.seq_id}`;
-            const seen = bySeq.get(key);
-            if (seen && seen.text !== text) return send(409, { detail: 'Training request sequence number was reused' });
-            if (seen) return future(seen.id);
-          }
-          touch(body.model_id);
-          let result: unknown;
-          if (path === '/forward_backward') result = forwardBackward(body);
-          else {
-            fake.stepLosses.push(opts.backend === 'jax' ? accum.sum / Math.max(accum.count, 1) : accum.sum);
-            accum = { sum: 0, count: 0 };
-            result = { metrics: { 'skyrl.ai/grad_norm': 0.5, 'skyrl.ai/learning_rate': body.adam_params.learning_rate } };
-          }
-          const id = record(result);
-          if (body.seq_id !== undefined) bySeq.set(`${body.model_id}#${body.seq_id}`, { id, text });
-          return future(id);
-        }
-        case '/save_weights':
-        case '/save_weights_for_sampler': {
-          const kind = path === '/save_weights' ? 'weights' : 'sampler_weights';
-          const p = `tinker://${body.model_id}/${kind}/${body.path}`;
-          if (checkpoints.has(p)) return send(409, { detail: `Checkpoint '${body.path}' already exists for model '${body.model_id}'` });
-          checkpoints.add(p);
-          touch(body.model_id);
-          return future(record({ path: p, type: path.slice(1) }));
-        }
-        case '/load_weights':
-          if ((requestsOf.get(body.model_id) ?? 0) > 0)
-            return send(400, { detail: `LoadWeights is not permitted with seq_id ${body.seq_id}` });
-          touch(body.model_id);
-          return future(record({ path: body.path }));
-        case '/asample':
-          return future(asample(body));
-        case '/retrieve_future': {
-          const f = futures.get(Number(body.request_id));
-          if (!f) return send(404, { detail: 'Future not found' });
-          if (f.status === 'failed') return send(400, { detail: f.error });
-          return send(200, f.result);
-        }
-        default:
-          return send(404, { detail: 'Not Found' });
+      case '/session_heartbeat':
+        if (!fake.sessions.has(body.session_id)) return send(404, { detail: 'Session not found' });
+        fake.sessions.set(body.session_id, Date.now());
+        return send(200, { type: 'session_heartbeat' });
+      case '/create_sampling_session': {
+        // api.py L939-958: the session row keeps base_model / model_path; asample resolves it (L1301-1309).
+        const id = `sampling_${nextId++}`;
+        samplingPaths.set(id, body.model_path);
+        return send(200, { type: 'create_sampling_session', sampling_session_id: id });
       }
-    });
+      case '/create_model': {
+        const model = `model_${nextId}`;
+        if (opts.backend === 'jax' && fake.models.size >= slots - 1)
+          return send(200, { model_id: model, request_id: String(fail(`Maximum number of LoRA adapters (${slots}) reached`)) });
+        fake.models.add(model);
+        return send(200, { model_id: model, base_model: base, status: 'created', request_id: String(record({ model_id: model })) });
+      }
+      case '/unload_model':
+        if (!fake.models.delete(body.model_id)) return send(404, { detail: 'Model not found' });
+        return send(200, { request_id: String(record({ model_id: body.model_id, status: 'unloaded' })), model_id: body.model_id });
+      case '/get_info':
+        return send(200, { model_id: body.model_id, status: 'created', model_data: { base_model: base, model_name: base } });
+      case '/forward_backward':
+      case '/optim_step': {
+        if (body.seq_id !== undefined && body.seq_id !== null) {
+          const key = `${body.model_id}#${body.seq_id}`;
+          const seen = bySeq.get(key);
+          if (seen && seen.text !== text) return send(409, { detail: 'Training request sequence number was reused' });
+          if (seen) return future(seen.id);
+        }
+        touch(body.model_id);
+        let result: unknown;
+        if (path === '/forward_backward') result = forwardBackward(body);
+        else {
+          fake.stepLosses.push(opts.backend === 'jax' ? accum.sum / Math.max(accum.count, 1) : accum.sum);
+          accum = { sum: 0, count: 0 };
+          result = { metrics: { 'skyrl.ai/grad_norm': 0.5, 'skyrl.ai/learning_rate': body.adam_params.learning_rate } };
+        }
+        const id = record(result);
+        if (body.seq_id !== undefined) bySeq.set(`${body.model_id}#${body.seq_id}`, { id, text });
+        return future(id);
+      }
+      case '/save_weights':
+      case '/save_weights_for_sampler': {
+        const kind = path === '/save_weights' ? 'weights' : 'sampler_weights';
+        const p = `tinker://${body.model_id}/${kind}/${body.path}`;
+        if (checkpoints.has(p)) return send(409, { detail: `Checkpoint '${body.path}' already exists for model '${body.model_id}'` });
+        checkpoints.add(p);
+        touch(body.model_id);
+        return future(record({ path: p, type: path.slice(1) }));
+      }
+      case '/load_weights':
+        if ((requestsOf.get(body.model_id) ?? 0) > 0)
+          return send(400, { detail: `LoadWeights is not permitted with seq_id ${body.seq_id}` });
+        touch(body.model_id);
+        return future(record({ path: body.path }));
+      case '/asample':
+        return future(asample(body));
+      case '/retrieve_future': {
+        const f = futures.get(Number(body.request_id));
+        if (!f) return send(404, { detail: 'Future not found' });
+        if (f.status === 'failed') return send(400, { detail: f.error });
+        return send(200, f.result);
+      }
+      default:
+        return send(404, { detail: 'Not Found' });
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = http.url;
   return fake;
 }

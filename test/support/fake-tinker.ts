@@ -97,6 +97,37 @@ export function readTinkerRequest(req: IncomingMessage): Promise<TinkerRequest> 
   });
 }
 
+/** Answers a request with JSON (an empty body for `undefined`). */
+export type Send = (status: number, json?: unknown) => void;
+
+/**
+ * A loopback HTTP server on 127.0.0.1 (random port) for a scripted Tinker server: each request is
+ * read, recorded in `requests`, then given to `answer` with a `send` for its JSON reply.
+ */
+export async function serveTinker(
+  requests: TinkerRequest[],
+  answer: (request: TinkerRequest, send: Send, req: IncomingMessage) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    void readTinkerRequest(req).then((request) => {
+      requests.push(request);
+      answer(
+        request,
+        (status, json) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(json === undefined ? '' : JSON.stringify(json));
+        },
+        req,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** Starts the fake on 127.0.0.1 (random port). */
 export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<FakeTinker> {
   const futures = new Map<string, { path: string; body: Record<string, any> }>();
@@ -112,7 +143,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     saved: [],
     options,
     paths: () => fake.requests.map((r) => r.path),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => http.close(),
   };
 
   const defaults: Record<string, Handler> = {
@@ -155,48 +186,40 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
   };
   const handle = (path: string, body: Record<string, any>) => (fake.handlers.get(path) ?? defaults[path])?.(body, fake);
 
-  const server: Server = createServer((req, res) => {
-    void readTinkerRequest(req).then((request) => {
-      const { path, body, text } = request;
-      fake.requests.push(request);
-      const send = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(json === undefined ? '' : JSON.stringify(json));
-      };
-      if (options.apiKey !== undefined && req.headers['x-api-key'] !== options.apiKey) return send(401, { detail: 'Invalid API key' });
-      const scripted = fake.submitScript.get(path)?.shift();
-      if (scripted) return send(scripted.status, scripted.body);
-      if (path === '/retrieve_future') {
-        const f = futures.get(String(body.request_id));
-        if (f === undefined) return send(404, { detail: 'Unknown request_id' });
-        const next = fake.pollScript.shift();
-        if (next) return send(next.status, next.body);
-        try {
-          return send(200, handle(f.path, f.body));
-        } catch (err) {
-          return send(200, { error: (err as Error).message, category: 'user' });
-        }
+  const http = await serveTinker(fake.requests, (request, send) => {
+    const { path, body, text } = request;
+    if (options.apiKey !== undefined && request.headers['x-api-key'] !== options.apiKey) return send(401, { detail: 'Invalid API key' });
+    const scripted = fake.submitScript.get(path)?.shift();
+    if (scripted) return send(scripted.status, scripted.body);
+    if (path === '/retrieve_future') {
+      const f = futures.get(String(body.request_id));
+      if (f === undefined) return send(404, { detail: 'Unknown request_id' });
+      const next = fake.pollScript.shift();
+      if (next) return send(next.status, next.body);
+      try {
+        return send(200, handle(f.path, f.body));
+      } catch (err) {
+        return send(200, { error: (err as Error).message, category: 'user' });
       }
-      if (FUTURE_PATHS.has(path)) {
-        // (model_id, seq_id) is an idempotency key, as in SkyRL: same payload → same future,
-        // another payload → 409.
-        if (body.model_id !== undefined && body.seq_id !== undefined) {
-          const key = `${body.model_id}#${body.seq_id}`;
-          const seen = bySeq.get(key);
-          if (seen !== undefined && seen.text !== text) return send(409, { detail: 'Training request sequence number was reused' });
-          if (seen !== undefined) return send(200, { request_id: seen.id, model_id: body.model_id });
-        }
-        const id = String(nextId++);
-        if (body.model_id !== undefined && body.seq_id !== undefined) bySeq.set(`${body.model_id}#${body.seq_id}`, { id, text });
-        futures.set(id, { path, body });
-        return send(200, { request_id: id, model_id: body.model_id });
+    }
+    if (FUTURE_PATHS.has(path)) {
+      // (model_id, seq_id) is an idempotency key, as in SkyRL: same payload → same future,
+      // another payload → 409.
+      if (body.model_id !== undefined && body.seq_id !== undefined) {
+        const key = `${body.model_id}#${body.seq_id}`;
+        const seen = bySeq.get(key);
+        if (seen !== undefined && seen.text !== text) return send(409, { detail: 'Training request sequence number was reused' });
+        if (seen !== undefined) return send(200, { request_id: seen.id, model_id: body.model_id });
       }
-      const answer = handle(path, body);
-      if (answer === undefined) return send(404, { detail: `no route ${path}` });
-      return send(200, answer);
-    });
+      const id = String(nextId++);
+      if (body.model_id !== undefined && body.seq_id !== undefined) bySeq.set(`${body.model_id}#${body.seq_id}`, { id, text });
+      futures.set(id, { path, body });
+      return send(200, { request_id: id, model_id: body.model_id });
+    }
+    const answer = handle(path, body);
+    if (answer === undefined) return send(404, { detail: `no route ${path}` });
+    return send(200, answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = http.url;
   return fake;
 }

@@ -48,18 +48,23 @@ function yTicks(lo, hi) {
   return ticks;
 }
 
-/** One chart card: title, legend with latest values, SVG plot. */
-export class LineChart {
-  /**
-   * @param {HTMLElement} parent where the card goes
-   * @param {{ id: string, title: string, series: Array<{key: string, label?: string}>, extraKeys?: RegExp, include?: number[] }} spec
-   *   `extraKeys`: metric keys that join this chart when they appear; `include`: y values always in range.
-   */
+/** Y ticks for data spanning [lo, hi] (Infinity/−Infinity when there is none) and the `include` values. */
+function yTicksWith(lo, hi, include) {
+  for (const v of include ?? []) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  return lo === Infinity ? yTicks(0, 1) : yTicks(lo, hi);
+}
+
+/**
+ * The card both charts draw in: a figure with a caption (title, legend) and the SVG, appended to
+ * `parent`. Subclasses define hover(event) for mouse moves over the plot, clearHover() for when the
+ * mouse leaves it, and render().
+ */
+class ChartCard {
   constructor(parent, spec) {
     this.spec = spec;
-    this.series = [];
-    this.steps = new Set();
-    this.hoverStep = null;
     this.figure = document.createElement('figure');
     this.figure.className = 'chart';
     this.figure.dataset.chart = spec.id;
@@ -74,13 +79,59 @@ export class LineChart {
     this.svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': spec.title });
     this.figure.append(caption, this.svg);
     parent.append(this.figure);
-    for (const s of spec.series) this.addSeries(s.key, s.label);
     this.svg.addEventListener('mousemove', (e) => this.hover(e));
     this.svg.addEventListener('mouseleave', () => {
-      this.hoverStep = null;
+      this.clearHover();
       this.render();
     });
+  }
+}
+
+/** The y scale over `ticks` (first to last) and its grid lines with their labels. */
+function yAxis(ticks) {
+  const y0 = ticks[0];
+  const y1 = ticks[ticks.length - 1];
+  const py = (y) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
+  const nodes = [];
+  for (const t of ticks) {
+    nodes.push(svgEl('line', { class: t === 0 ? 'grid zero' : 'grid', x1: M.left, x2: W - M.right, y1: py(t), y2: py(t) }));
+    const label = svgEl('text', { class: 'tick', x: M.left - 5, y: py(t) + 3.5, 'text-anchor': 'end' });
+    label.textContent = formatNumber(t);
+    nodes.push(label);
+  }
+  return { py, nodes };
+}
+
+/** The text shown in the middle of an empty plot. */
+function emptyNote(message) {
+  const empty = svgEl('text', { class: 'empty', x: (M.left + W - M.right) / 2, y: H / 2, 'text-anchor': 'middle' });
+  empty.textContent = message;
+  return empty;
+}
+
+/** The hover cursor: a vertical line at x across the plot. */
+function cursorLine(x) {
+  return svgEl('line', { class: 'cursor', x1: x, x2: x, y1: M.top, y2: H - M.bottom });
+}
+
+/** One chart card: title, legend with latest values, SVG plot. */
+export class LineChart extends ChartCard {
+  /**
+   * @param {HTMLElement} parent where the card goes
+   * @param {{ id: string, title: string, series: Array<{key: string, label?: string}>, extraKeys?: RegExp, include?: number[] }} spec
+   *   `extraKeys`: metric keys that join this chart when they appear; `include`: y values always in range.
+   */
+  constructor(parent, spec) {
+    super(parent, spec);
+    this.series = [];
+    this.steps = new Set();
+    this.hoverStep = null;
+    for (const s of spec.series) this.addSeries(s.key, s.label);
     this.render();
+  }
+
+  clearHover() {
+    this.hoverStep = null;
   }
 
   addSeries(key, label) {
@@ -139,10 +190,6 @@ export class LineChart {
         y1 = Math.max(y1, s.ys[i]);
       }
     }
-    for (const v of this.spec.include ?? []) {
-      y0 = Math.min(y0, v);
-      y1 = Math.max(y1, v);
-    }
     if (x0 === Infinity) {
       x0 = 0;
       x1 = 1;
@@ -151,11 +198,7 @@ export class LineChart {
       x0 -= 1;
       x1 += 1;
     }
-    if (y0 === Infinity) {
-      y0 = 0;
-      y1 = 1;
-    }
-    return { x0, x1, ticks: yTicks(y0, y1) };
+    return { x0, x1, ticks: yTicksWith(y0, y1, this.spec.include) };
   }
 
   hover(event) {
@@ -173,17 +216,8 @@ export class LineChart {
 
   render() {
     const { x0, x1, ticks } = this.domain();
-    const y0 = ticks[0];
-    const y1 = ticks[ticks.length - 1];
     const px = (x) => M.left + ((x - x0) / (x1 - x0)) * (W - M.left - M.right);
-    const py = (y) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
-    const nodes = [];
-    for (const t of ticks) {
-      nodes.push(svgEl('line', { class: t === 0 ? 'grid zero' : 'grid', x1: M.left, x2: W - M.right, y1: py(t), y2: py(t) }));
-      const label = svgEl('text', { class: 'tick', x: M.left - 5, y: py(t) + 3.5, 'text-anchor': 'end' });
-      label.textContent = formatNumber(t);
-      nodes.push(label);
-    }
+    const { py, nodes } = yAxis(ticks);
     if (this.steps.size > 0) {
       for (const [x, anchor] of [
         [x0, 'start'],
@@ -194,12 +228,9 @@ export class LineChart {
         nodes.push(label);
       }
     } else {
-      const empty = svgEl('text', { class: 'empty', x: (M.left + W - M.right) / 2, y: H / 2, 'text-anchor': 'middle' });
-      empty.textContent = 'waiting for the first training step';
-      nodes.push(empty);
+      nodes.push(emptyNote('waiting for the first training step'));
     }
-    if (this.hoverStep !== null)
-      nodes.push(svgEl('line', { class: 'cursor', x1: px(this.hoverStep), x2: px(this.hoverStep), y1: M.top, y2: H - M.bottom }));
+    if (this.hoverStep !== null) nodes.push(cursorLine(px(this.hoverStep)));
     for (const s of this.series) {
       if (s.xs.length === 0) continue;
       const d = s.xs.map((x, i) => `${i === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(s.ys[i]).toFixed(1)}`).join('');
@@ -248,35 +279,20 @@ function formatInterval(ci) {
  * Versions are spaced evenly in version order; the serving one is ringed. `data-points` says how
  * many versions are drawn.
  */
-export class IntervalChart {
+export class IntervalChart extends ChartCard {
   /** @param {HTMLElement} parent  @param {{ id: string, title: string, include?: number[] }} spec */
   constructor(parent, spec) {
-    this.spec = spec;
+    super(parent, spec);
     this.rows = [];
     this.serving = null;
     this.hoverIndex = null;
     this.shown = '';
     this.message = 'waiting for judged turns';
-    this.figure = document.createElement('figure');
-    this.figure.className = 'chart';
-    this.figure.dataset.chart = spec.id;
-    this.figure.dataset.points = '0';
-    const caption = document.createElement('figcaption');
-    const title = document.createElement('span');
-    title.className = 'title';
-    title.textContent = spec.title;
-    this.legend = document.createElement('span');
-    this.legend.className = 'legend';
-    caption.append(title, this.legend);
-    this.svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': spec.title });
-    this.figure.append(caption, this.svg);
-    parent.append(this.figure);
-    this.svg.addEventListener('mousemove', (e) => this.hover(e));
-    this.svg.addEventListener('mouseleave', () => {
-      this.hoverIndex = null;
-      this.render();
-    });
     this.render();
+  }
+
+  clearHover() {
+    this.hoverIndex = null;
   }
 
   /** Shows a new evaluation; redraws only when what is drawn changed. */
@@ -325,29 +341,9 @@ export class IntervalChart {
       lo = Math.min(lo, v.reward.ci95?.low ?? v.reward.mean);
       hi = Math.max(hi, v.reward.ci95?.high ?? v.reward.mean);
     }
-    for (const v of this.spec.include ?? []) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-    if (lo === Infinity) {
-      lo = 0;
-      hi = 1;
-    }
-    const ticks = yTicks(lo, hi);
-    const y0 = ticks[0];
-    const y1 = ticks[ticks.length - 1];
-    const py = (y) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
-    const nodes = [];
-    for (const t of ticks) {
-      nodes.push(svgEl('line', { class: t === 0 ? 'grid zero' : 'grid', x1: M.left, x2: W - M.right, y1: py(t), y2: py(t) }));
-      const label = svgEl('text', { class: 'tick', x: M.left - 5, y: py(t) + 3.5, 'text-anchor': 'end' });
-      label.textContent = formatNumber(t);
-      nodes.push(label);
-    }
+    const { py, nodes } = yAxis(yTicksWith(lo, hi, this.spec.include));
     if (this.rows.length === 0) {
-      const empty = svgEl('text', { class: 'empty', x: (M.left + W - M.right) / 2, y: H / 2, 'text-anchor': 'middle' });
-      empty.textContent = this.message;
-      nodes.push(empty);
+      nodes.push(emptyNote(this.message));
     } else {
       const first = this.rows[0];
       const last = this.rows[this.rows.length - 1];
@@ -363,10 +359,7 @@ export class IntervalChart {
         label.textContent = `v${v.policy_version}`;
         nodes.push(label);
       }
-      if (this.hoverIndex !== null)
-        nodes.push(
-          svgEl('line', { class: 'cursor', x1: this.xOf(this.hoverIndex), x2: this.xOf(this.hoverIndex), y1: M.top, y2: H - M.bottom }),
-        );
+      if (this.hoverIndex !== null) nodes.push(cursorLine(this.xOf(this.hoverIndex)));
       const d = this.rows.map((v, i) => `${i === 0 ? 'M' : 'L'}${this.xOf(i).toFixed(1)},${py(v.reward.mean).toFixed(1)}`).join('');
       nodes.push(svgEl('path', { class: 'line faint', d, stroke: PALETTE[0] }));
       const cap = Math.min(4, ((W - M.left - M.right) / this.rows.length) * 0.3);

@@ -139,6 +139,9 @@ interface HttpAnswer {
   text: string;
 }
 
+/** Where a submit stands: finished with its result, or a future to poll. */
+type Submitted = { done: true; result: unknown } | { done: false; requestId: string };
+
 /** Typed Tinker API calls over one keep-alive pool. */
 export class TinkerClient {
   readonly baseUrl: string;
@@ -455,47 +458,15 @@ export class TinkerClient {
     // Sampling and reads have no side effect: resubmitting them is always safe.
     const idempotent = spec.kind === undefined || profile!.idempotent.has(spec.kind);
     spec = { ...spec, gapsAllowed: profile?.seqGapsAllowed ?? true };
-    let requestId: string;
     const start = await this.submitFirst(path, body, what, signal, spec, idempotent);
     if (start.done) return start.result;
-    requestId = start.requestId;
-    let lost = 0;
-    for (let attempt = 0; ; ) {
-      let a: HttpAnswer;
-      try {
-        a = await this.http('POST', '/retrieve_future', JSON.stringify({ request_id: requestId, allow_metadata_only: false }), signal);
-      } catch (err) {
-        // The future is kept by the server: ask again (the SDK does so without limit,
-        // api_future_impl.py L195-214), within this call's deadline.
-        if (signal.aborted || (err as OpenClawError).kind !== 'upstream_connection') throw err;
-        await sleep(backoff(attempt++), signal);
-        continue;
-      }
-      if (a.status === 408) continue; // the long-poll timed out: ask again at once
-      if (a.status === 410) {
-        // The server lost the promise (api_future_impl.py L181-184: retryable). Submit again,
-        // as often as it takes within the deadline — where the call is safe to resubmit.
-        await sleep(backoff(lost++), signal);
-        const again = idempotent
-          ? await this.submitFirst(path, body, what, signal, spec, true)
-          : await this.resolveAmbiguous(path, body, what, signal, spec, `lost its result (410)`);
-        if (again.done) return again.result;
-        requestId = again.requestId;
-        continue;
-      }
-      if (a.status === 429 || a.status >= 500) {
-        await sleep(backoff(attempt++), signal);
-        continue;
-      }
-      if (a.status < 200 || a.status > 299) throw this.futureStatusError(what, a);
-      if (TryAgainSchema.safeParse(a.json).success) {
-        await sleep(this.pollMs, signal);
-        continue;
-      }
-      const failed = FutureErrorSchema.safeParse(a.json);
-      if (failed.success) throw futureError(what, failed.data.error, failed.data.category);
-      return a.json;
-    }
+    // The server lost the promise (410, api_future_impl.py L181-184: retryable). Submit again,
+    // as often as it takes within the deadline — where the call is safe to resubmit.
+    const resubmit = () =>
+      idempotent
+        ? this.submitFirst(path, body, what, signal, spec, true)
+        : this.resolveAmbiguous(path, body, what, signal, spec, `lost its result (410)`);
+    return this.waitFuture(start.requestId, what, signal, resubmit);
   }
 
   /** A failed future answered as an HTTP status (SkyRL: 400 {detail}, api.py L1417-1424). */
@@ -512,7 +483,7 @@ export class TinkerClient {
     signal: AbortSignal,
     spec: CallSpec,
     idempotent: boolean,
-  ): Promise<{ done: true; result: unknown } | { done: false; requestId: string }> {
+  ): Promise<Submitted> {
     for (let attempt = 0; ; attempt++) {
       let a: HttpAnswer;
       try {
@@ -565,7 +536,7 @@ export class TinkerClient {
     signal: AbortSignal,
     spec: CallSpec,
     why: string,
-  ): Promise<{ done: true; result: unknown } | { done: false; requestId: string }> {
+  ): Promise<Submitted> {
     this.warn(`Tinker ${what} ${why}; checking whether it took effect before sending it again (not deduplicated by this server)`);
     for (let attempt = 0; ; attempt++) {
       await sleep(backoff(attempt), signal);
@@ -689,11 +660,32 @@ export class TinkerClient {
     }
   }
 
-  /** Polls one future to its result (no resubmission: for calls without side effects to repeat). */
-  private async waitFuture(requestId: string, what: string, signal: AbortSignal): Promise<unknown> {
+  /**
+   * Polls one future to its result. With `resubmit` (calls made through `submit`), a connection
+   * error asks again and a lost promise (410) is met by `resubmit`, which gives the result or the
+   * new future to poll; without it (unload_model: nothing to repeat) both are errors.
+   */
+  private async waitFuture(requestId: string, what: string, signal: AbortSignal, resubmit?: () => Promise<Submitted>): Promise<unknown> {
+    let lost = 0;
     for (let attempt = 0; ; ) {
-      const a = await this.http('POST', '/retrieve_future', JSON.stringify({ request_id: requestId, allow_metadata_only: false }), signal);
-      if (a.status === 408) continue;
+      let a: HttpAnswer;
+      try {
+        a = await this.http('POST', '/retrieve_future', JSON.stringify({ request_id: requestId, allow_metadata_only: false }), signal);
+      } catch (err) {
+        // The future is kept by the server: ask again (the SDK does so without limit,
+        // api_future_impl.py L195-214), within this call's deadline.
+        if (!resubmit || signal.aborted || (err as OpenClawError).kind !== 'upstream_connection') throw err;
+        await sleep(backoff(attempt++), signal);
+        continue;
+      }
+      if (a.status === 408) continue; // the long-poll timed out: ask again at once
+      if (a.status === 410 && resubmit) {
+        await sleep(backoff(lost++), signal);
+        const again = await resubmit();
+        if (again.done) return again.result;
+        requestId = again.requestId;
+        continue;
+      }
       if (a.status === 429 || a.status >= 500) {
         await sleep(backoff(attempt++), signal);
         continue;

@@ -8,26 +8,17 @@ import { SampleStore } from '../../samples/index.ts';
 import { makeSample } from '../../samples/testdata/fixtures.ts';
 import { Trainer, trainOptionsFrom } from '../../trainer/index.ts';
 import { startFakeTinker, type FakeTinker } from '../../../test/support/fake-tinker.ts';
-import type { TrainOptions, TrainSample } from '../types.ts';
+import type { TrainSample } from '../types.ts';
 import { TinkerClient } from './client.ts';
 import { TinkerEngine } from './engine.ts';
+import { NEGATIVE_SAMPLE, TRAIN_OPTS } from './fixtures/train.ts';
 import { readTinkerCheckpoint } from './state.ts';
 import { tempDir } from '../../../test/support/temp.ts';
 
 const tmp = () => tempDir('tinker-engine-');
-const OPTS: TrainOptions = {
-  loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 },
-  lr: 2e-5,
-  epochs: 1,
-  minibatches: 1,
-  maxGradNorm: 1,
-  weightDecay: 0.01,
-  temperature: 1,
-};
-
 const samples: TrainSample[] = [
   { promptIds: [1, 2, 3], responseIds: [4, 5], rolloutLogprobs: [-0.5, -1], advantages: [1, 1], lossMask: [1, 1] },
-  { promptIds: [9], responseIds: [6, 7, 8], rolloutLogprobs: [-0.1, -0.2, -0.3], advantages: [-1, -1, -1], lossMask: [1, 1, 1] },
+  NEGATIVE_SAMPLE,
 ];
 
 function engineOn(fake: FakeTinker, dir: string, extra: Partial<ConstructorParameters<typeof TinkerEngine>[0]> = {}) {
@@ -61,7 +52,7 @@ test('a step: forward_backward then optim_step (AdamW from training.*), then pub
     assert.equal(firstSample.base_model, 'Qwen/Qwen3-8B');
     assert.deepEqual(firstSample.sampling_params.stop, [2]);
 
-    const m = await engine.trainStep(samples, OPTS);
+    const m = await engine.trainStep(samples, TRAIN_OPTS);
     const calls = fake.requests.filter((r) => r.body.seq_id !== undefined).map((r) => [r.path, r.body.seq_id]);
     assert.deepEqual(calls, [
       ['/forward_backward', 1],
@@ -107,7 +98,7 @@ test('a step: forward_backward then optim_step (AdamW from training.*), then pub
 
 test('minibatches and epochs: one optim_step per minibatch per epoch, each folded over its own minibatch', () =>
   withEngine(async (engine, fake) => {
-    const m = await engine.trainStep(samples, { ...OPTS, minibatches: 2, epochs: 2 });
+    const m = await engine.trainStep(samples, { ...TRAIN_OPTS, minibatches: 2, epochs: 2 });
     assert.deepEqual(
       fake.paths().filter((p) => p === '/forward_backward' || p === '/optim_step'),
       [
@@ -140,8 +131,8 @@ test('score: prompt log-probs of prompt+response, entry P+t for response token t
 
 test('options Tinker cannot honour are refused, naming the key', () =>
   withEngine(async (engine, fake) => {
-    await assert.rejects(engine.trainStep(samples, { ...OPTS, loss: { ...OPTS.loss, klCoef: 0.1 } }), /training\.kl_coef/);
-    await assert.rejects(engine.trainStep(samples, { ...OPTS, temperature: 0.8 }), /rollout\.temperature/);
+    await assert.rejects(engine.trainStep(samples, { ...TRAIN_OPTS, loss: { ...TRAIN_OPTS.loss, klCoef: 0.1 } }), /training\.kl_coef/);
+    await assert.rejects(engine.trainStep(samples, { ...TRAIN_OPTS, temperature: 0.8 }), /rollout\.temperature/);
     assert.equal(fake.requests.length, 0, 'nothing was sent');
   }));
 
@@ -149,7 +140,7 @@ test('resume: a new engine from a checkpoint serves that step’s sampler path a
   const fake = await startFakeTinker();
   const dir = tmp();
   const a = engineOn(fake, dir);
-  await a.trainStep(samples, OPTS);
+  await a.trainStep(samples, TRAIN_OPTS);
   await a.publish();
   const ckpt = join(dir, 'checkpoints', 'step-000001.partial');
   mkdirSync(ckpt, { recursive: true });
@@ -166,7 +157,7 @@ test('resume: a new engine from a checkpoint serves that step’s sampler path a
     assert.equal(b.version(), 3);
     assert.equal(b.samplerPath(), state.sampler_path);
     const seen = fake.requests.length;
-    await b.trainStep(samples, OPTS);
+    await b.trainStep(samples, TRAIN_OPTS);
     const calls = fake.requests
       .slice(seen)
       .filter((r) => r.body.seq_id !== undefined || r.path === '/create_model')

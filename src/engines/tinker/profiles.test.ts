@@ -11,24 +11,17 @@ import { join } from 'node:path';
 import { type OpenClawError, exitCodeFor } from '../../errors/index.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
 import { startFakeSkyrl, type FakeSkyrl } from '../../../test/support/fake-skyrl.ts';
-import { startFakeTinker } from '../../../test/support/fake-tinker.ts';
+import { startFakeTinker, type FakeTinker } from '../../../test/support/fake-tinker.ts';
 import type { TrainOptions, TrainSample } from '../types.ts';
 import { SDK_VERSION, TinkerClient } from './client.ts';
 import { forwardBackwardBody, planForwardBackward } from './datums.ts';
 import { TinkerEngine } from './engine.ts';
+import { NEGATIVE_SAMPLE, TRAIN_OPTS } from './fixtures/train.ts';
 import type { TinkerServerSetting } from './profiles.ts';
 import { readTinkerCheckpoint } from './state.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tinker-profile-'));
-const OPTS: TrainOptions = {
-  loss: { clipRatio: 0.2, clipRatioHigh: 0.28, klCoef: 0, entropyCoef: 0, distillTopKCoef: 0 },
-  lr: 2e-5,
-  epochs: 1,
-  minibatches: 1,
-  maxGradNorm: 1,
-  weightDecay: 0,
-  temperature: 1,
-};
+const OPTS: TrainOptions = { ...TRAIN_OPTS, weightDecay: 0 };
 // A long prompt and a short one: a per-datum mean over ALL positions would shrink the first.
 const samples: TrainSample[] = [
   {
@@ -38,7 +31,7 @@ const samples: TrainSample[] = [
     advantages: [1, 1],
     lossMask: [1, 1],
   },
-  { promptIds: [9], responseIds: [6, 7, 8], rolloutLogprobs: [-0.1, -0.2, -0.3], advantages: [-1, -1, -1], lossMask: [1, 1, 1] },
+  NEGATIVE_SAMPLE,
 ];
 const ourLoss = ppoBatchLoss(
   samples.map((s) => ({ newLogprobs: s.rolloutLogprobs, oldLogprobs: s.rolloutLogprobs, advantages: s.advantages, lossMask: s.lossMask })),
@@ -69,6 +62,31 @@ async function withSkyrl(backend: 'jax' | 'train', fn: (fake: FakeSkyrl) => Prom
   }
 }
 
+/** Runs `fn` with an engine on a SkyRL fake of `backend` (auto-detected profile), closing it after. */
+function withSkyrlEngine(backend: 'jax' | 'train', fn: (engine: TinkerEngine, fake: FakeSkyrl, notes: string[]) => Promise<void>) {
+  return withSkyrl(backend, async (fake) => {
+    const { client, notes } = clientOn(fake.url);
+    const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: tmp() });
+    try {
+      await fn(engine, fake, notes);
+    } finally {
+      await engine.close();
+    }
+  });
+}
+
+/** Runs `fn` with a client of the hosted profile on a fresh hosted-shaped fake, closing both after. */
+async function withHosted(fn: (client: TinkerClient, fake: FakeTinker) => Promise<void>) {
+  const fake = await startFakeTinker();
+  const { client } = clientOn(fake.url, 'hosted');
+  try {
+    await fn(client, fake);
+  } finally {
+    await client.close();
+    await fake.close();
+  }
+}
+
 test('auto: SkyRL-JAX, SkyRL-train and hosted are told apart from their answers, and the choice is logged', async () => {
   for (const backend of ['jax', 'train'] as const) {
     await withSkyrl(backend, async (fake) => {
@@ -93,85 +111,50 @@ test('auto: SkyRL-JAX, SkyRL-train and hosted are told apart from their answers,
   }
 });
 
-test('skyrl-jax prompt log-probs (P − 1, no leading null) score the right response tokens', async () => {
-  await withSkyrl('jax', async (fake) => {
-    const { client } = clientOn(fake.url);
-    const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: tmp() });
-    try {
-      // prompt [1,2,3] + response [4,5]: log p(token i) = −(i+1)/10 → tokens 3 and 4 of the sequence
-      const r = await engine.score({ promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 });
-      assert.deepEqual(r.logprobs, [-0.4, -0.5]);
-    } finally {
-      await engine.close();
-    }
-  });
-});
+test('skyrl-jax prompt log-probs (P − 1, no leading null) score the right response tokens', () =>
+  withSkyrlEngine('jax', async (engine) => {
+    // prompt [1,2,3] + response [4,5]: log p(token i) = −(i+1)/10 → tokens 3 and 4 of the sequence
+    const r = await engine.score({ promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 });
+    assert.deepEqual(r.logprobs, [-0.4, -0.5]);
+  }));
 
-test('skyrl-train prompt log-probs (P, leading null) score the same tokens', async () => {
-  await withSkyrl('train', async (fake) => {
-    const { client } = clientOn(fake.url);
-    const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: tmp() });
-    try {
-      const r = await engine.score({ promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 });
-      assert.deepEqual(r.logprobs, [-0.4, -0.5]);
-    } finally {
-      await engine.close();
-    }
-  });
-});
+test('skyrl-train prompt log-probs (P, leading null) score the same tokens', () =>
+  withSkyrlEngine('train', async (engine) => {
+    const r = await engine.score({ promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 });
+    assert.deepEqual(r.logprobs, [-0.4, -0.5]);
+  }));
 
-test("skyrl-jax reduction: weights = the response mask, no fold — the server's per-datum mean over datums equals our sample-mean loss", async () => {
-  await withSkyrl('jax', async (fake) => {
-    const { client } = clientOn(fake.url);
-    const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: tmp() });
-    try {
-      await engine.trainStep(samples, OPTS);
-      assert.equal(fake.stepLosses.length, 1);
-      assert.ok(Math.abs(fake.stepLosses[0] - ourLoss) < 1e-9, `server ${fake.stepLosses[0]} vs ours ${ourLoss}`);
-      const fb = fake.requests.find((r) => r.path === '/forward_backward')!.body;
-      const d0 = fb.forward_backward_input.data[0].loss_fn_inputs;
-      assert.equal(d0.weights.data.filter((w: number) => w === 1).length, 2);
-      assert.deepEqual(d0.advantages.data.slice(-2), [1, 1], 'advantages as they are');
-    } finally {
-      await engine.close();
-    }
-  });
-});
+test("skyrl-jax reduction: weights = the response mask, no fold — the server's per-datum mean over datums equals our sample-mean loss", () =>
+  withSkyrlEngine('jax', async (engine, fake) => {
+    await engine.trainStep(samples, OPTS);
+    assert.equal(fake.stepLosses.length, 1);
+    assert.ok(Math.abs(fake.stepLosses[0] - ourLoss) < 1e-9, `server ${fake.stepLosses[0]} vs ours ${ourLoss}`);
+    const fb = fake.requests.find((r) => r.path === '/forward_backward')!.body;
+    const d0 = fb.forward_backward_input.data[0].loss_fn_inputs;
+    assert.equal(d0.weights.data.filter((w: number) => w === 1).length, 2);
+    assert.deepEqual(d0.advantages.data.slice(-2), [1, 1], 'advantages as they are');
+  }));
 
-test('skyrl-train reduction: a sum (advantages folded), its pg_loss:sum and skyrl.ai/grad_norm read', async () => {
-  await withSkyrl('train', async (fake) => {
-    const { client } = clientOn(fake.url);
-    const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: tmp() });
-    try {
-      const m = await engine.trainStep(samples, OPTS);
-      assert.ok(Math.abs(fake.stepLosses[0] - ourLoss) < 1e-9, `server ${fake.stepLosses[0]} vs ours ${ourLoss}`);
-      assert.ok(Math.abs(m.pg_loss - ourLoss) < 1e-9);
-      assert.equal(m.grad_norm, 0.5);
-      const fb = fake.requests.find((r) => r.path === '/forward_backward')!.body;
-      assert.equal(fb.forward_backward_input.data[0].loss_fn_inputs.weights, undefined);
-    } finally {
-      await engine.close();
-    }
-  });
-});
+test('skyrl-train reduction: a sum (advantages folded), its pg_loss:sum and skyrl.ai/grad_norm read', () =>
+  withSkyrlEngine('train', async (engine, fake) => {
+    const m = await engine.trainStep(samples, OPTS);
+    assert.ok(Math.abs(fake.stepLosses[0] - ourLoss) < 1e-9, `server ${fake.stepLosses[0]} vs ours ${ourLoss}`);
+    assert.ok(Math.abs(m.pg_loss - ourLoss) < 1e-9);
+    assert.equal(m.grad_norm, 0.5);
+    const fb = fake.requests.find((r) => r.path === '/forward_backward')!.body;
+    assert.equal(fb.forward_backward_input.data[0].loss_fn_inputs.weights, undefined);
+  }));
 
-test('skyrl: no grad_clip_norm is sent, and training.max_grad_norm is named once as not honoured', async () => {
-  await withSkyrl('jax', async (fake) => {
-    const { client, notes } = clientOn(fake.url);
-    const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: tmp() });
-    try {
-      const m = await engine.trainStep(samples, OPTS);
-      await engine.trainStep(samples, OPTS);
-      const adam = fake.requests.find((r) => r.path === '/optim_step')!.body.adam_params;
-      assert.equal(adam.grad_clip_norm, undefined);
-      assert.equal(adam.learning_rate, 2e-5);
-      assert.equal(m.grad_norm, 0.5, 'skyrl.ai/grad_norm');
-      assert.equal(notes.filter((n) => n.includes('training.max_grad_norm')).length, 1);
-    } finally {
-      await engine.close();
-    }
-  });
-});
+test('skyrl: no grad_clip_norm is sent, and training.max_grad_norm is named once as not honoured', () =>
+  withSkyrlEngine('jax', async (engine, fake, notes) => {
+    const m = await engine.trainStep(samples, OPTS);
+    await engine.trainStep(samples, OPTS);
+    const adam = fake.requests.find((r) => r.path === '/optim_step')!.body.adam_params;
+    assert.equal(adam.grad_clip_norm, undefined);
+    assert.equal(adam.learning_rate, 2e-5);
+    assert.equal(m.grad_norm, 0.5, 'skyrl.ai/grad_norm');
+    assert.equal(notes.filter((n) => n.includes('training.max_grad_norm')).length, 1);
+  }));
 
 test('session hygiene: a heartbeat as soon as the session exists, unload_model on close', async () => {
   await withSkyrl('jax', async (fake) => {
@@ -226,25 +209,17 @@ test('skyrl: a save whose answer was lost is found in the checkpoint list, not s
   });
 });
 
-test('repeated 410s are retried within the deadline (the SDK keeps trying)', async () => {
-  const fake = await startFakeTinker();
-  const { client } = clientOn(fake.url, 'hosted');
-  try {
+test('repeated 410s are retried within the deadline (the SDK keeps trying)', () =>
+  withHosted(async (client, fake) => {
     fake.pollScript.push({ status: 410 }, { status: 410 }, { status: 410 });
     await client.optimStep('m1', { learning_rate: 1e-5 });
     const submits = fake.requests.filter((r) => r.path === '/optim_step');
     assert.equal(submits.length, 4);
     assert.ok(submits.every((s) => s.text === submits[0].text));
-  } finally {
-    await client.close();
-    await fake.close();
-  }
-});
+  }));
 
-test('hosted: a refused submit gives its seq_id back (no gap in the order)', async () => {
-  const fake = await startFakeTinker();
-  const { client } = clientOn(fake.url, 'hosted');
-  try {
+test('hosted: a refused submit gives its seq_id back (no gap in the order)', () =>
+  withHosted(async (client, fake) => {
     fake.submitScript.set('/optim_step', [{ status: 422, body: { detail: 'bad' } }]);
     await assert.rejects(client.optimStep('m9', { learning_rate: 1 }));
     await client.optimStep('m9', { learning_rate: 1 });
@@ -253,28 +228,19 @@ test('hosted: a refused submit gives its seq_id back (no gap in the order)', asy
       [1, 1],
     );
     assert.equal(client.lastSeqId('m9'), 1);
-  } finally {
-    await client.close();
-    await fake.close();
-  }
-});
+  }));
 
 test('wire: forward_backward without `type`; sdk_version a real JSON-era SDK; client/config read; never Accept protobuf', async () => {
   const plan = planForwardBackward(samples, { loss: OPTS.loss });
   assert.equal(JSON.parse(forwardBackwardBody('m', 1, plan.lossFnConfig, plan.chunks[0].datums)).type, undefined);
   assert.equal(SDK_VERSION, '0.18.0');
-  const fake = await startFakeTinker();
-  const { client } = clientOn(fake.url, 'hosted');
-  try {
+  await withHosted(async (client, fake) => {
     await client.createModel('Qwen/Qwen3-8B', 8);
     const cfg = fake.requests.find((r) => r.path === '/client/config')!;
     assert.deepEqual(cfg.body, { sdk_version: '0.18.0' });
     assert.equal(fake.requests.find((r) => r.path === '/create_session')!.body.sdk_version, '0.18.0');
     assert.ok(fake.requests.every((r) => !String(r.headers.accept ?? '').includes('protobuf')));
-  } finally {
-    await client.close();
-    await fake.close();
-  }
+  });
 });
 
 test('sampling: through create_sampling_session + seq_id where the server has it, else model_path', async () => {
@@ -301,15 +267,11 @@ test('sampling: through create_sampling_session + seq_id where the server has it
       await client.close();
     }
   });
-  const old = await startFakeTinker(); // no create_sampling_session route
-  const { client } = clientOn(old.url, 'hosted');
-  try {
+  // the hosted-shaped fake has no create_sampling_session route
+  await withHosted(async (client, old) => {
     await client.sample({ promptIds: [1, 2], maxTokens: 2, temperature: 1, modelPath: 'tinker://m/sampler_weights/a' });
     assert.equal(old.requests.find((r) => r.path === '/asample')!.body.model_path, 'tinker://m/sampler_weights/a');
-  } finally {
-    await client.close();
-    await old.close();
-  }
+  });
 });
 
 test('health: the engine reports the Tinker server from the last real call, not a constant ok', async () => {
