@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { waitFor } from '../support/child-server.ts';
 import { postChat } from '../support/chat.ts';
+import { embeddedTrainConfig } from '../support/train-sessions.ts';
 import { fillDisk, injectWriteFault, mountTmpfs } from '../support/fs-faults.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/openclaw-rl.js', import.meta.url));
@@ -62,25 +62,14 @@ function assertRefusal(r: { status: number; body: any }, path: string, code: str
 }
 
 async function start(outDir: string, train: boolean): Promise<RunningServer> {
-  const config = parseConfig(
-    {},
-    {
-      env: {},
-      overrides: {
-        output_dir: outDir,
-        mode: 'openclaw-rl',
-        'server.port': 0,
-        'server.shutdown_grace_s': 1,
-        'rollout.checkpoint': await sharedCheckpoint(),
-        'rollout.max_tokens': 6,
-        'training.batch_size': 2,
-        'training.epochs': 1,
-        // Only the final checkpoint at close (guarded): a periodic one racing the test's `rm -rf`
-        // would be a test of rm, not of the server.
-        'training.save_interval': 0,
-      },
-    },
-  );
+  const config = embeddedTrainConfig(outDir, await sharedCheckpoint(), {
+    'server.shutdown_grace_s': 1,
+    'rollout.max_tokens': 6,
+    'training.epochs': 1,
+    // Only the final checkpoint at close (guarded): a periodic one racing the test's `rm -rf`
+    // would be a test of rm, not of the server.
+    'training.save_interval': 0,
+  });
   return startServer(config, { train, trainerPollMs: 20, log: pino({ level: 'silent' }) });
 }
 

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { parseConfig, type Config } from '../../src/config/index.ts';
 import type { RunningServer } from '../../src/app/index.ts';
+import { postChat } from './chat.ts';
 
 /**
  * A `train` config on the embedded engine for loop tests: binary RL, any free port, the given
@@ -27,18 +28,9 @@ export function embeddedTrainConfig(out: string, checkpoint: string, overrides: 
   );
 }
 
+/** One main turn; asserts a 200 and returns the answer's text. */
 export async function chat(url: string, sessionId: string, messages: unknown[], done = false, key?: string): Promise<string> {
-  const res = await fetch(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-session-id': sessionId,
-      'x-turn-type': 'main',
-      ...(done ? { 'x-session-done': 'true' } : {}),
-      ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}),
-    },
-    body: JSON.stringify({ model: 'm', messages, max_tokens: 8 }),
-  });
+  const res = await postChat(url, sessionId, messages, { maxTokens: 8, done, key, model: 'm' });
   assert.equal(res.status, 200);
   return (await res.json()).choices[0].message.content;
 }

@@ -5,23 +5,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
+import { postChat } from '../support/chat.ts';
+import { embeddedTrainConfig } from '../support/train-sessions.ts';
 import type { TrainSample, TrainOptions } from '../../src/engines/types.ts';
 import { tempDir } from '../support/temp.ts';
 
 async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<{ status: number; content: string }> {
-  const res = await fetch(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-session-id': sessionId,
-      'x-turn-type': 'main',
-      ...(done ? { 'x-session-done': 'true' } : {}),
-    },
-    body: JSON.stringify({ model: 'm', messages, max_tokens: 12 }),
-  });
+  const res = await postChat(url, sessionId, messages, { maxTokens: 12, done, model: 'm' });
   const body = await res.json();
   return { status: res.status, content: body.choices?.[0]?.message?.content ?? '' };
 }
@@ -29,24 +21,12 @@ async function chat(url: string, sessionId: string, messages: unknown[], done = 
 test('sessions become samples, the trainer publishes new versions, serving answers during a step', async () => {
   const checkpoint = await tinyCheckpoint();
   const outDir = tempDir('ocrl-loop-');
-  const config = parseConfig(
-    {},
-    {
-      env: {},
-      overrides: {
-        output_dir: outDir,
-        mode: 'openclaw-rl',
-        'server.port': 0,
-        'rollout.checkpoint': checkpoint,
-        'rollout.max_tokens': 12,
-        'rollout.temperature': 1,
-        'training.batch_size': 2,
-        'training.epochs': 40,
-        'training.lr': 1e-3,
-        'training.save_interval': 0,
-      },
-    },
-  );
+  const config = embeddedTrainConfig(outDir, checkpoint, {
+    'rollout.max_tokens': 12,
+    'training.epochs': 40,
+    'training.lr': 1e-3,
+    'training.save_interval': 0,
+  });
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   const stepWindows: Array<[number, number]> = [];
   const engine = server.engine!;

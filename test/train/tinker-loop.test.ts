@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
+import { tinkerTrainConfig } from '../support/tinker-child-config.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { postJson } from '../support/harness.ts';
@@ -17,19 +17,7 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
   const tinker = await startEmbeddedTinker({ ctx: 256 });
   const wire = await startTinkerRecorder(tinker.url);
   const out = tempDir('ocrl-tinker-loop-');
-  const config = parseConfig(
-    {
-      mode: 'openclaw-rl',
-      output_dir: out,
-      server: { port: 0 },
-      rollout: { provider: 'tinker', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 32 },
-      tinker: { base_url: wire.url, base_model: tinker.baseModel },
-      judge: { provider: 'rules' },
-      scoring: { majority_vote: 1 },
-      training: { batch_size: 1, save_interval: 1 },
-    },
-    { env: {} },
-  );
+  const config = tinkerTrainConfig(wire.url, out, tinker.baseModel, { tokenizer: tinker.checkpoint, max_tokens: 32 });
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   try {
     const headers = { 'x-session-id': 's1' };

@@ -12,13 +12,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import pino from 'pino';
-import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
 import { readRecords } from '../../src/sessions/records.ts';
 import { loadHfTokenizer } from '../../src/tokenize/hf-tokenizer.ts';
 import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
 import { generateOpenClawSequence } from '../fixtures/openclaw-like.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
+import { tinkerTrainConfig } from '../support/tinker-child-config.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { until } from '../gateway/expect.ts';
 import { tempDir } from '../support/temp.ts';
@@ -44,19 +44,7 @@ test('Qwen3 vocabulary end to end: OpenClaw requests over the real chat template
   });
   const wire = await startTinkerRecorder(tinker.url);
   const out = tempDir('ocrl-tinker-vocab-');
-  const config = parseConfig(
-    {
-      mode: 'openclaw-rl',
-      output_dir: out,
-      server: { port: 0 },
-      rollout: { provider: 'tinker', tokenizer: dir, context_length: 4096, temperature: 1, max_tokens: 128 },
-      tinker: { base_url: wire.url, base_model: tinker.baseModel },
-      judge: { provider: 'rules' },
-      scoring: { majority_vote: 1 },
-      training: { batch_size: 1, save_interval: 1 },
-    },
-    { env: {} },
-  );
+  const config = tinkerTrainConfig(wire.url, out, tinker.baseModel, { tokenizer: dir, context_length: 4096, max_tokens: 128 });
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   const hf = await loadHfTokenizer(dir);
   try {
