@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
 
@@ -24,7 +24,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 test('report prints one row per policy version and leaves a running store as it was', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-report-'));
+  const dir = tempDir('ocrl-report-');
   const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE));
   t.after(() => store.close());
   store.addSample(makeSample('r', 1, { policyVersion: 0, reward: -1, votes: [-1] }));
@@ -60,7 +60,7 @@ test('report prints one row per policy version and leaves a running store as it 
 });
 
 test('report without a store exits 2 and names the path; a file that is not a store exits 1', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocrl-report-'));
+  const dir = tempDir('ocrl-report-');
   const missing = await cli(['report', '--output-dir', dir]);
   assert.equal(missing.code, 2);
   assert.equal(missing.stdout, '');
