@@ -81,6 +81,12 @@ async function serveUntilSignal(config: Config, apiKey: string | undefined, trai
   await server.close();
 }
 
+/** The run folder of `export`, `report` and `rollback`: --output-dir, or output_dir of --config (an explicit --output-dir wins). */
+function runFolderOf(opts: { config?: string; outputDir: string }): string {
+  if (opts.config === undefined) return opts.outputDir;
+  return loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir;
+}
+
 /** Builds the program (exported for tests). */
 export function buildProgram(): Command {
   const program = new Command('openclaw-rl')
@@ -267,9 +273,7 @@ export function buildProgram(): Command {
       await run(async () => {
         if (opts.format !== 'jsonl')
           throw new OpenClawError('invalid_request', `--format ${opts.format} is not supported; use --format jsonl`);
-        const dir = opts.config
-          ? loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir
-          : opts.outputDir;
+        const dir = runFolderOf(opts);
         const { SampleStore, exportJsonl, SAMPLE_STORE_FILE } = await import('../samples/index.ts');
         const path = join(dir, SAMPLE_STORE_FILE);
         if (!existsSync(path))
@@ -320,10 +324,16 @@ export function buildProgram(): Command {
           process.stderr.write(`openclaw-rl: serving the weights of version ${to} as policy version ${body.policy_version}\n`);
           return;
         }
-        const dir = opts.config ? loadConfig(opts.config).output_dir : opts.outputDir;
+        const dir = runFolderOf(opts);
         const { SampleStore, SAMPLE_STORE_FILE } = await import('../samples/index.ts');
         const { rollbackStoppedRun } = await import('../trainer/index.ts');
-        const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE), { recoverLeases: false });
+        const path = join(dir, SAMPLE_STORE_FILE);
+        if (!existsSync(path))
+          throw new OpenClawError(
+            'config',
+            `no sample store at ${path}: pass the run's --output-dir (or --config), or --url for a running server`,
+          );
+        const store = SampleStore.open(path, { recoverLeases: false });
         try {
           const r = await rollbackStoppedRun(dir, store, to);
           process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -346,9 +356,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the JSON of GET /evaluation instead of the table')
     .action(async (opts) => {
       await run(async () => {
-        const dir = opts.config
-          ? loadConfig(opts.config, { overrides: { output_dir: opts.outputDir !== '.' ? opts.outputDir : undefined } }).output_dir
-          : opts.outputDir;
+        const dir = runFolderOf(opts);
         const { evaluationOfRun, formatEvaluation } = await import('../evaluation/index.ts');
         const evaluation = evaluationOfRun(dir);
         process.stdout.write(opts.json === true ? `${JSON.stringify(evaluation, null, 2)}\n` : `${formatEvaluation(evaluation)}\n`);

@@ -1,13 +1,15 @@
-// `openclaw-rl report` as a user runs it: the table (or --json) from a run folder's sample store,
-// read-only (a running trainer's lease stays untouched), and the exit codes of the CLI's one
-// mapping: 2 for a folder without a store (naming the path), 1 for a file that is not a store.
+// `openclaw-rl report` and `rollback` on a run folder, as a user runs them. report: the table (or
+// --json) from the sample store, read-only (a running trainer's lease stays untouched), and the
+// exit codes of the CLI's one mapping: 2 for a folder without a store (naming the path), 1 for a
+// file that is not a store. rollback: a stopped run's kept version becomes its newest checkpoint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
 import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { newestCheckpoint, saveCheckpoint } from '../../src/trainer/index.ts';
 import { tempDir } from '../support/temp.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
@@ -70,4 +72,34 @@ test('report without a store exits 2 and names the path; a file that is not a st
   const bad = await cli(['report', '--output-dir', dir]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /cannot read sample store .*samples\.sqlite/);
+});
+
+test('rollback on a stopped run writes the kept version as the newest checkpoint; bad input exits 2', async () => {
+  const dir = tempDir('ocrl-rollback-cli-');
+  const store = SampleStore.open(join(dir, SAMPLE_STORE_FILE));
+  store.addSample(makeSample('r', 1, { policyVersion: 4 }));
+  store.close();
+  for (const [step, version] of [
+    [1, 1],
+    [2, 4],
+  ]) {
+    await saveCheckpoint(dir, { step, policy_version: version, engine: 'embedded' }, async (d) =>
+      writeFileSync(join(d, 'model.safetensors'), `v${version}`),
+    );
+  }
+  const r = await cli(['rollback', '--to', '1', '--output-dir', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.policy_version, 5, 'above every version seen: a new number');
+  assert.equal(newestCheckpoint(dir)?.dir, out.checkpoint);
+  assert.equal(readFileSync(join(out.checkpoint, 'model.safetensors'), 'utf8'), 'v1', "the kept version's state");
+  assert.match(r.stderr, /serves the weights of version 1 as policy version 5/);
+
+  const unknown = await cli(['rollback', '--to', '3', '--output-dir', dir]);
+  assert.notEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /kept versions: 1, 4/);
+  assert.equal((await cli(['rollback', '--to', 'abc', '--output-dir', dir])).code, 2);
+  const nowhere = await cli(['rollback', '--to', '1', '--output-dir', join(dir, 'typo')]);
+  assert.equal(nowhere.code, 2);
+  assert.match(nowhere.stderr, /no sample store at .*typo/);
 });
