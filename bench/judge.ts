@@ -2,9 +2,10 @@
 // config F names) on the hand-labelled replies of bench/judge-set/ (dev.tsv, used while building
 // the judge, and heldout.tsv, never tuned on). Prints, per set and overall: accuracy, recall of
 // −1 / 0 / +1, hint recall, hint precision, false hints on positive or neutral replies, and the
-// offline judge's time per reply, and the same per group (user/tool, language). heldout-2.tsv
-// (written from the labelling rules alone by someone who never read the judge) is scored too, in
-// aggregate only: its items are never printed, not even with `--show-misses`. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
+// offline judge's time per reply, and the same per group (user/tool, language). heldout-2.tsv and
+// heldout-3.tsv (each written from the labelling rules alone by someone who never read the judge;
+// -3 is kept fresh for the next version of the judge) are scored too, in aggregate only: their
+// items are never printed, not even with `--show-misses`. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
 // recall ≥ 0.80, false hints ≤ 5%. `--show-misses` lists the replies judged wrong.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +15,9 @@ import { channelJudgeCall } from '../src/pipeline/index.ts';
 import { classifyNextState, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
 import { hintMatches, parseJudgeSet, parseJudgeSet2, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
 
-const SETS = ['dev', 'heldout', 'heldout-2'] as const;
+const SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3'] as const;
 /** Sets whose items are never printed (held out from whoever tunes the judge). */
-const SEALED = new Set<string>(['heldout-2']);
+const SEALED = new Set<string>(['heldout-2', 'heldout-3']);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
 const MODEL_CONCURRENCY = 4;
 const args = process.argv.slice(2);
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   for (const set of SETS) {
     if (onlySets !== null && !onlySets.has(set)) continue;
     const raw = readFileSync(join(import.meta.dirname, 'judge-set', `${set}.tsv`), 'utf8');
-    const items = set === 'heldout-2' ? parseJudgeSet2(raw, set) : parseJudgeSet(raw, set);
+    const items = set.startsWith('heldout-') ? parseJudgeSet2(raw, set) : parseJudgeSet(raw, set);
     const results: Array<{ item: JudgeSetItem; got: Judgement }> = [];
     if (call === null) {
       for (const item of items) {
