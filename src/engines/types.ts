@@ -125,6 +125,12 @@ export interface PolicyEngine {
    * regression gate; engines that cannot score unpublished weights omit it.
    */
   scoreTrained?(req: ScoreRequest): Promise<ScoreResult>;
+  /**
+   * Whether `scoreTrained` works against this engine's backend (a Tinker engine can only on
+   * servers whose sampler paths are independent of the training model); absent: it does when
+   * `scoreTrained` is present.
+   */
+  canScoreTrained?(): Promise<boolean> | boolean;
   /** Makes trained weights the served ones; returns the new version. */
   publish?(): Promise<number>;
   save?(dir: string): Promise<void>;

@@ -120,16 +120,33 @@ export class Trainer {
     this.log = new TrainLog(deps.config.output_dir);
     this.step = deps.startStep ?? 0;
     this.savedStep = this.step;
-    if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) {
-      deps.log?.warn(
-        `evaluation.gate is set, but the ${deps.engine.kind} engine cannot score unpublished weights: every trained version serves unchecked`,
-      );
-    }
+    if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) this.warnUngated();
   }
 
+  private warnUngated(): void {
+    this.deps.log?.warn(
+      `evaluation.gate is set, but the ${this.deps.engine.kind} engine cannot score unpublished weights: every trained version serves unchecked`,
+    );
+  }
+
+  /** Whether the engine can score trained weights, asked once (a remote engine may need its server). */
+  private gateCapable: Promise<boolean> | undefined;
+
   /** Whether trained versions go through the regression gate before they serve. */
-  private gated(): boolean {
-    return this.deps.config.evaluation.gate !== undefined && this.deps.engine.scoreTrained !== undefined;
+  private async gated(): Promise<boolean> {
+    const { config, engine } = this.deps;
+    if (config.evaluation.gate === undefined || engine.scoreTrained === undefined) return false;
+    if (engine.canScoreTrained === undefined) return true;
+    this.gateCapable ??= (async () => {
+      const can = await engine.canScoreTrained!();
+      if (!can) this.warnUngated();
+      return can;
+    })().catch((e: unknown) => {
+      // Not known yet (server unreachable): ask again next step.
+      this.gateCapable = undefined;
+      throw e;
+    });
+    return this.gateCapable;
   }
 
   /** Starts the loop in the background. */
@@ -268,11 +285,8 @@ export class Trainer {
     const t0 = performance.now();
     reserveHoldout(store, config.evaluation.holdout_fraction);
     // A refused version rolls back to the serving one's checkpoint: make sure there is one.
-    if (
-      this.gated() &&
-      config.evaluation.gate?.on_fail === 'rollback' &&
-      checkpointOfVersion(config.output_dir, engine.version()) === undefined
-    )
+    const gated = await this.gated();
+    if (gated && config.evaluation.gate?.on_fail === 'rollback' && checkpointOfVersion(config.output_dir, engine.version()) === undefined)
       await this.checkpoint({ rollback: true });
     const lease = store.leaseBatch(config.training.batch_size, {
       currentVersion: engine.version(),
@@ -293,7 +307,7 @@ export class Trainer {
         })),
         versionAtLease,
       );
-      const held = train.length > 0 && this.gated() ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
+      const held = train.length > 0 && gated ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
       let baseline: HoldoutValue | undefined;
       if (held !== undefined) {
         const scoreTrained = engine.scoreTrained!.bind(engine);

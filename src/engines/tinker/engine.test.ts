@@ -202,3 +202,88 @@ test('a failed step rejects trainStep; the trainer returns the batch to ready an
     await fake.close();
   }
 });
+
+test('scoreTrained stages the trained state once; publish serves that staged path without a second save', async () => {
+  const fake = await startFakeTinker();
+  const dir = tmp();
+  const client = new TinkerClient({ baseUrl: fake.url, stateDir: dir, pollIntervalMs: 5, server: 'hosted' });
+  const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: dir });
+  const req = { promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 };
+  const saves = () => fake.requests.filter((r) => r.path === '/save_weights_for_sampler').length;
+  const scoredOn = () => fake.requests.filter((r) => r.path === '/asample').map((r) => r.body.model_path ?? r.body.base_model);
+  try {
+    assert.equal(await engine.canScoreTrained(), true);
+    // Nothing trained: the served (base) weights, nothing saved.
+    await engine.scoreTrained(req);
+    assert.equal(saves(), 0);
+    assert.equal(scoredOn().at(-1), 'Qwen/Qwen3-8B');
+
+    await engine.trainStep(samples, TRAIN_OPTS);
+    await Promise.all([engine.scoreTrained(req), engine.scoreTrained(req)]);
+    await engine.scoreTrained(req);
+    assert.equal(saves(), 1, 'one staged save per trained state');
+    const staged = scoredOn().at(-1);
+    assert.match(String(staged), /sampler_weights/);
+    assert.equal(engine.version(), 0, 'staging serves nothing');
+    assert.equal((await engine.score(req)).version, 0);
+
+    assert.equal(await engine.publish(), 1);
+    assert.equal(saves(), 1, 'publish reused the staged path');
+    assert.equal(engine.samplerPath(), staged);
+    await engine.scoreTrained(req);
+    assert.equal(saves(), 1, 'after publish scoreTrained is the served path');
+    assert.equal(scoredOn().at(-1), staged);
+
+    // A new step invalidates the staged path; publish without staging saves as before.
+    await engine.trainStep(samples, TRAIN_OPTS);
+    await engine.scoreTrained(req);
+    assert.equal(saves(), 2);
+    await engine.trainStep(samples, TRAIN_OPTS);
+    assert.equal(await engine.publish(), 2);
+    assert.equal(saves(), 3, 'the stale staged path was not served');
+    assert.notEqual(engine.samplerPath(), scoredOn().at(-1));
+  } finally {
+    await engine.close();
+    await fake.close();
+  }
+});
+
+test('on SkyRL profiles the engine cannot score trained weights and the trainer warns that versions serve unchecked', async () => {
+  const fake = await startFakeTinker();
+  const dir = tmp();
+  const client = new TinkerClient({ baseUrl: fake.url, stateDir: dir, pollIntervalMs: 5, server: 'skyrl-jax' });
+  const engine = new TinkerEngine({ client, baseModel: 'Qwen/Qwen3-8B', stateDir: dir });
+  const config = parseConfig(
+    {},
+    {
+      env: {},
+      overrides: {
+        output_dir: dir,
+        'training.batch_size': 2,
+        mode: 'openclaw-rl',
+        'rollout.temperature': 1,
+        'evaluation.holdout_fraction': 0.4,
+        'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 1, on_fail: 'hold' },
+      },
+    },
+  );
+  const store = SampleStore.open(join(dir, 'samples.sqlite'));
+  const warnings: string[] = [];
+  const log = { warn: (...a: unknown[]) => warnings.push(a.map(String).join(' ')), info: () => undefined, error: () => undefined } as any;
+  const trainer = new Trainer({ engine, store, config, log });
+  try {
+    assert.equal(await engine.canScoreTrained(), false);
+    for (let t = 1; t <= 12; t++) store.addSample(makeSample('s', t, { policyVersion: 0 }));
+    const m = await trainer.trainOnce();
+    assert.equal(m?.policy_version, 1, 'the version served unchecked');
+    assert.equal(m?.gate_passed, undefined);
+    assert.equal(warnings.filter((w) => /cannot score unpublished weights: every trained version serves unchecked/.test(w)).length, 1);
+    assert.equal(fake.requests.filter((r) => r.path === '/save_weights_for_sampler').length, 1, 'nothing staged');
+    await trainer.trainOnce();
+    assert.equal(warnings.filter((w) => /serves unchecked/.test(w)).length, 1, 'warned once');
+  } finally {
+    store.close();
+    await engine.close();
+    await fake.close();
+  }
+});

@@ -47,6 +47,13 @@ interface Served {
   version: number;
 }
 
+/** Sampler weights saved from the training model (for the gate) but not served yet. */
+interface Staged {
+  /** The trained state they were saved from (`TinkerEngine.trained`). */
+  state: number;
+  path: Promise<string>;
+}
+
 function splitEvenly<T>(items: readonly T[], parts: number): T[][] {
   const n = Math.max(1, Math.min(parts, items.length));
   return Array.from({ length: n }, (_, i) => items.slice(Math.floor((i * items.length) / n), Math.floor(((i + 1) * items.length) / n)));
@@ -75,6 +82,11 @@ export class TinkerEngine implements PolicyEngine {
   private weightsPath: string | undefined;
   private modelId: string | undefined;
   private creating: Promise<string> | undefined;
+  /** Counts trainSteps: the trained state's identity for staged sampler paths. */
+  private trained = 0;
+  /** Whether the training model moved since the served weights were published, resumed or restored. */
+  private trainedSinceServed = false;
+  private staged: Staged | undefined;
 
   constructor(opts: TinkerEngineOptions) {
     this.opts = opts;
@@ -147,19 +159,69 @@ export class TinkerEngine implements PolicyEngine {
 
   /** Log-probs of the response tokens after the prompt on the current weights (temperature 1). */
   async score(req: ScoreRequest): Promise<ScoreResult> {
+    const served = this.served;
+    return this.scoreOn(served.path, served.version, req);
+  }
+
+  /**
+   * Whether `scoreTrained` can score trained weights before they serve: only where a saved
+   * sampler path is independent of the training model (hosted). On SkyRL sampling a path loads it
+   * into the training model's own adapter slot (docs/tinker.md), which would corrupt training.
+   */
+  async canScoreTrained(): Promise<boolean> {
+    const { profile } = await this.client.server();
+    return !profile.samplerNeedsModel;
+  }
+
+  /**
+   * Log-probs under the trained, unpublished weights (the regression gate): the training model's
+   * state is saved as sampler weights once per trained state (staged; `publish` serves that same
+   * path) and scored there. Nothing trained since the served weights: the served path.
+   */
+  async scoreTrained(req: ScoreRequest): Promise<ScoreResult> {
+    if (!this.trainedSinceServed) return this.score(req);
+    if (!(await this.canScoreTrained())) {
+      throw new OpenClawError(
+        'internal',
+        `Tinker (${(await this.client.server()).profile.name}) cannot score unpublished weights: its sampler paths load into the training model`,
+      );
+    }
+    return this.scoreOn(await this.stage(), this.served.version, req);
+  }
+
+  /** The staged sampler path of the current trained state, saved on first use. */
+  private stage(): Promise<string> {
+    const state = this.trained;
+    if (this.staged?.state !== state) {
+      const path = (async () => {
+        const modelId = await this.ensureModel();
+        const name = `v${String(this.served.version + 1).padStart(6, '0')}-staged-${Date.now().toString(36)}`;
+        return this.client.saveWeightsForSampler(modelId, name);
+      })();
+      const staged: Staged = { state, path };
+      this.staged = staged;
+      // A failed save is forgotten, so the next call (or publish) saves again.
+      path.catch(() => {
+        if (this.staged === staged) this.staged = undefined;
+      });
+    }
+    return this.staged!.path;
+  }
+
+  /** Prompt log-probs of prompt+response on sampler `path` (undefined: the base model). */
+  private async scoreOn(path: string | undefined, version: number, req: ScoreRequest): Promise<ScoreResult> {
     if (req.temperature !== 1) {
       throw new OpenClawError('config', `Tinker prompt log-probs are at temperature 1; scoring at ${req.temperature} is not possible`, {
         param: 'rollout.temperature',
       });
     }
-    const served = this.served;
     const r = await this.client.sample({
       promptIds: [...req.promptIds, ...req.responseIds],
       maxTokens: 1,
       temperature: 1,
       promptLogprobs: true,
       topkPromptLogprobs: req.topK ?? 0,
-      ...(served.path !== undefined ? { modelPath: served.path } : { baseModel: this.opts.baseModel }),
+      ...(path !== undefined ? { modelPath: path } : { baseModel: this.opts.baseModel }),
     });
     const out = responseLogprobs(
       r,
@@ -168,7 +230,7 @@ export class TinkerEngine implements PolicyEngine {
       req.topK,
       (d) => new OpenClawError('upstream', `Tinker scoring ${d}`, { code: 'tinker_bad_answer' }),
     );
-    return { ...out, version: served.version };
+    return { ...out, version };
   }
 
   /** Creates the training model (or a new one loaded from the saved state) once. */
@@ -212,6 +274,10 @@ export class TinkerEngine implements PolicyEngine {
       this.client.warnOnce(`unhonoured:${u.key}`, `tinker: ${u.key} ${u.why}`);
     }
     const modelId = await this.ensureModel();
+    // From here the training model may move: a staged sampler path no longer matches it.
+    this.trained++;
+    this.staged = undefined;
+    this.trainedSinceServed = true;
     const parts = splitEvenly(active, opts.minibatches).map((part) => ({
       part,
       plan: planForwardBackward(part, { loss: opts.loss, reduction: profile.reduction }),
@@ -290,12 +356,22 @@ export class TinkerEngine implements PolicyEngine {
     };
   }
 
-  /** Saves sampler weights and serves them from now on; returns the new version. */
+  /**
+   * Saves sampler weights and serves them from now on; returns the new version. Weights the gate
+   * staged for this trained state are served as they are (no second save).
+   */
   async publish(): Promise<number> {
-    const modelId = await this.ensureModel();
     const version = this.served.version + 1;
-    const path = await this.client.saveWeightsForSampler(modelId, `v${String(version).padStart(6, '0')}-${Date.now().toString(36)}`);
+    const staged = this.staged?.state === this.trained ? await this.staged.path.catch(() => undefined) : undefined;
+    const path =
+      staged ??
+      (await this.client.saveWeightsForSampler(
+        await this.ensureModel(),
+        `v${String(version).padStart(6, '0')}-${Date.now().toString(36)}`,
+      ));
     this.served = { path, version };
+    this.staged = undefined;
+    this.trainedSinceServed = false;
     return version;
   }
 
@@ -344,6 +420,10 @@ export class TinkerEngine implements PolicyEngine {
       });
     }
     await this.creating?.catch(() => undefined);
+    // A staged (refused or never published) sampler path is never served.
+    this.staged = undefined;
+    this.trained++;
+    this.trainedSinceServed = false;
     const previous = this.modelId;
     this.loadFrom = ck.weights_path;
     this.weightsPath = ck.weights_path;

@@ -1,0 +1,93 @@
+// The regression gate through Tinker (hosted profile of the embedded stand-in, real HTTP):
+// versions trained on deliberately inverted advantages are scored on a staged sampler path before
+// they could serve, refused, and never served (on_fail hold: serving stays on version 0).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { parseConfig } from '../../src/config/index.ts';
+import { startServer } from '../../src/app/index.ts';
+import type { TrainOptions, TrainSample } from '../../src/engines/types.ts';
+import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
+import { startTinkerRecorder } from '../support/tinker-recorder.ts';
+import { tempDir } from '../support/temp.ts';
+import { until } from '../support/train-sessions.ts';
+
+const PROMPT = [3, 4, 5, 6];
+const ANSWER = [7, 8, 9, 10];
+
+test('hosted Tinker: the gate scores the staged trained weights and refuses inverted training; serving stays on version 0', {
+  timeout: 240_000,
+}, async () => {
+  const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile: 'hosted' });
+  const rec = await startTinkerRecorder(tinker.url);
+  const out = tempDir('ocrl-tinker-gate-');
+  const config = parseConfig(
+    {
+      mode: 'openclaw-rl',
+      output_dir: out,
+      server: { port: 0 },
+      tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded' },
+      rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
+      training: { batch_size: 2, lr: 1e-2, epochs: 1 },
+      evaluation: {
+        holdout_fraction: 0.4,
+        gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: 'hold' },
+      },
+    },
+    { env: {} },
+  );
+  const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+  try {
+    const engine = server.engine!;
+    const original = engine.trainStep!.bind(engine);
+    engine.trainStep = (samples: TrainSample[], opts: TrainOptions) =>
+      original(
+        samples.map((s) => ({ ...s, advantages: s.advantages.map((a) => -a) })),
+        opts,
+      );
+    const { logprobs } = await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 });
+    for (let i = 0; i < 12; i++) {
+      server.store.addSample(
+        makeSample(`liked-${i}`, 1, { policyVersion: 0, promptIds: PROMPT, responseIds: ANSWER, rolloutLogprobs: logprobs }),
+      );
+    }
+    server.trainer!.notify();
+    await until(
+      'every liked sample trained, refused or held out',
+      () => server.store.countReady() < 2 && server.store.counts().leased === 0,
+      180_000,
+    );
+    const metrics = readFileSync(join(out, 'logs', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const checked = metrics.filter((m) => m.gate_candidate !== undefined);
+    assert.ok(checked.length > 0, `the gate checked versions: ${JSON.stringify(metrics)}`);
+    assert.ok(
+      checked.every((m) => m.gate_passed === 0 && m.gate_drop > 0 && m.gate_candidate < m.gate_baseline),
+      `inverted training lowered the held-out metric and was refused: ${JSON.stringify(checked)}`,
+    );
+    assert.equal(server.channel.version(), 0, 'serving stayed on the base version');
+    assert.equal(engine.version(), 0);
+    assert.ok((server.store.dropsByReason().rejected ?? 0) > 0, "refused batches are kept as 'rejected'");
+    // Each refused step staged its trained state once (the candidate's held-out scores); nothing served it.
+    const saves = rec.requests.filter((r) => r.path === '/save_weights_for_sampler');
+    assert.equal(saves.length, checked.length, 'one staged sampler save per checked version');
+    assert.equal((engine as any).samplerPath(), undefined, 'the base model still serves');
+    // on_fail hold: the training state kept the refused training (it differs from the served one).
+    const trained = (await engine.scoreTrained!({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
+    const served = (await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
+    assert.ok(
+      trained.reduce((a, b) => a + b, 0) < served.reduce((a, b) => a + b, 0),
+      `held training state is worse: ${trained} vs ${served}`,
+    );
+  } finally {
+    await server.close();
+    await rec.close();
+    await tinker.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
