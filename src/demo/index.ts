@@ -91,7 +91,11 @@ export function liveEvaluationText(r: LearnResult): string {
   const last = judged.at(-1);
   const base = r.ratings[Math.min(...steps)];
   const updated = r.ratings[Math.max(...steps)];
-  if (first !== undefined && last !== undefined && last !== first && base !== undefined && updated !== undefined) {
+  if (first === undefined || last === first) {
+    lines.push(
+      `live reward: ${first === undefined ? 'no version' : `only v${first.policy_version}`} answered judged turns yet; a longer run shows the direction`,
+    );
+  } else if (last !== undefined && base !== undefined && updated !== undefined) {
     const live = last.reward.mean! - first.reward.mean!;
     const rated = updated - base;
     const agree = Math.sign(live) === Math.sign(rated);
