@@ -4,6 +4,10 @@ import assert from 'node:assert/strict';
 import { parseConfig, type Config } from '../../src/config/index.ts';
 import type { RunningServer } from '../../src/app/index.ts';
 import { postChat } from './chat.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PolicyEngine, TrainOptions, TrainSample } from '../../src/engines/types.ts';
+import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 
 /**
  * A `train` config on the embedded engine for loop tests: binary RL, any free port, the given
@@ -71,4 +75,49 @@ export async function trainSteps(server: RunningServer, steps: number, tag: stri
       20_000,
     );
   }
+}
+
+/** The prompt and the answer users liked, as token ids (valid in every test vocabulary). */
+export const LIKED = { promptIds: [3, 4, 5, 6], responseIds: [7, 8, 9, 10], temperature: 1 };
+
+/** Deliberately inverted advantages: every advantage the engine is asked to train on is negated. */
+export function invertAdvantages(engine: PolicyEngine): void {
+  const original = engine.trainStep!.bind(engine);
+  engine.trainStep = (samples: TrainSample[], opts: TrainOptions) =>
+    original(
+      samples.map((s) => ({ ...s, advantages: s.advantages.map((a) => -a) })),
+      opts,
+    );
+}
+
+/**
+ * Stores `n` samples of the LIKED answer (reward +1, recorded with the serving policy's own
+ * log-probs, as a real rollout would be) and waits until each is trained, refused or held out.
+ */
+export async function feedLikedAnswer(server: RunningServer, n: number, timeoutMs: number): Promise<void> {
+  const { logprobs } = await server.engine!.score(LIKED);
+  for (let i = 0; i < n; i++) {
+    server.store.addSample(
+      makeSample(`liked-${i}`, 1, {
+        policyVersion: 0,
+        promptIds: LIKED.promptIds,
+        responseIds: LIKED.responseIds,
+        rolloutLogprobs: logprobs,
+      }),
+    );
+  }
+  server.trainer!.notify();
+  await until(
+    'every liked sample trained, refused or held out',
+    () => server.store.countReady() < 2 && server.store.counts().leased === 0,
+    timeoutMs,
+  );
+}
+
+/** The JSON lines of a run's logs/metrics.jsonl (steps and events). */
+export function metricsLines(out: string): Array<Record<string, any>> {
+  return readFileSync(join(out, 'logs', 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }

@@ -4,18 +4,12 @@
 // the same run with a lenient gate serves its versions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { startServer } from '../../src/app/index.ts';
-import type { TrainOptions, TrainSample } from '../../src/engines/types.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
-import { chat, until, embeddedTrainConfig } from '../support/train-sessions.ts';
-
-const PROMPT = [3, 4, 5, 6];
-const ANSWER = [7, 8, 9, 10];
+import { LIKED, chat, embeddedTrainConfig, feedLikedAnswer, invertAdvantages, metricsLines } from '../support/train-sessions.ts';
 
 async function run(checkpoint: string, maxDrop: number) {
   const out = tempDir('ocrl-gate-');
@@ -31,12 +25,7 @@ async function run(checkpoint: string, maxDrop: number) {
   });
   // Deliberately inverted advantages: the answer users liked is pushed down.
   const engine = server.engine!;
-  const original = engine.trainStep!.bind(engine);
-  engine.trainStep = (samples: TrainSample[], opts: TrainOptions) =>
-    original(
-      samples.map((s) => ({ ...s, advantages: s.advantages.map((a) => -a) })),
-      opts,
-    );
+  invertAdvantages(engine);
   const statuses: number[] = [];
   let probing = true;
   const probe = (async () => {
@@ -47,26 +36,11 @@ async function run(checkpoint: string, maxDrop: number) {
   })();
   try {
     // One liked answer, many times over: some are held out, the rest are trained (inverted).
-    // Recorded with the serving policy's own log-probs, as a real rollout would be (ratio 1).
-    const { logprobs } = await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 });
-    for (let i = 0; i < 16; i++) {
-      server.store.addSample(
-        makeSample(`liked-${i}`, 1, { policyVersion: 0, promptIds: PROMPT, responseIds: ANSWER, rolloutLogprobs: logprobs }),
-      );
-    }
-    server.trainer!.notify();
-    await until(
-      'every liked sample trained, refused or held out',
-      () => server.store.countReady() < 2 && server.store.counts().leased === 0,
-      30_000,
-    );
-    const trainedScore = (await engine.scoreTrained!({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
-    const servedScore = (await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
+    await feedLikedAnswer(server, 16, 30_000);
+    const trainedScore = (await engine.scoreTrained!(LIKED)).logprobs;
+    const servedScore = (await engine.score(LIKED)).logprobs;
     const health = await (await fetch(`${server.url}/healthz`)).json();
-    const metrics = readFileSync(join(out, 'logs', 'metrics.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const metrics = metricsLines(out);
     const drops = server.store.dropsByReason();
     return { version: server.channel.version(), health, metrics, drops, trainedScore, servedScore, statuses };
   } finally {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { startServer, type RunningServer } from '../../src/app/index.ts';
+import { startServer } from '../../src/app/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
 import { trainSteps, embeddedTrainConfig } from '../support/train-sessions.ts';

@@ -3,20 +3,14 @@
 // they could serve, refused, and never served (on_fail hold: serving stays on version 0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer } from '../../src/app/index.ts';
-import type { TrainOptions, TrainSample } from '../../src/engines/types.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { tempDir } from '../support/temp.ts';
-import { until } from '../support/train-sessions.ts';
-
-const PROMPT = [3, 4, 5, 6];
-const ANSWER = [7, 8, 9, 10];
+import { LIKED, feedLikedAnswer, invertAdvantages, metricsLines } from '../support/train-sessions.ts';
 
 test('hosted Tinker: the gate scores the staged trained weights and refuses inverted training; serving stays on version 0', {
   timeout: 240_000,
@@ -42,28 +36,9 @@ test('hosted Tinker: the gate scores the staged trained weights and refuses inve
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   try {
     const engine = server.engine!;
-    const original = engine.trainStep!.bind(engine);
-    engine.trainStep = (samples: TrainSample[], opts: TrainOptions) =>
-      original(
-        samples.map((s) => ({ ...s, advantages: s.advantages.map((a) => -a) })),
-        opts,
-      );
-    const { logprobs } = await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 });
-    for (let i = 0; i < 12; i++) {
-      server.store.addSample(
-        makeSample(`liked-${i}`, 1, { policyVersion: 0, promptIds: PROMPT, responseIds: ANSWER, rolloutLogprobs: logprobs }),
-      );
-    }
-    server.trainer!.notify();
-    await until(
-      'every liked sample trained, refused or held out',
-      () => server.store.countReady() < 2 && server.store.counts().leased === 0,
-      180_000,
-    );
-    const metrics = readFileSync(join(out, 'logs', 'metrics.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    invertAdvantages(engine);
+    await feedLikedAnswer(server, 12, 180_000);
+    const metrics = metricsLines(out);
     const checked = metrics.filter((m) => m.gate_candidate !== undefined);
     assert.ok(checked.length > 0, `the gate checked versions: ${JSON.stringify(metrics)}`);
     assert.ok(
@@ -78,8 +53,8 @@ test('hosted Tinker: the gate scores the staged trained weights and refuses inve
     assert.equal(saves.length, checked.length, 'one staged sampler save per checked version');
     assert.equal((engine as any).samplerPath(), undefined, 'the base model still serves');
     // on_fail hold: the training state kept the refused training (it differs from the served one).
-    const trained = (await engine.scoreTrained!({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
-    const served = (await engine.score({ promptIds: PROMPT, responseIds: ANSWER, temperature: 1 })).logprobs;
+    const trained = (await engine.scoreTrained!(LIKED)).logprobs;
+    const served = (await engine.score(LIKED)).logprobs;
     assert.ok(
       trained.reduce((a, b) => a + b, 0) < served.reduce((a, b) => a + b, 0),
       `held training state is worse: ${trained} vs ${served}`,
