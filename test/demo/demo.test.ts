@@ -57,7 +57,7 @@ test('demo: episodes → samples → 2 training steps → new versions, table an
   // Two steps may leave only v0 with judged turns; then the line says so instead of a direction.
   assert.match(
     printed,
-    /live reward (v0 → v\d+: -?\d\.\d\d → -?\d\.\d\d; held-out rating \d\.\d\d → \d\.\d\d: (same|different) direction|: only v0 answered judged turns yet)/,
+    /live reward( v0 → v\d+: -?\d\.\d\d → -?\d\.\d\d; held-out rating \d\.\d\d → \d\.\d\d: (same|different) direction|: only v0 answered judged turns yet)/,
   );
   assert.ok(existsSync(join(outputDir, 'records', 'turns.jsonl')));
   assert.ok(existsSync(join(outputDir, 'checkpoints')), 'the updated policy is checkpointed at the end');
