@@ -52,7 +52,7 @@ for (let i = 0; i < N; i++) {
     }),
   );
 }
-const held = server.store.reserveHoldout(() => true);
+const held = server.store.reserveHoldout(() => true).moved;
 
 async function chatLatency(i: number): Promise<number> {
   const t0 = performance.now();

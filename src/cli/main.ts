@@ -295,16 +295,18 @@ export function buildProgram(): Command {
   program
     .command('rollback')
     .description('serve and train from a kept earlier policy version again (a running server with --url, or a stopped run)')
-    .requiredOption('--to <version>', 'the kept policy version to restore (GET /admin/versions or checkpoints/*/trainer.json list them)')
+    .requiredOption(
+      '--to <version>',
+      'the kept policy version to restore (GET /admin/versions or checkpoints/*/trainer.json list them)',
+      intAtLeast('--to', 0),
+    )
     .option('--url <url>', 'a running `train` server: roll back at once through POST /admin/rollback')
     .option('--api-key <key>', "that server's API key (else OPENCLAW_RL_API_KEY)")
     .option('--output-dir <dir>', 'a stopped run: its folder (the next `train` continues from the restored version)', '.')
     .option('--config <file>', 'take output_dir from this config')
     .action(async (opts) => {
       await run(async () => {
-        const to = Number(opts.to);
-        if (!Number.isInteger(to) || to < 0)
-          throw new OpenClawError('invalid_request', `--to must be a policy version (an integer ≥ 0), got '${opts.to}'`);
+        const to = opts.to as number;
         if (opts.url !== undefined) {
           const key = opts.apiKey ?? process.env.OPENCLAW_RL_API_KEY;
           const res = await fetch(`${String(opts.url).replace(/\/+$/, '')}/admin/rollback`, {

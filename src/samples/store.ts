@@ -424,15 +424,14 @@ export class SampleStore {
 
   /**
    * Moves ready, trainable samples that `pick` selects to the held-out set (state dropped, reason
-   * 'holdout'): never trained, kept to evaluate new versions on. Returns how many moved.
+   * 'holdout'): never trained, kept to evaluate new versions on. Only samples stored after
+   * `afterSeq` are looked at (the caller keeps `scannedTo`, so each sample is decided once).
    */
-  reserveHoldout(pick: (sessionId: string, turnId: number) => boolean): number {
+  reserveHoldout(pick: (sessionId: string, turnId: number) => boolean, afterSeq = 0): { moved: number; scannedTo: number } {
     return this.immediate(() => {
-      const rows = this.stmt(`SELECT seq, session_id, turn_id FROM samples WHERE state = 'ready' AND loss_mask = 1`).all() as {
-        seq: number;
-        session_id: string;
-        turn_id: number;
-      }[];
+      const rows = this.stmt(
+        `SELECT seq, session_id, turn_id FROM samples WHERE seq > ? AND state = 'ready' AND loss_mask = 1 ORDER BY seq`,
+      ).all(afterSeq) as { seq: number; session_id: string; turn_id: number }[];
       const now = Date.now();
       let moved = 0;
       for (const r of rows) {
@@ -442,7 +441,7 @@ export class SampleStore {
           r.seq,
         ).changes;
       }
-      return moved;
+      return { moved, scannedTo: rows.at(-1)?.seq ?? afterSeq };
     });
   }
 

@@ -76,6 +76,24 @@ export function checkpointOfVersion(outputDir: string, version: number): FoundCh
     .at(-1);
 }
 
+/**
+ * A rollback's target: the newest kept checkpoint of `version`, and all kept ones; a version that
+ * is not kept is a not_found error listing those that are (`param` names the request field).
+ */
+export function rollbackTarget(outputDir: string, version: number, param: string): { target: FoundCheckpoint; all: FoundCheckpoint[] } {
+  const all = listCheckpoints(outputDir);
+  const target = all.filter((c) => c.manifest.policy_version === version).at(-1);
+  if (target === undefined) {
+    const kept = [...new Set(all.map((c) => c.manifest.policy_version))].join(', ') || 'none';
+    throw new OpenClawError(
+      'not_found',
+      `no kept checkpoint under ${join(outputDir, CHECKPOINTS_DIR)} holds policy version ${version} (kept versions: ${kept}; training.keep_checkpoints bounds how many are kept)`,
+      { param, code: 'version_not_kept' },
+    );
+  }
+  return { target, all };
+}
+
 /** The newest complete checkpoint, if any. */
 export function newestCheckpoint(outputDir: string): FoundCheckpoint | undefined {
   return listCheckpoints(outputDir).at(-1);

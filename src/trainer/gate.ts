@@ -1,9 +1,8 @@
 // The held-out set and the regression gate (docs/evaluation.md). In: the store's held-out samples
-// (turns reserved by a hash of session and turn, never trained), an engine that can score its
-// trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — the candidate's metric next
+// (turns reserved by a hash of session and turn, never trained), scores of them under the serving
+// and the trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — the candidate's metric next
 // to the serving version's on the same samples, and whether the candidate may serve.
 import type { Config } from '../config/index.ts';
-import type { PolicyEngine } from '../engines/types.ts';
 import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 
@@ -17,10 +16,25 @@ export function holdoutPoint(sessionId: string, turnId: number): number {
   return h / 2 ** 32;
 }
 
-/** Moves the ready samples that fall in the held-out share out of training; returns how many. */
-export function reserveHoldout(store: SampleStore, fraction: number): number {
-  if (fraction <= 0) return 0;
-  return store.reserveHoldout((s, t) => holdoutPoint(s, t) < fraction);
+/**
+ * The held-out share of a store: moves the ready samples that fall in it out of training. Each
+ * sample is decided once (the hash never changes its answer): only samples stored since the last
+ * call are read, so calling it on every trainer poll costs one indexed query.
+ */
+export class HoldoutReserver {
+  private scannedTo = 0;
+  constructor(
+    private readonly store: SampleStore,
+    private readonly fraction: number,
+  ) {}
+
+  /** Reserves the new samples that fall in the share; returns how many moved. */
+  reserveNew(): number {
+    if (this.fraction <= 0) return 0;
+    const r = this.store.reserveHoldout((s, t) => holdoutPoint(s, t) < this.fraction, this.scannedTo);
+    this.scannedTo = r.scannedTo;
+    return r.moved;
+  }
 }
 
 /** The gate's metric for a config (`auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise). */
@@ -43,11 +57,10 @@ export interface GateVerdict {
   reason: string;
 }
 
-async function scoreAll(
-  samples: StoredSample[],
-  score: (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>,
-  temperature: number,
-): Promise<HoldoutScore[]> {
+/** Log-probs of an answer under some weights (the serving ones, or the trained ones). */
+type Score = (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>;
+
+async function scoreAll(samples: StoredSample[], score: Score, temperature: number): Promise<HoldoutScore[]> {
   const out: HoldoutScore[] = [];
   for (const s of samples) {
     const r = await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature });
@@ -55,8 +68,6 @@ async function scoreAll(
   }
   return out;
 }
-
-type Score = (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>;
 
 /** The gate's metric on held-out samples, scored by `score` (the serving or the trained weights). */
 export async function holdoutValue(config: Config, held: StoredSample[], score: Score): Promise<HoldoutValue> {
@@ -90,17 +101,4 @@ export function judgeCandidate(config: Config, base: HoldoutValue, cand: Holdout
     samples: cand.samples,
     reason: pass ? `${metric} ${values}` : `${metric} worse by ${drop.toFixed(4)} (> evaluation.gate.max_drop ${gate.max_drop}): ${values}`,
   };
-}
-
-/**
- * Scores the held-out set with the serving weights and with the trained ones and judges the
- * candidate (the trainer itself scores the baseline before training when it can, off the serving
- * thread; this one-call form is for benchmarks and tools).
- */
-export async function checkGate(engine: PolicyEngine, store: SampleStore, config: Config): Promise<GateVerdict> {
-  const held = store.holdoutSamples(config.evaluation.holdout_max);
-  const base = await holdoutValue(config, held, (r) => engine.score(r));
-  const cand =
-    base.samples >= config.evaluation.gate!.min_samples ? await holdoutValue(config, held, engine.scoreTrained!.bind(engine)) : undefined;
-  return judgeCandidate(config, base, cand);
 }

@@ -9,14 +9,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
 import type { SampleStore } from '../samples/index.ts';
-import {
-  CHECKPOINTS_DIR,
-  checkpointOfVersion,
-  listCheckpoints,
-  newestCheckpoint,
-  saveCheckpoint,
-  type FoundCheckpoint,
-} from './checkpoints.ts';
+import { CHECKPOINTS_DIR, newestCheckpoint, rollbackTarget, saveCheckpoint, type FoundCheckpoint } from './checkpoints.ts';
 import { TrainLog } from './log.ts';
 
 /** What a starting trainer continues from. */
@@ -150,19 +143,7 @@ export async function rollbackStoppedRun(
   store: SampleStore,
   toVersion: number,
 ): Promise<{ checkpoint: string; policy_version: number; restored: string }> {
-  const target = checkpointOfVersion(outputDir, toVersion);
-  const all = listCheckpoints(outputDir);
-  if (target === undefined) {
-    const kept = [...new Set(all.map((c) => c.manifest.policy_version))].join(', ') || 'none';
-    throw new OpenClawError(
-      'not_found',
-      `no kept checkpoint under ${join(outputDir, CHECKPOINTS_DIR)} holds policy version ${toVersion} (kept versions: ${kept})`,
-      {
-        param: '--to',
-        code: 'version_not_kept',
-      },
-    );
-  }
+  const { target, all } = rollbackTarget(outputDir, toVersion, '--to');
   const newest = all.at(-1)!;
   const logs = rewindStepLogs(outputDir, newest.manifest.step);
   const version = Math.max(store.maxPolicyVersion(), logs.maxVersion, ...all.map((c) => c.manifest.policy_version)) + 1;

@@ -11,8 +11,8 @@ import { batchStats, computeAdvantages, normalizeRewards } from '../rl/index.ts'
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { checkpointOfVersion, listCheckpoints, pruneCheckpoints, saveCheckpoint } from './checkpoints.ts';
-import { holdoutValue, judgeCandidate, reserveHoldout, type GateVerdict } from './gate.ts';
+import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
+import { HoldoutReserver, holdoutValue, judgeCandidate, type GateVerdict } from './gate.ts';
 import type { HoldoutValue } from '../rl/index.ts';
 
 /** What a rollback did. */
@@ -107,6 +107,7 @@ export class Trainer {
    * serving version's baseline on the training thread, before the step, never on the serving one.
    */
   private trainedIsServed = true;
+  private readonly holdout: HoldoutReserver;
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -118,6 +119,7 @@ export class Trainer {
   constructor(deps: TrainerDeps) {
     this.deps = deps;
     this.log = new TrainLog(deps.config.output_dir);
+    this.holdout = new HoldoutReserver(deps.store, deps.config.evaluation.holdout_fraction);
     this.step = deps.startStep ?? 0;
     this.savedStep = this.step;
     if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) this.warnUngated();
@@ -187,7 +189,7 @@ export class Trainer {
         this.running = false;
         break;
       }
-      reserveHoldout(this.deps.store, this.deps.config.evaluation.holdout_fraction);
+      this.holdout.reserveNew();
       if (!this.paused && this.deps.store.countReady() >= batchSize) {
         try {
           await this.trainOnce();
@@ -239,15 +241,7 @@ export class Trainer {
       if (restore === undefined || save === undefined) {
         throw new OpenClawError('invalid_request', `the ${engine.kind} engine cannot roll back`, { code: 'rollback_unsupported' });
       }
-      const target = checkpointOfVersion(config.output_dir, toVersion);
-      if (target === undefined) {
-        const kept = [...new Set(listCheckpoints(config.output_dir).map((c) => c.manifest.policy_version))].join(', ') || 'none';
-        throw new OpenClawError(
-          'not_found',
-          `no kept checkpoint holds policy version ${toVersion} (kept versions: ${kept}; training.keep_checkpoints bounds how many are kept)`,
-          { param: 'version', code: 'version_not_kept' },
-        );
-      }
+      const { target } = rollbackTarget(config.output_dir, toVersion, 'version');
       const from = engine.version();
       const version = Math.max(from, store.maxPolicyVersion()) + 1;
       await restore(target.dir, version);
@@ -283,7 +277,7 @@ export class Trainer {
   private async runStep(): Promise<StepMetrics | undefined> {
     const { engine, store, config } = this.deps;
     const t0 = performance.now();
-    reserveHoldout(store, config.evaluation.holdout_fraction);
+    this.holdout.reserveNew();
     // A refused version rolls back to the serving one's checkpoint: make sure there is one.
     const gated = await this.gated();
     if (gated && config.evaluation.gate?.on_fail === 'rollback' && checkpointOfVersion(config.output_dir, engine.version()) === undefined)
@@ -293,7 +287,7 @@ export class Trainer {
       maxStaleness: config.training.max_staleness,
     });
     if (lease.samples.length === 0) return undefined;
-    let published = false;
+    let settled = false; // the lease is trained or refused: no longer returned to ready on a failure
     try {
       // Everything that can fail without a side effect comes first.
       const versionAtLease = engine.version();
@@ -329,10 +323,10 @@ export class Trainer {
         if (config.evaluation.gate?.on_fail === 'rollback') this.trainedIsServed = await this.restoreServing();
         else this.trainedIsServed = false;
         store.dropLease(lease.leaseId, 'rejected');
-        published = true;
+        settled = true;
       } else {
         version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
-        published = true;
+        settled = true;
         if (train.length > 0 && engine.publish) this.trainedIsServed = true;
         store.markTrained(lease.leaseId, step);
       }
@@ -394,7 +388,7 @@ export class Trainer {
     } catch (err) {
       // Before publishing nothing changed that serving or a record could see: the batch goes back.
       // After it, the step is kept (its weights serve) and only the failed part is reported.
-      if (!published) store.releaseLease(lease.leaseId);
+      if (!settled) store.releaseLease(lease.leaseId);
       throw err;
     }
   }
