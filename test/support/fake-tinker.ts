@@ -51,6 +51,7 @@ export interface FakeTinker {
 const FUTURE_PATHS = new Set([
   '/create_model',
   '/forward_backward',
+  '/forward',
   '/optim_step',
   '/save_weights_for_sampler',
   '/save_weights',
@@ -162,6 +163,15 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       const r = learnerResult(b, options.learnerShift ?? 0);
       return { loss_fn_output_type: 'ppo', loss_fn_outputs: r.outputs, metrics: { 'loss:sum': r.loss } };
     },
+    // Position i of a datum's targets gets log-prob −(i + 1)/100: a test can tell which it read.
+    '/forward': (b) => ({
+      loss_fn_output_type: 'scalar',
+      loss_fn_outputs: (b.forward_input.data as any[]).map((d) => {
+        const data = (d.loss_fn_inputs.target_tokens.data as number[]).map((_, i) => -(i + 1) / 100);
+        return { logprobs: { data, dtype: 'float32', shape: [data.length] } };
+      }),
+      metrics: {},
+    }),
     '/optim_step': () => ({ metrics: {} }),
     '/save_weights_for_sampler': (b) => {
       const p = `tinker://${b.model_id}/sampler_weights/${b.path}`;

@@ -1,6 +1,7 @@
-// The regression gate through Tinker (hosted profile of the embedded stand-in, real HTTP):
-// versions trained on deliberately inverted advantages are scored on a staged sampler path before
-// they could serve, refused, and never served (on_fail hold: serving stays on version 0).
+// The regression gate through Tinker (the embedded stand-in, real HTTP): versions trained on
+// deliberately inverted advantages are scored before they could serve, refused, and never served
+// (on_fail hold: serving stays on version 0). Hosted scores a staged sampler path; SkyRL-train,
+// whose sampler paths load into the training model, scores with `forward` on the training model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -12,57 +13,67 @@ import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { tempDir } from '../support/temp.ts';
 import { LIKED, feedLikedAnswer, invertAdvantages, metricsLines } from '../support/train-sessions.ts';
 
-test('hosted Tinker: the gate scores the staged trained weights and refuses inverted training; serving stays on version 0', {
-  timeout: 240_000,
-}, async () => {
-  const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile: 'hosted' });
-  const rec = await startTinkerRecorder(tinker.url);
-  const out = tempDir('ocrl-tinker-gate-');
-  const config = parseConfig(
-    {
-      mode: 'openclaw-rl',
-      output_dir: out,
-      server: { port: 0 },
-      tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded' },
-      rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
-      training: { batch_size: 2, lr: 1e-2, epochs: 1 },
-      evaluation: {
-        holdout_fraction: 0.4,
-        gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: 'hold' },
+for (const profile of ['hosted', 'skyrl-train'] as const) {
+  test(`${profile} Tinker: the gate scores the trained weights and refuses inverted training; serving stays on version 0`, {
+    timeout: 240_000,
+  }, async () => {
+    const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile });
+    const rec = await startTinkerRecorder(tinker.url);
+    const out = tempDir('ocrl-tinker-gate-');
+    const config = parseConfig(
+      {
+        mode: 'openclaw-rl',
+        output_dir: out,
+        server: { port: 0 },
+        tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded', server: profile },
+        rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
+        training: { batch_size: 2, lr: 1e-2, epochs: 1 },
+        evaluation: {
+          holdout_fraction: 0.4,
+          gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: 'hold' },
+        },
       },
-    },
-    { env: {} },
-  );
-  const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
-  try {
-    const engine = server.engine!;
-    invertAdvantages(engine);
-    await feedLikedAnswer(server, 12, 180_000);
-    const metrics = metricsLines(out);
-    const checked = metrics.filter((m) => m.gate_candidate !== undefined);
-    assert.ok(checked.length > 0, `the gate checked versions: ${JSON.stringify(metrics)}`);
-    assert.ok(
-      checked.every((m) => m.gate_passed === 0 && m.gate_drop > 0 && m.gate_candidate < m.gate_baseline),
-      `inverted training lowered the held-out metric and was refused: ${JSON.stringify(checked)}`,
+      { env: {} },
     );
-    assert.equal(server.channel.version(), 0, 'serving stayed on the base version');
-    assert.equal(engine.version(), 0);
-    assert.ok((server.store.dropsByReason().rejected ?? 0) > 0, "refused batches are kept as 'rejected'");
-    // Each refused step staged its trained state once (the candidate's held-out scores); nothing served it.
-    const saves = rec.requests.filter((r) => r.path === '/save_weights_for_sampler');
-    assert.equal(saves.length, checked.length, 'one staged sampler save per checked version');
-    assert.equal((engine as any).samplerPath(), undefined, 'the base model still serves');
-    // on_fail hold: the training state kept the refused training (it differs from the served one).
-    const trained = (await engine.scoreTrained!(LIKED)).logprobs;
-    const served = (await engine.score(LIKED)).logprobs;
-    assert.ok(
-      trained.reduce((a, b) => a + b, 0) < served.reduce((a, b) => a + b, 0),
-      `held training state is worse: ${trained} vs ${served}`,
-    );
-  } finally {
-    await server.close();
-    await rec.close();
-    await tinker.close();
-    rmSync(out, { recursive: true, force: true });
-  }
-});
+    const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+    try {
+      const engine = server.engine!;
+      invertAdvantages(engine);
+      await feedLikedAnswer(server, 12, 180_000);
+      const metrics = metricsLines(out);
+      const checked = metrics.filter((m) => m.gate_candidate !== undefined);
+      assert.ok(checked.length > 0, `the gate checked versions: ${JSON.stringify(metrics)}`);
+      assert.ok(
+        checked.every((m) => m.gate_passed === 0 && m.gate_drop > 0 && m.gate_candidate < m.gate_baseline),
+        `inverted training lowered the held-out metric and was refused: ${JSON.stringify(checked)}`,
+      );
+      assert.equal(server.channel.version(), 0, 'serving stayed on the base version');
+      assert.equal(engine.version(), 0);
+      assert.ok((server.store.dropsByReason().rejected ?? 0) > 0, "refused batches are kept as 'rejected'");
+      const saves = rec.requests.filter((r) => r.path === '/save_weights_for_sampler');
+      const forwards = rec.requests.filter((r) => r.path === '/forward');
+      if (profile === 'hosted') {
+        // Each refused step staged its trained state once (the candidate's held-out scores); nothing served it.
+        assert.equal(saves.length, checked.length, 'one staged sampler save per checked version');
+        assert.equal(forwards.length, 0);
+      } else {
+        // Nothing staged: a sampler path would load into the training model's adapter slot.
+        assert.equal(saves.length, 0, 'no sampler save: nothing was published');
+        assert.ok(forwards.length >= checked.length, `the training model scored the candidates: ${forwards.length} forward calls`);
+      }
+      assert.equal((engine as any).samplerPath(), undefined, 'the base model still serves');
+      // on_fail hold: the training state kept the refused training (it differs from the served one).
+      const trained = (await engine.scoreTrained!(LIKED)).logprobs;
+      const served = (await engine.score(LIKED)).logprobs;
+      assert.ok(
+        trained.reduce((a, b) => a + b, 0) < served.reduce((a, b) => a + b, 0),
+        `held training state is worse: ${trained} vs ${served}`,
+      );
+    } finally {
+      await server.close();
+      await rec.close();
+      await tinker.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+}

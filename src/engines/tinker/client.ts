@@ -717,6 +717,18 @@ export class TinkerClient {
     return { logprobs: r.loss_fn_outputs.map((o) => o.logprobs.data), metrics: r.metrics };
   }
 
+  /** forward (no gradient): the training model's per-position log-probs of each datum's targets. */
+  async forward(modelId: string, buildBody: (seqId: number) => string): Promise<number[][]> {
+    await this.server();
+    const seqId = this.seq.next(modelId);
+    const json = await this.submit('/forward', buildBody(seqId), `forward (seq_id ${seqId})`, undefined, {
+      kind: 'forward',
+      modelId,
+      seqId,
+    });
+    return parseAnswer(ForwardBackwardResultSchema, json, 'forward').loss_fn_outputs.map((o) => o.logprobs.data);
+  }
+
   /** optim_step: one AdamW update with the gradients accumulated since the last one. */
   async optimStep(modelId: string, adam: AdamParams): Promise<Record<string, number>> {
     const { profile } = await this.server();

@@ -212,7 +212,6 @@ test('scoreTrained stages the trained state once; publish serves that staged pat
   const saves = () => fake.requests.filter((r) => r.path === '/save_weights_for_sampler').length;
   const scoredOn = () => fake.requests.filter((r) => r.path === '/asample').map((r) => r.body.model_path ?? r.body.base_model);
   try {
-    assert.equal(await engine.canScoreTrained(), true);
     // Nothing trained: the served (base) weights, nothing saved.
     await engine.scoreTrained(req);
     assert.equal(saves(), 0);
@@ -248,7 +247,7 @@ test('scoreTrained stages the trained state once; publish serves that staged pat
   }
 });
 
-test('on SkyRL profiles the engine cannot score trained weights and the trainer warns that versions serve unchecked', async () => {
+test('on SkyRL profiles the training model scores trained weights with forward: the gate checks versions, nothing is staged', async () => {
   const fake = await startFakeTinker();
   const dir = tmp();
   const client = new TinkerClient({ baseUrl: fake.url, stateDir: dir, pollIntervalMs: 5, server: 'skyrl-jax' });
@@ -263,7 +262,7 @@ test('on SkyRL profiles the engine cannot score trained weights and the trainer 
         mode: 'openclaw-rl',
         'rollout.temperature': 1,
         'evaluation.holdout_fraction': 0.4,
-        'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 1, on_fail: 'hold' },
+        'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 1, on_fail: 'rollback' },
       },
     },
   );
@@ -271,16 +270,25 @@ test('on SkyRL profiles the engine cannot score trained weights and the trainer 
   const warnings: string[] = [];
   const log = { warn: (...a: unknown[]) => warnings.push(a.map(String).join(' ')), info: () => undefined, error: () => undefined } as any;
   const trainer = new Trainer({ engine, store, config, log });
+  const staged = () => fake.requests.filter((r) => r.path === '/save_weights_for_sampler' && /staged/.test(String(r.body.path))).length;
   try {
-    assert.equal(await engine.canScoreTrained(), false);
+    await engine.trainStep(samples, TRAIN_OPTS);
+    // Response token t of a 3-token prompt sits at datum position 2 + t: −0.03, −0.04.
+    const scored = await engine.scoreTrained({ promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 });
+    assert.deepEqual(scored.logprobs, [-0.03, -0.04]);
+    assert.equal(scored.version, 0, 'scored before it serves');
+    const fwd = fake.requests.filter((r) => r.path === '/forward').at(-1)!.body;
+    assert.equal(fwd.forward_input.loss_fn, 'cross_entropy');
+    assert.deepEqual(fwd.forward_input.data[0].model_input.chunks[0].tokens, [1, 2, 3, 4]);
+    assert.deepEqual(fwd.forward_input.data[0].loss_fn_inputs.weights.data, [0, 0, 1, 1]);
+    await assert.rejects(engine.scoreTrained({ promptIds: [1], responseIds: [2], temperature: 0.7 }), /temperature 1/);
+
     for (let t = 1; t <= 12; t++) store.addSample(makeSample('s', t, { policyVersion: 0 }));
     const m = await trainer.trainOnce();
-    assert.equal(m?.policy_version, 1, 'the version served unchecked');
-    assert.equal(m?.gate_passed, undefined);
-    assert.equal(warnings.filter((w) => /cannot score unpublished weights: every trained version serves unchecked/.test(w)).length, 1);
-    assert.equal(fake.requests.filter((r) => r.path === '/save_weights_for_sampler').length, 1, 'nothing staged');
-    await trainer.trainOnce();
-    assert.equal(warnings.filter((w) => /serves unchecked/.test(w)).length, 1, 'warned once');
+    assert.notEqual(m?.gate_passed, undefined, 'the gate checked the version');
+    assert.ok((m?.gate_samples ?? 0) > 0);
+    assert.equal(staged(), 0, 'no sampler path was staged (it would load into the training adapter)');
+    assert.equal(warnings.filter((w) => /serves unchecked/.test(w)).length, 0);
   } finally {
     store.close();
     await engine.close();

@@ -19,7 +19,7 @@ import type {
   TrainStepMetrics,
 } from '../types.ts';
 import type { TinkerClient } from './client.ts';
-import { forwardBackwardBody, planForwardBackward, type DatumLayout } from './datums.ts';
+import { forwardBackwardBody, planForwardBackward, scoreForwardBody, type DatumLayout } from './datums.ts';
 import { unhonouredSettings } from './profiles.ts';
 import { responseLogprobs } from './logprobs.ts';
 import { readTinkerCheckpoint, writeTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
@@ -164,29 +164,44 @@ export class TinkerEngine implements PolicyEngine {
   }
 
   /**
-   * Whether `scoreTrained` can score trained weights before they serve: only where a saved
-   * sampler path is independent of the training model (hosted). On SkyRL sampling a path loads it
-   * into the training model's own adapter slot (docs/tinker.md), which would corrupt training.
-   */
-  async canScoreTrained(): Promise<boolean> {
-    const { profile } = await this.client.server();
-    return !profile.samplerNeedsModel;
-  }
-
-  /**
-   * Log-probs under the trained, unpublished weights (the regression gate): the training model's
-   * state is saved as sampler weights once per trained state (staged; `publish` serves that same
-   * path) and scored there. Nothing trained since the served weights: the served path.
+   * Log-probs under the trained, unpublished weights (the regression gate). Where saved sampler
+   * weights are independent of the training model (hosted), the trained state is saved as sampler
+   * weights once per trained state (staged; `publish` serves that same path) and scored there. On
+   * SkyRL, sampling a staged path would load it into the training model's own adapter slot
+   * (docs/tinker.md), so the training model scores the answer itself with `forward` (no gradient;
+   * SkyRL api.py `/api/v1/forward`, deduped by seq_id like forward_backward). Nothing trained since
+   * the served weights: the served path.
    */
   async scoreTrained(req: ScoreRequest): Promise<ScoreResult> {
     if (!this.trainedSinceServed) return this.score(req);
-    if (!(await this.canScoreTrained())) {
-      throw new OpenClawError(
-        'internal',
-        `Tinker (${(await this.client.server()).profile.name}) cannot score unpublished weights: its sampler paths load into the training model`,
+    const { profile } = await this.client.server();
+    if (!profile.samplerNeedsModel) return this.scoreOn(await this.stage(), this.served.version, req);
+    if (profile.servesTrainingWeights) {
+      this.client.warnOnce(
+        'gate-serves-training-weights',
+        `tinker (${profile.name}): trained weights answer from their optim_step on (the sampler reads the training adapter, docs/tinker.md), so the regression gate finds a regression after it served; evaluation.gate.on_fail rollback restores the serving version, hold keeps the refused weights answering`,
       );
     }
-    return this.scoreOn(await this.stage(), this.served.version, req);
+    return this.scoreForward(req);
+  }
+
+  /** Response log-probs from the training model's `forward` (temperature 1, no top-K). */
+  private async scoreForward(req: ScoreRequest): Promise<ScoreResult> {
+    requireTemperatureOne(req);
+    if (req.topK !== undefined) {
+      throw new OpenClawError('internal', 'Tinker forward returns no top-K log-probs: score unpublished weights without topK');
+    }
+    const modelId = await this.ensureModel();
+    const rows = await this.client.forward(modelId, (seqId) => scoreForwardBody(modelId, seqId, req.promptIds, req.responseIds));
+    const P = req.promptIds.length;
+    const R = req.responseIds.length;
+    const bad = (d: string) => new OpenClawError('upstream', `Tinker forward ${d}`, { code: 'tinker_bad_answer' });
+    if (rows.length !== 1) throw bad(`returned ${rows.length} outputs for 1 datum`);
+    if (rows[0].length < P - 1 + R) throw bad(`returned ${rows[0].length} log-probs for ${P + R - 1} positions`);
+    const logprobs = rows[0].slice(P - 1, P - 1 + R);
+    const at = logprobs.findIndex((v) => !Number.isFinite(v));
+    if (at !== -1) throw bad(`returned ${logprobs[at]} as the log-prob of response token ${at}`);
+    return { logprobs, version: this.served.version };
   }
 
   /** The staged sampler path of the current trained state, saved on first use. */
@@ -210,11 +225,7 @@ export class TinkerEngine implements PolicyEngine {
 
   /** Prompt log-probs of prompt+response on sampler `path` (undefined: the base model). */
   private async scoreOn(path: string | undefined, version: number, req: ScoreRequest): Promise<ScoreResult> {
-    if (req.temperature !== 1) {
-      throw new OpenClawError('config', `Tinker prompt log-probs are at temperature 1; scoring at ${req.temperature} is not possible`, {
-        param: 'rollout.temperature',
-      });
-    }
+    requireTemperatureOne(req);
     const r = await this.client.sample({
       promptIds: [...req.promptIds, ...req.responseIds],
       maxTokens: 1,
@@ -514,5 +525,14 @@ export class TinkerEngine implements PolicyEngine {
       if (await this.client.unloadModel(id, 30_000)) this.opts.onInfo?.(`tinker: training model ${id} unloaded`);
     }
     await this.client.close();
+  }
+}
+
+/** Tinker's log-probs (prompt log-probs and forward alike) are at temperature 1. */
+function requireTemperatureOne(req: ScoreRequest): void {
+  if (req.temperature !== 1) {
+    throw new OpenClawError('config', `Tinker prompt log-probs are at temperature 1; scoring at ${req.temperature} is not possible`, {
+      param: 'rollout.temperature',
+    });
   }
 }

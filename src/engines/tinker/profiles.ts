@@ -17,6 +17,7 @@ export const TINKER_SERVERS = ['auto', 'hosted', 'skyrl-jax', 'skyrl-train'] as 
 export type TinkerCallKind =
   | 'create_model'
   | 'forward_backward'
+  | 'forward'
   | 'optim_step'
   | 'save_weights'
   | 'save_weights_for_sampler'
@@ -57,6 +58,12 @@ export interface TinkerProfile {
    * state into its new model and publishes a sampler path of its own before serving.
    */
   samplerNeedsModel: boolean;
+  /**
+   * Whether sampling the served path goes through the training model's own weights, so trained
+   * weights answer from their optim_step on, before any publish (the gate then detects a
+   * regression after the fact; on_fail rollback restores the serving version).
+   */
+  servesTrainingWeights: boolean;
   /** Where a server-side setting replaces ours, a note for doctor / the log. */
   serverSide: readonly string[];
 }
@@ -64,7 +71,7 @@ export interface TinkerProfile {
 const ALL_ADAM: ReadonlySet<AdamField> = new Set(['learning_rate', 'beta1', 'beta2', 'eps', 'weight_decay', 'grad_clip_norm']);
 // SkyRL dedupes (model_id, seq_id) in create_future (api.py L362-408), and only forward_backward,
 // forward and optim_step pass their seq_id to it (api.py L1133-1139, L1151-1157, L1169-1175).
-const SKYRL_IDEMPOTENT: ReadonlySet<TinkerCallKind> = new Set(['forward_backward', 'optim_step']);
+const SKYRL_IDEMPOTENT: ReadonlySet<TinkerCallKind> = new Set(['forward_backward', 'forward', 'optim_step']);
 
 export const PROFILES: Readonly<Record<TinkerServerName, TinkerProfile>> = {
   hosted: {
@@ -75,7 +82,15 @@ export const PROFILES: Readonly<Record<TinkerServerName, TinkerProfile>> = {
     metrics: { loss: ['loss:sum'], gradNorm: ['grad_norm', 'optim:grad_norm'] },
     // The SDK resubmits every training call with its original seq_id (execute_with_retries around
     // one request, training_client.py L596-639 in 0.18.0) and create_model with its model_seq_id.
-    idempotent: new Set(['create_model', 'forward_backward', 'optim_step', 'save_weights', 'save_weights_for_sampler', 'load_weights']),
+    idempotent: new Set([
+      'create_model',
+      'forward_backward',
+      'forward',
+      'optim_step',
+      'save_weights',
+      'save_weights_for_sampler',
+      'load_weights',
+    ]),
     // Hosted orders a model's work by seq_id: an id that never arrives would hold the queue.
     seqGapsAllowed: false,
     samplingSessions: true, // SDK sampling_client.py L174-234
@@ -83,6 +98,7 @@ export const PROFILES: Readonly<Record<TinkerServerName, TinkerProfile>> = {
     // The SDK samples any saved sampler path with a fresh ServiceClient (create_sampling_client),
     // with no training client alive: saved sampler weights outlive their training model.
     samplerNeedsModel: false,
+    servesTrainingWeights: false,
     serverSide: [],
   },
   'skyrl-jax': {
@@ -100,6 +116,9 @@ export const PROFILES: Readonly<Record<TinkerServerName, TinkerProfile>> = {
     // jax.py L1024-1040: a sampler checkpoint is loaded into its training model's adapter slot
     // (self.models[model_id]); after unload_model (engine.py L526-540) that model is gone.
     samplerNeedsModel: true,
+    // jax.py L1001-1040: save_sampler_checkpoint does not mark the saved weights as loaded, and a
+    // sample whose checkpoint id equals the loaded one is not reloaded: the adapter answers.
+    servesTrainingWeights: true,
     serverSide: ['LoRA slots: backend_config max_lora_adapters (one is the base model; jax.py L574-578)'],
   },
   'skyrl-train': {
@@ -120,6 +139,9 @@ export const PROFILES: Readonly<Record<TinkerServerName, TinkerProfile>> = {
     topkPromptLogprobs: true, // L1213-1214 (vLLM)
     // Sampling resolves the model's role (L172-186), which unload_model removes (L585-589).
     samplerNeedsModel: true,
+    // Sampling is vLLM's, whose weights change only when save_sampler_checkpoint broadcasts them
+    // (skyrl_train_backend.py save_sampler_checkpoint: "Sync weights to colocated inference engines").
+    servesTrainingWeights: false,
     serverSide: [
       'gradient clipping: trainer.policy.optimizer_config.max_grad_norm of the server (default 1.0; skyrl/train/config/config.py L196)',
       'AdamW betas, eps and weight decay: the server backend_config (skyrl_train_backend.py L1031)',
