@@ -12,6 +12,7 @@ import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, intAtLeast, overridesFrom, positiveNumber } from './flags.ts';
 import { ShutdownBackstop, untilStopSignal } from './signals.ts';
+import { TINKER_PROFILES, type TinkerProfileName } from '../engine-server/tinker/profiles.ts';
 
 const PERSONA_LIST = PERSONA_NAMES.join(', ');
 
@@ -171,12 +172,16 @@ export function buildProgram(): Command {
     .option('--model-id <id>', 'model name served at /v1/models (and the Tinker base_model)', 'openclaw-rl-embedded')
     .option('--tinker', 'also serve the Tinker training API under /api/v1 (docs/tinker-local.md)')
     .option('--state-dir <dir>', 'where the Tinker API saves weights (save_weights, save_weights_for_sampler)', 'tinker-state')
-    .option(
-      '--profile <name>',
-      'which real Tinker server to behave like: hosted, skyrl-jax or skyrl-train (docs/tinker-local.md)',
-      'hosted',
+    .addOption(
+      new Option('--profile <name>', 'which real Tinker server to behave like (docs/tinker-local.md)')
+        .choices(TINKER_PROFILES)
+        .default('hosted'),
     )
-    .option('--max-lora-adapters <n>', "LoRA slots, one of them the base (skyrl-jax; default 32 as SkyRL's)")
+    .option(
+      '--max-lora-adapters <n>',
+      "LoRA slots, one of them the base model (skyrl-jax; default 32 as SkyRL's)",
+      intAtLeast('--max-lora-adapters', 2),
+    )
     .option(
       '--tokenizer <dir>',
       "serve over a Hugging Face tokenizer folder (e.g. the base model's, Qwen3's); without --checkpoint a tiny random model over its whole vocabulary is built under the state dir (docs/tinker-local.md#a-real-vocabulary)",
@@ -189,27 +194,13 @@ export function buildProgram(): Command {
       await run(async () => {
         const port = opts.port as number;
         const { serveEngine } = await import('../engine-server/index.ts');
-        const { TINKER_PROFILES } = await import('../engine-server/tinker/profiles.ts');
-        const profile = String(opts.profile);
-        if (!(TINKER_PROFILES as readonly string[]).includes(profile))
-          throw new OpenClawError('invalid_request', `--profile expects one of ${TINKER_PROFILES.join(', ')}, got '${profile}'`);
-        let maxLoraAdapters: number | undefined;
-        if (opts.maxLoraAdapters !== undefined) {
-          maxLoraAdapters = Number(opts.maxLoraAdapters);
-          if (!Number.isInteger(maxLoraAdapters) || maxLoraAdapters < 2)
-            throw new OpenClawError(
-              'invalid_request',
-              `--max-lora-adapters expects an integer ≥ 2 (one slot is the base model), got '${opts.maxLoraAdapters}'`,
-            );
-        }
+        const profile = opts.profile as TinkerProfileName;
+        const maxLoraAdapters = opts.maxLoraAdapters as number | undefined;
         const script =
           opts.script !== undefined ? await (await import('../engine-server/tinker/script.ts')).loadScript(String(opts.script)) : undefined;
         if (script !== undefined && opts.tinker !== true)
           throw new OpenClawError('invalid_request', '--script answers Tinker sampling: add --tinker');
-        const tinker =
-          opts.tinker === true
-            ? { stateDir: opts.stateDir as string, profile: profile as (typeof TINKER_PROFILES)[number], maxLoraAdapters, script }
-            : undefined;
+        const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string, profile, maxLoraAdapters, script } : undefined;
         const tokenizer = opts.tokenizer !== undefined ? String(opts.tokenizer) : undefined;
         let checkpoint = opts.checkpoint as string | undefined;
         if (checkpoint === undefined && tokenizer !== undefined) {
