@@ -18,7 +18,7 @@ import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
 import { registerAdminRoutes } from './admin.ts';
-import { StorageMonitor, storageErrno } from './storage.ts';
+import { StorageMonitor } from './storage.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
 
@@ -249,21 +249,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running'),
   });
   if (opts.train && policy.engine) {
-    // No checkpoint into a folder that is gone or cannot take it: Node's mkdir would re-create a
-    // removed folder (or, on a relative path, loop forever), and the trainer's error says why.
-    const engine = policy.engine;
-    const save = engine.save?.bind(engine);
-    if (save !== undefined) {
-      engine.save = async (dir: string) => {
-        storage.assertWritable(`checkpoint ${dir}`);
-        try {
-          await save(dir);
-        } catch (err) {
-          storage.report('checkpoint', dir, err);
-          throw err;
-        }
-      };
-    }
     trainer = new Trainer({
       engine: policy.engine,
       store,
@@ -271,6 +256,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       log,
       pollMs: opts.trainerPollMs,
       startStep: resume?.step,
+      // No checkpoint into a folder that is gone or cannot take it: Node's mkdir would re-create a
+      // removed folder (or, on a relative path, loop forever), and the trainer's error says why.
+      assertWritable: (what) => storage.assertWritable(what),
+      // The trainer's failures (train.log, the store, a checkpoint) count as storage faults when they are.
+      onError: (err, during, path) => storage.report(during === 'checkpoint' ? 'checkpoint' : 'train', path, err),
       extraStats: () => ({ hint_accept_rate: pipeline.gauges().hint_accept_rate ?? 0 }),
       onStep: (m) => {
         dashboard.steps.push(m);
@@ -354,14 +344,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // Re-judges the turns left pending, those replay found missing in the store among them.
   pipeline.start();
   checkpoints.start();
-  // The trainer's failures (train.log, the store, a checkpoint) count as storage faults when they are.
-  let trainerError: string | undefined;
-  storage.start(() => {
-    const e = trainer?.lastError;
-    if (e === undefined || e === trainerError) return;
-    trainerError = e;
-    if (storageErrno({ message: e }) !== undefined) storage.report('train', config.output_dir, new Error(e));
-  });
+  storage.start();
   trainer?.start();
   return {
     app,

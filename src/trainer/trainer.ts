@@ -42,6 +42,10 @@ export interface TrainerDeps {
   pollMs?: number;
   /** Steps already done by the run this one resumes (its checkpoint's step); default 0. */
   startStep?: number;
+  /** Checked before each checkpoint is written: throws when its folder cannot take one now. */
+  assertWritable?: (what: string) => void;
+  /** Every failed step and checkpoint, as thrown, with the path it was writing (storage faults are counted from these). */
+  onError?: (err: unknown, during: 'step' | 'checkpoint', path: string) => void;
 }
 
 /** Train options of the engine from the config. */
@@ -196,6 +200,7 @@ export class Trainer {
           this.lastError = undefined;
         } catch (err) {
           this.lastError = (err as Error).message;
+          this.deps.onError?.(err, 'step', this.deps.config.output_dir);
           this.deps.log?.error({ err: this.lastError }, 'training step failed; batch returned to ready');
           if (this.running) await this.idle(5000);
         }
@@ -249,10 +254,8 @@ export class Trainer {
       const saved = await saveCheckpoint(
         config.output_dir,
         { step: this.step, policy_version: version, engine: engine.kind },
-        (d) => save(d),
-        {
-          rollback: true,
-        },
+        (d) => this.guardedSave(save, d),
+        { rollback: true },
       );
       this.savedStep = this.step;
       const result: RollbackResult = {
@@ -408,6 +411,17 @@ export class Trainer {
     return true;
   }
 
+  /** The engine's save into `dir`, refused up front when storage cannot take it, failures reported. */
+  private async guardedSave(save: (dir: string) => Promise<void>, dir: string): Promise<void> {
+    try {
+      this.deps.assertWritable?.(`checkpoint ${dir}`);
+      await save(dir);
+    } catch (err) {
+      this.deps.onError?.(err, 'checkpoint', dir);
+      throw err;
+    }
+  }
+
   private async checkpoint(opts: { rollback?: boolean } = {}): Promise<void> {
     const { engine, config, log } = this.deps;
     const save = engine.save?.bind(engine);
@@ -416,7 +430,7 @@ export class Trainer {
     const { dir } = await saveCheckpoint(
       config.output_dir,
       { step, policy_version: engine.version(), engine: engine.kind },
-      (d) => save(d),
+      (d) => this.guardedSave(save, d),
       opts,
     );
     this.savedStep = step;
