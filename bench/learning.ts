@@ -6,7 +6,7 @@
 // Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MODES, type Mode } from '../src/config/index.ts';
+import { MODES, type Mode } from '../src/methods/index.ts';
 import { learn, type LearnResult } from '../src/demo/index.ts';
 import { PERSONA_NAMES } from '../src/sim/index.ts';
 
