@@ -3,24 +3,13 @@ import assert from 'node:assert/strict';
 import { Command } from 'commander';
 import { addTrainingOptions, overridesFrom } from '../cli/flags.ts';
 import { parseConfig } from '../config/index.ts';
-import { OpenClawError } from '../errors/index.ts';
 import { computeAdvantages, type AdvantageSample, type TermUse } from '../rl/index.ts';
 import type { StoredSample } from '../samples/index.ts';
 import { toTrainSamples } from '../trainer/index.ts';
 import { decideTurn } from './dispatch.ts';
 import { MODES, modeSpec, type Mode } from './modes.ts';
 import type { FinishedTurn, TurnSignals } from './types.ts';
-
-function assertClose(actual: ArrayLike<number>, expected: number[], tol = 1e-12) {
-  assert.equal(actual.length, expected.length, 'length');
-  for (let i = 0; i < expected.length; i++) {
-    assert.ok(Math.abs(actual[i] - expected[i]) <= tol, `[${i}]: ${actual[i]} vs ${expected[i]}`);
-  }
-}
-
-function isKind(kind: string, pattern?: RegExp) {
-  return (err: unknown) => err instanceof OpenClawError && err.kind === kind && (pattern === undefined || pattern.test(err.message));
-}
+import { assertClose, isKind } from '../../test/support/assert.ts';
 
 function advantagesOf(mode: Mode, sample: AdvantageSample, settings: { wOpd?: number; wRl?: number; opdAdvClip?: number } = {}) {
   return computeAdvantages(sample, { terms: modeSpec(mode).advantage, ...settings });

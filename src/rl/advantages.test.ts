@@ -1,18 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OpenClawError } from '../errors/index.ts';
 import { combineAdvantages, grpoAdvantages, normalizeRewards, opdAdvantages } from './advantages.ts';
-
-function assertClose(actual: ArrayLike<number>, expected: number[], tol = 1e-12) {
-  assert.equal(actual.length, expected.length, 'length');
-  for (let i = 0; i < expected.length; i++) {
-    assert.ok(Math.abs(actual[i] - expected[i]) <= tol, `[${i}]: ${actual[i]} vs ${expected[i]}`);
-  }
-}
-
-function isKind(kind: string, pattern?: RegExp) {
-  return (err: unknown) => err instanceof OpenClawError && err.kind === kind && (pattern === undefined || pattern.test(err.message));
-}
+import { assertClose, isKind } from '../../test/support/assert.ts';
 
 test('grpo broadcasts the reward to every response token', () => {
   assert.deepEqual(Array.from(grpoAdvantages(-1, 3)), [-1, -1, -1]);
