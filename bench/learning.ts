@@ -6,7 +6,7 @@
 // Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MODES, type Mode } from '../src/config/index.ts';
+import { MODES, type Mode } from '../src/methods/index.ts';
 import { learn, type LearnResult } from '../src/demo/index.ts';
 import { PERSONA_NAMES } from '../src/sim/index.ts';
 
@@ -58,7 +58,9 @@ function chart(rows: Row[]): string {
   const W = 260,
     H = 180,
     pad = 30,
-    colors: Record<string, string> = { 'openclaw-rl': '#d62728', 'openclaw-opd': '#1f77b4', 'openclaw-combine': '#2ca02c' };
+    // One colour per mode in table order (openclaw-rl red, openclaw-opd blue, openclaw-combine green).
+    palette = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'],
+    colorOf = (m: Mode) => palette[MODES.indexOf(m) % palette.length];
   const panels = personas.map((p, i) => {
     const x0 = (i % 3) * (W + 20),
       y0 = Math.floor(i / 3) * (H + 40);
@@ -70,7 +72,7 @@ function chart(rows: Row[]): string {
           const y = ys.length ? stats(ys).mean : 0;
           return `${x0 + pad + (s / steps) * (W - 2 * pad)},${y0 + H - pad - y * (H - 2 * pad)}`;
         });
-        return `<polyline fill="none" stroke="${colors[r.mode]}" stroke-width="2" points="${pts.join(' ')}"/>`;
+        return `<polyline fill="none" stroke="${colorOf(r.mode)}" stroke-width="2" points="${pts.join(' ')}"/>`;
       });
     return (
       `<g><rect x="${x0}" y="${y0}" width="${W}" height="${H}" fill="#fff" stroke="#ccc"/><text x="${x0 + 8}" y="${y0 + 16}" font-size="12">${p}</text>` +
@@ -81,7 +83,7 @@ function chart(rows: Row[]): string {
   const legend = modes
     .map(
       (m, i) =>
-        `<text x="${10 + i * 150}" y="${Math.ceil(personas.length / 3) * (H + 40) + 10}" font-size="12" fill="${colors[m]}">${m}</text>`,
+        `<text x="${10 + i * 150}" y="${Math.ceil(personas.length / 3) * (H + 40) + 10}" font-size="12" fill="${colorOf(m)}">${m}</text>`,
     )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${3 * (W + 20)}" height="${Math.ceil(personas.length / 3) * (H + 40) + 20}" font-family="sans-serif">${panels.join('')}${legend}</svg>\n`;

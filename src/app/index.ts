@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { redact, type Config } from '../config/index.ts';
+import { modeSpec } from '../methods/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { SessionTracker, RecordWriter, compileIgnorePatterns, type JournalPosition, type Turn } from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
@@ -99,7 +100,7 @@ async function createScoringStage(
   const { store, views, log, policy, parts, onStorageError } = deps;
   // An embedded engine's teacher and prompt renderer live in this process; OPD modes need them.
   const inProcessParts =
-    parts !== undefined || policy.teacher !== undefined || (policy.engine !== undefined && config.mode !== 'openclaw-rl');
+    parts !== undefined || policy.teacher !== undefined || (policy.engine !== undefined && modeSpec(config.mode).teacher);
   if (config.scoring.worker_thread && !inProcessParts) {
     const stage = await ScoringThread.start({ config, storePath: store.path, views, log });
     log.info('scoring runs in a worker thread');

@@ -1,7 +1,8 @@
 // CLI flags shared by `train` and `api-server` (docs/design.md §4), and their mapping onto config key
 // paths. Flags win over the config file; every flag shows up in the logged (redacted) config.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { MODES, type ConfigOverrides } from '../config/index.ts';
+import type { ConfigOverrides } from '../config/index.ts';
+import { MODES } from '../methods/index.ts';
 
 function number(flag: string, check: (n: number) => boolean, what: string) {
   return (value: string) => {

@@ -5,7 +5,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
-import { loadConfig, MODES, type Config } from '../config/index.ts';
+import { loadConfig, type Config } from '../config/index.ts';
+import { MODES } from '../methods/index.ts';
 // personas.ts, not sim/index.ts: the CLI must not load the pretraining code (and tfjs) at start-up.
 import { PERSONA_NAMES } from '../sim/personas.ts';
 import { startServer, BASE_CHECKPOINT } from '../app/index.ts';

@@ -1,7 +1,8 @@
 // The one typed configuration object (docs/design.md §4). Every field has a doc line and a default;
 // unknown keys are errors (strict objects) so a typo never silently falls back to a default.
 import { z } from 'zod';
-import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, RL_MODES } from '../rl/index.ts';
+import { MODES } from '../methods/index.ts';
+import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
 import { DEFAULT_MODEL_ID } from './warnings.ts';
 
@@ -218,12 +219,9 @@ export const EvaluationSchema = z
   })
   .strict();
 
-export const MODES = RL_MODES;
-/** Training signal: binary RL, on-policy distillation, or both. */
-export type Mode = (typeof MODES)[number];
-
 export const ConfigSchema = z
   .object({
+    /** Training signal: binary RL, on-policy distillation, or both (the rows of methods/modes.ts). */
     mode: z.enum(MODES).default('openclaw-combine'),
     /** Run folder: logs/, records, the sample store and checkpoints go under it. */
     output_dir: z.string().default('.'),

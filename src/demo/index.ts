@@ -4,7 +4,7 @@
 // where the run's logs, records, metrics and dashboard are.
 import { join } from 'node:path';
 import { evaluationOfRun, formatEvaluation } from '../evaluation/index.ts';
-import type { Mode } from '../config/index.ts';
+import type { Mode } from '../methods/index.ts';
 import { createPersona } from '../sim/personas.ts';
 import { learn, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
 

@@ -1,4 +1,5 @@
-// methods: the three training modes (docs/design.md §2) as pure functions.
+// methods: the training modes (docs/design.md §2) as pure functions; modes.ts is the table of what
+// each mode uses and decides, read by everything that depends on the mode.
 // Input: a finished main turn (token ids, rollout log-probs, policy version, whether it got a
 // next state) with its judge signals (PRM score and votes, accepted hint, teacher log-probs),
 // the mode and its flags. Output: a Decision — a Sample to store, or a drop with a fixed reason.
@@ -12,12 +13,12 @@ export type {
   FinishedTurn,
   HintSignal,
   MethodFlags,
-  Mode,
   PrmSignal,
   TeacherSignal,
   TurnSignals,
 } from './types.ts';
 export { DEFAULT_METHOD_FLAGS } from './types.ts';
+export { MODES, modeSpec, type Mode, type ModeSpec } from './modes.ts';
 export { decideTurn, type DecideOptions } from './dispatch.ts';
-export { applyAtLeastOne, finishSession } from './session.ts';
+export { applyAtLeastOne, atLeastOneApplies, finishSession } from './session.ts';
 export { AtLeastOneHolds, type HoldStep } from './holds.ts';

@@ -4,7 +4,8 @@ import { OpenClawError } from '../errors/index.ts';
 import type { Sample } from '../samples/types.ts';
 import { decideTurn } from './dispatch.ts';
 import { applyAtLeastOne, finishSession } from './session.ts';
-import type { Decision, FinishedTurn, Mode, TurnSignals } from './types.ts';
+import type { Mode } from './modes.ts';
+import type { Decision, FinishedTurn, TurnSignals } from './types.ts';
 
 const NOW = 1_700_000_000_000;
 

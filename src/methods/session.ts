@@ -1,5 +1,5 @@
 // Session-level rules, applied once all of a session's turns are decided (at session end or
-// expiry): at-least-one for openclaw-rl.
+// expiry): at-least-one, in the modes whose row says so (openclaw-rl).
 //
 // At-least-one: when no turn of the session would train (every sample has lossMask 0), the
 // first judged turn (one that had a next state) is trained anyway: its lossMask becomes 1. Its
@@ -9,7 +9,8 @@
 // Consequence for callers: in openclaw-rl with at-least-one, a judged lossMask-0 sample can still
 // change until its session ends, so hold those until then; lossMask-1 samples are final at once.
 
-import type { Decision, MethodFlags, Mode } from './types.ts';
+import { modeSpec, type Mode } from './modes.ts';
+import type { Decision, MethodFlags } from './types.ts';
 import { DEFAULT_METHOD_FLAGS } from './types.ts';
 
 type SampleDecision = Extract<Decision, { kind: 'sample' }>;
@@ -35,9 +36,13 @@ export function applyAtLeastOne(decisions: readonly Decision[]): Decision[] {
   return out;
 }
 
-/** Session-end rules for a mode: at-least-one in openclaw-rl when the flag is on; otherwise unchanged. */
+/** Whether at-least-one applies: the mode's row has it and the flag (`--at-least-one`) is on. */
+export function atLeastOneApplies(mode: Mode, flags: Partial<MethodFlags> = {}): boolean {
+  return modeSpec(mode).atLeastOne && { ...DEFAULT_METHOD_FLAGS, ...flags }.atLeastOne;
+}
+
+/** Session-end rules for a mode: at-least-one where it applies; otherwise unchanged. */
 export function finishSession(decisions: readonly Decision[], opts: { mode: Mode; flags?: Partial<MethodFlags> }): Decision[] {
-  const flags = { ...DEFAULT_METHOD_FLAGS, ...opts.flags };
-  if (opts.mode === 'openclaw-rl' && flags.atLeastOne) return applyAtLeastOne(decisions);
+  if (atLeastOneApplies(opts.mode, opts.flags)) return applyAtLeastOne(decisions);
   return [...decisions];
 }

@@ -4,9 +4,6 @@
 import type { TopK } from '../engines/types.ts';
 import type { Sample, Vote } from '../samples/types.ts';
 
-/** The training modes of `--mode` (docs/design.md §2). */
-export type Mode = 'openclaw-rl' | 'openclaw-opd' | 'openclaw-combine';
-
 /** The mode flags of the CLI and config (`training.*`). */
 export interface MethodFlags {
   /** openclaw-rl: a session with no trainable turn trains its first judged turn (`--at-least-one`). */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import {
   decideTurn,
+  modeSpec,
   type HintSignal,
   type MethodFlags,
   type Mode,
@@ -66,16 +67,6 @@ export interface FeedbackContext {
   minHintChars: number;
 }
 
-/** True when the mode trains on hints (openclaw-opd, openclaw-combine). */
-export function usesHints(mode: Mode): boolean {
-  return mode !== 'openclaw-rl';
-}
-
-/** True when the mode trains on PRM scores (openclaw-rl, openclaw-combine). */
-export function usesPrm(mode: Mode): boolean {
-  return mode !== 'openclaw-opd';
-}
-
 /**
  * The judge signals with feedback folded in. override: the feedback's sign is the score and a
  * qualifying comment is the hint; join: the sign is one more vote in the majority and a
@@ -95,7 +86,7 @@ export function applyFeedback(signals: TurnSignals, feedback: Feedback | undefin
 
 /** Whether a feedback comment counts as a hint: an OPD mode and a comment longer than `scoring.min_hint_chars`. */
 export function commentIsHint(comment: string | null, mode: Mode, minHintChars: number): comment is string {
-  return comment !== null && usesHints(mode) && longEnoughHint(comment, minHintChars);
+  return comment !== null && modeSpec(mode).hints && longEnoughHint(comment, minHintChars);
 }
 
 function hintWithComment(hint: HintSignal | null, comment: string | null, ctx: FeedbackContext): HintSignal | null {
@@ -132,7 +123,7 @@ export function redecideStoredSample(
   settings: FeedbackContext & { flags: MethodFlags },
 ): { decision: Decision; signals: TurnSignals; used: Feedback; note: string | null } {
   const note =
-    feedback.comment !== null && usesHints(settings.mode)
+    feedback.comment !== null && modeSpec(settings.mode).hints
       ? 'the turn was already judged, so the comment could not be used as a hint (give feedback before the next message to have it distilled)'
       : null;
   const used: Feedback = { ...feedback, comment: null };

@@ -4,6 +4,7 @@
 // for hinted teacher prompts (the caller's, or the policy's HF tokenizer from rollout.tokenizer).
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
+import { modeSpec } from '../methods/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/openai-compatible/index.ts';
 import { OpenClawError } from '../errors/index.ts';
@@ -63,7 +64,7 @@ export async function createScoringPipeline(
     owned.push(() => channel.close());
     judgeCall = channelJudgeCall(channel, j.model_id!, stopJudging.signal);
   }
-  const needsTeacher = config.mode !== 'openclaw-rl';
+  const needsTeacher = modeSpec(config.mode).teacher;
   let teacher = parts.teacher;
   if (
     teacher === undefined &&

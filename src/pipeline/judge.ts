@@ -3,7 +3,7 @@
 // hinted prompt. Judge failures are 'fail' votes (the runners keep them); a teacher failure is a
 // status the decision step turns into a drop reason, never padding.
 import type { ChatMessage } from '../engines/types.ts';
-import type { Mode, TeacherSignal } from '../methods/index.ts';
+import { modeSpec, type Mode, type TeacherSignal } from '../methods/index.ts';
 import {
   injectHint,
   runHintJudge,
@@ -20,7 +20,6 @@ import {
 import type { TeacherClient } from '../scoring/teacher.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { judgeInput, toolsOf } from './convert.ts';
-import { usesHints, usesPrm } from './feedback.ts';
 import type { PromptRenderer } from './types.ts';
 
 /** How the judges are run: the judge model through `call`, or the offline rules judge. */
@@ -63,8 +62,8 @@ export async function runJudges(s: JudgeSettings, pending: PendingTurn, teacher:
   const input = judgeInput(pending);
   if (input === null) return { prm: null, hint: null };
   const [prm, hint] = await Promise.all([
-    usesPrm(s.mode) ? runPrm(s, input) : Promise.resolve(null),
-    usesHints(s.mode) ? runHint(s, input, pending, teacher) : Promise.resolve(null),
+    modeSpec(s.mode).prm ? runPrm(s, input) : Promise.resolve(null),
+    modeSpec(s.mode).hints ? runHint(s, input, pending, teacher) : Promise.resolve(null),
   ]);
   return { prm, hint };
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { AtLeastOneHolds, finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
+import { AtLeastOneHolds, atLeastOneApplies, finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import type { TeacherClient } from '../scoring/teacher.ts';
 import type { PendingTurn, SampleStore, TurnOutcome } from '../samples/index.ts';
@@ -109,7 +109,7 @@ export class ScoringPipeline implements ScoringStage {
       wOpd: c.training.w_opd,
     };
     this.settings = { mode: c.mode, policy: this.feedbackPolicy, quorum: c.scoring.quorum, minHintChars: c.scoring.min_hint_chars, flags };
-    this.holds = new AtLeastOneHolds(c.mode === 'openclaw-rl' && flags.atLeastOne);
+    this.holds = new AtLeastOneHolds(atLeastOneApplies(c.mode, flags));
     this.judge = judgeSettings(c, opts.judgeCall);
     this.teacher = { client: opts.teacher ?? null, render: opts.renderPrompt ?? null, distillTopK: c.scoring.distill_topk };
     this.judgeSlots = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');

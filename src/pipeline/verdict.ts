@@ -2,10 +2,10 @@
 // decision (methods/decideTurn), and the shapes users see — the judgement in session views and
 // the line in the judge record.
 import type { TurnJudgement } from '../gateway/index.ts';
-import { decideTurn, type Decision, type MethodFlags, type Mode, type TurnSignals } from '../methods/index.ts';
+import { decideTurn, modeSpec, type Decision, type MethodFlags, type Mode, type TurnSignals } from '../methods/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { finishedTurn, nextStateOf } from './convert.ts';
-import { applyFeedback, usesHints, usesPrm, withGradedReward, type FeedbackContext } from './feedback.ts';
+import { applyFeedback, withGradedReward, type FeedbackContext } from './feedback.ts';
 import type { JudgeResults, TeacherOutcome } from './judge.ts';
 import type { DecisionSummary, Feedback, FeedbackPolicy, JudgeRecord } from './types.ts';
 
@@ -49,7 +49,7 @@ export function signalsFor(
   };
   const signals = applyFeedback(base, feedback, s);
   const judged = t.pending.nextState !== null || feedback !== undefined;
-  const accepted = usesHints(s.mode) && judged ? (signals.hint?.hint ?? null) : null;
+  const accepted = modeSpec(s.mode).hints && judged ? (signals.hint?.hint ?? null) : null;
   return { signals, hint: accepted !== null && accepted.trim() !== '' ? accepted : null };
 }
 
@@ -71,8 +71,9 @@ export function decide(t: JudgedTurn, feedback: Feedback | undefined, s: DecideS
 export function judgementOf(v: Verdict, mode: Mode, policy: FeedbackPolicy): TurnJudgement {
   const d = v.decision;
   const graded = v.feedback !== undefined && policy === 'override' ? v.feedback.score : null;
-  const score = usesPrm(mode) ? (graded ?? v.signals.prm?.score ?? null) : null;
-  const votes = d.kind === 'sample' ? d.sample.votes : [...(usesPrm(mode) ? (v.signals.prm?.votes ?? []) : (v.signals.hint?.votes ?? []))];
+  const { prm } = modeSpec(mode);
+  const score = prm ? (graded ?? v.signals.prm?.score ?? null) : null;
+  const votes = d.kind === 'sample' ? d.sample.votes : [...(prm ? (v.signals.prm?.votes ?? []) : (v.signals.hint?.votes ?? []))];
   return {
     score,
     votes,

@@ -1,18 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OpenClawError } from '../errors/index.ts';
-import { combineAdvantages, computeAdvantages, grpoAdvantages, normalizeRewards, opdAdvantages, type RlMode } from './advantages.ts';
-
-function assertClose(actual: ArrayLike<number>, expected: number[], tol = 1e-12) {
-  assert.equal(actual.length, expected.length, 'length');
-  for (let i = 0; i < expected.length; i++) {
-    assert.ok(Math.abs(actual[i] - expected[i]) <= tol, `[${i}]: ${actual[i]} vs ${expected[i]}`);
-  }
-}
-
-function isKind(kind: string, pattern?: RegExp) {
-  return (err: unknown) => err instanceof OpenClawError && err.kind === kind && (pattern === undefined || pattern.test(err.message));
-}
+import { combineAdvantages, grpoAdvantages, normalizeRewards, opdAdvantages } from './advantages.ts';
+import { assertClose, isKind } from '../../test/support/assert.ts';
 
 test('grpo broadcasts the reward to every response token', () => {
   assert.deepEqual(Array.from(grpoAdvantages(-1, 3)), [-1, -1, -1]);
@@ -58,20 +47,4 @@ test('combine weighs both terms', () => {
 test('combine with a null teacher gives exactly w_rl·r, whatever the rollout log-probs', () => {
   const adv = combineAdvantages({ teacherLogprobs: null, oldLogprobs: [-0.3, -7.1, -0.01], reward: -1, wOpd: 1, wRl: 0.7 });
   assert.deepEqual(Array.from(adv), [-0.7, -0.7, -0.7]);
-});
-
-test('computeAdvantages dispatches on the mode', () => {
-  const sample = { reward: -1, rolloutLogprobs: [-2, -1], teacherLogprobs: [-1, -3] };
-  assert.deepEqual(Array.from(computeAdvantages(sample, { mode: 'openclaw-rl' })), [-1, -1]);
-  assert.deepEqual(Array.from(computeAdvantages(sample, { mode: 'openclaw-opd' })), [1, -2]);
-  assertClose(computeAdvantages(sample, { mode: 'openclaw-opd', opdAdvClip: 1 }), [1, -1]);
-  assertClose(computeAdvantages(sample, { mode: 'openclaw-combine', wOpd: 2, wRl: 0.5 }), [1.5, -4.5]);
-  const rlOnly = { ...sample, teacherLogprobs: null };
-  assert.deepEqual(Array.from(computeAdvantages(rlOnly, { mode: 'openclaw-combine', wRl: 0.5 })), [-0.5, -0.5]);
-});
-
-test('computeAdvantages rejects an OPD sample without teacher and an unknown mode', () => {
-  const rlOnly = { reward: 1, rolloutLogprobs: [-1], teacherLogprobs: null };
-  assert.throws(() => computeAdvantages(rlOnly, { mode: 'openclaw-opd' }), isKind('data', /teacher log-probs/));
-  assert.throws(() => computeAdvantages(rlOnly, { mode: 'grpo' as RlMode }), isKind('config', /unknown mode "grpo".*openclaw-combine/));
 });

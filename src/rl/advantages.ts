@@ -1,19 +1,15 @@
-// Per-token advantages of one response for the three modes (docs/design.md §2):
-//   openclaw-rl       A_t = r                                  (GRPO-style broadcast)
-//   openclaw-opd      A_t = clip(teacher_t − old_t, ±c)        (on-policy distillation)
-//   openclaw-combine  A_t = w_opd·clip(teacher_t − old_t, ±c) + w_rl·r
-// `old` is the rollout (behaviour) log-prob stored with the sample; the clip c (`opd_adv_clip`)
-// is optional. A sample without teacher log-probs has an OPD term of exactly 0 — never
-// "teacher := old", which would turn train/rollout drift into a spurious advantage.
+// Per-token advantages of one response (docs/design.md §2). Every mode's advantage is a sum of up
+// to two terms, each taken as is or scaled by its configured weight:
+//   reward term    r                                  (GRPO-style broadcast)
+//   teacher term   clip(teacher_t − old_t, ±c)        (on-policy distillation)
+// so  A_t = w_opd·clip(teacher_t − old_t, ±c) + w_rl·r  in general. Which terms a mode uses and
+// how they are weighted is its row of the mode table (methods/modes.ts, `advantage`); this file
+// knows no mode names. `old` is the rollout (behaviour) log-prob stored with the sample; the clip c
+// (`opd_adv_clip`) is optional. A sample without teacher log-probs has a teacher term of exactly
+// 0 — never "teacher := old", which would turn train/rollout drift into a spurious advantage.
 
 import { OpenClawError } from '../errors/index.ts';
 import { assertFinite, assertNonNegative, assertSameLength } from './check.ts';
-
-/** Every valid `--mode` value; the config schema and the CLI's choices read this list. */
-export const RL_MODES = ['openclaw-rl', 'openclaw-opd', 'openclaw-combine'] as const;
-
-/** The training modes of `--mode`. */
-export type RlMode = (typeof RL_MODES)[number];
 
 /** GRPO advantages: the (possibly normalised) reward broadcast to every response token. */
 export function grpoAdvantages(reward: number, length: number): Float64Array {
@@ -98,44 +94,54 @@ export interface AdvantageSample {
   teacherLogprobs: ArrayLike<number> | null;
 }
 
-/** Mode settings that shape the advantages. */
+/** How one term enters the advantage: not at all, as is (weight 1), or scaled by its configured weight. */
+export type TermUse = 'off' | 'plain' | 'weighted';
+
+/** The terms of a mode's advantage (one per mode in the mode table). */
+export interface AdvantageTerms {
+  /** The reward term r; 'weighted' scales it by w_rl. */
+  reward: TermUse;
+  /** The teacher term clip(teacher_t − old_t, ±c); 'weighted' scales it by w_opd. */
+  teacher: TermUse;
+  /**
+   * True: a trained sample without teacher log-probs is a bug upstream (the mode drops such turns).
+   * False: its teacher term is 0.
+   */
+  teacherRequired: boolean;
+}
+
+/** A mode's advantage terms and the training settings that shape them. */
 export interface AdvantageConfig {
-  mode: RlMode;
-  /** openclaw-combine: weight of the OPD term, default 1. */
+  terms: AdvantageTerms;
+  /** Weight of a 'weighted' teacher term (`training.w_opd`), default 1. */
   wOpd?: number;
-  /** openclaw-combine: weight of the reward term, default 1. */
+  /** Weight of a 'weighted' reward term (`training.w_rl`), default 1. */
   wRl?: number;
-  /** openclaw-opd / -combine: per-token clip of teacher − old (`opd_adv_clip`); none when absent. */
+  /** Per-token clip of teacher − old (`opd_adv_clip`); none when absent. */
   opdAdvClip?: number | null;
 }
 
-/** Per-token advantages of one sample under the configured mode. */
+/** Per-token advantages of one sample: the terms the config names, each with its weight. */
 export function computeAdvantages(sample: AdvantageSample, config: AdvantageConfig): Float64Array {
-  switch (config.mode) {
-    case 'openclaw-rl':
-      return grpoAdvantages(sample.reward, sample.rolloutLogprobs.length);
-    case 'openclaw-opd':
-      if (sample.teacherLogprobs === null) {
-        throw new OpenClawError(
-          'data',
-          'computeAdvantages: an openclaw-opd sample needs teacher log-probs, got null; ' +
-            'samples without an accepted hint must be dropped before training',
-        );
-      }
-      return opdAdvantages(sample.teacherLogprobs, sample.rolloutLogprobs, { clip: config.opdAdvClip });
-    case 'openclaw-combine':
-      return combineAdvantages({
-        teacherLogprobs: sample.teacherLogprobs,
-        oldLogprobs: sample.rolloutLogprobs,
-        reward: sample.reward,
-        wOpd: config.wOpd,
-        wRl: config.wRl,
-        opdClip: config.opdAdvClip,
-      });
-    default:
-      throw new OpenClawError(
-        'config',
-        `computeAdvantages: unknown mode ${JSON.stringify(config.mode)}; use one of ${RL_MODES.join(', ')}`,
-      );
+  const { terms } = config;
+  if (terms.teacher !== 'off' && terms.teacherRequired && sample.teacherLogprobs === null) {
+    throw new OpenClawError(
+      'data',
+      'computeAdvantages: this mode trains on teacher log-probs, but the sample has none; ' +
+        'samples without an accepted hint must be dropped before training',
+    );
   }
+  return combineAdvantages({
+    teacherLogprobs: terms.teacher === 'off' ? null : sample.teacherLogprobs,
+    oldLogprobs: sample.rolloutLogprobs,
+    reward: terms.reward === 'off' ? 0 : sample.reward,
+    wOpd: weightOf(terms.teacher, config.wOpd),
+    wRl: weightOf(terms.reward, config.wRl),
+    opdClip: config.opdAdvClip,
+  });
+}
+
+function weightOf(use: TermUse, configured: number | undefined): number {
+  if (use === 'off') return 0;
+  return use === 'weighted' ? (configured ?? 1) : 1;
 }

@@ -2,7 +2,8 @@
 // training signal. Inputs are per-response-token arrays (number[] or typed arrays: log-probs,
 // rewards, masks); outputs are Float64Arrays of per-token terms or plain numbers under the metric
 // names of §4.
-//   advantages.ts  per-token advantages of the three modes (the trainer calls computeAdvantages)
+//   advantages.ts  per-token advantages from a mode's terms (the trainer calls computeAdvantages;
+//                  which terms each mode uses is its row in methods/modes.ts)
 //   loss.ts        ppoBatchLoss: the PPO loss and its metrics over a batch, built from
 //                  ppo.ts (clipped surrogate), kl.ts (low_var_kl) and reduce.ts (the sample mean)
 //   stats.ts       batch statistics the trainer logs
@@ -11,12 +12,12 @@
 // ppoBatchLoss by src/engines/embedded/train-parity.test.ts.
 
 export {
-  RL_MODES,
   computeAdvantages,
   normalizeRewards,
   type AdvantageConfig,
   type AdvantageSample,
-  type RlMode,
+  type AdvantageTerms,
+  type TermUse,
 } from './advantages.ts';
 export { entropyFromLogprobs } from './entropy.ts';
 export { KL_VALUE_BOUND, lowVarKl } from './kl.ts';

@@ -3,6 +3,7 @@
 // and the trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — the candidate's metric next
 // to the serving version's on the same samples, and whether the candidate may serve.
 import type { Config } from '../config/index.ts';
+import { modeSpec } from '../methods/index.ts';
 import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 
@@ -37,11 +38,11 @@ export class HoldoutReserver {
   }
 }
 
-/** The gate's metric for a config (`auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise). */
+/** The gate's metric for a config (`auto`: the mode's row says; the teacher gap in openclaw-opd, the reward log-prob otherwise). */
 export function gateMetric(config: Config): HoldoutMetric {
   const m = config.evaluation.gate?.metric ?? 'auto';
   if (m !== 'auto') return m;
-  return config.mode === 'openclaw-opd' ? 'holdout_teacher_gap' : 'holdout_reward_logprob';
+  return modeSpec(config.mode).gateMetric;
 }
 
 /** What the gate decided about one trained version. */

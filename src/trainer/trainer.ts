@@ -7,7 +7,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.ts';
-import { batchStats, computeAdvantages, normalizeRewards } from '../rl/index.ts';
+import { modeSpec } from '../methods/index.ts';
+import { batchStats, computeAdvantages, normalizeRewards, type AdvantageConfig } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
@@ -71,6 +72,12 @@ export function trainOptionsFrom(config: Config): TrainOptions {
 /** Turns stored samples into engine train samples (advantages per token; masked samples skipped). */
 export function toTrainSamples(samples: StoredSample[], config: Config): { train: TrainSample[]; advantages: Float64Array[] } {
   const rewards = config.training.normalize_rewards ? normalizeRewards(samples.map((s) => s.reward)) : samples.map((s) => s.reward);
+  const settings: AdvantageConfig = {
+    terms: modeSpec(config.mode).advantage,
+    wOpd: config.training.w_opd,
+    wRl: config.training.w_rl,
+    opdAdvClip: config.training.opd_adv_clip ?? null,
+  };
   const train: TrainSample[] = [];
   const advantages: Float64Array[] = [];
   samples.forEach((s, i) => {
@@ -78,10 +85,7 @@ export function toTrainSamples(samples: StoredSample[], config: Config): { train
       advantages.push(new Float64Array(s.responseIds.length));
       return;
     }
-    const adv = computeAdvantages(
-      { reward: rewards[i], rolloutLogprobs: s.rolloutLogprobs, teacherLogprobs: s.teacherLogprobs },
-      { mode: config.mode, wOpd: config.training.w_opd, wRl: config.training.w_rl, opdAdvClip: config.training.opd_adv_clip ?? null },
-    );
+    const adv = computeAdvantages({ reward: rewards[i], rolloutLogprobs: s.rolloutLogprobs, teacherLogprobs: s.teacherLogprobs }, settings);
     advantages.push(adv);
     train.push({
       promptIds: s.promptIds,

@@ -25,7 +25,7 @@ import {
   type AdamStep,
   type LearnerDatum,
   type LearnerOutput,
-  type LossConfig,
+  type LearnerLossConfig,
   type LossFn,
   type OptimMode,
   type TrainingModel,
@@ -48,8 +48,8 @@ export interface WorkerOps {
   };
   create_model: { modelId: string; seed: number | null };
   unload_model: { modelId: string };
-  forward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
-  forward_backward: { modelId: string; lossFn: LossFn; config: LossConfig; datums: LearnerDatum[] };
+  forward: { modelId: string; lossFn: LossFn; config: LearnerLossConfig; datums: LearnerDatum[] };
+  forward_backward: { modelId: string; lossFn: LossFn; config: LearnerLossConfig; datums: LearnerDatum[] };
   optim_step: { modelId: string; adam: AdamStep; mode: OptimMode };
   save_weights: { modelId: string; name: string };
   save_weights_for_sampler: { modelId: string; name: string };

@@ -35,8 +35,8 @@ export interface LearnerDatum {
   advantages?: number[];
 }
 
-/** Ratio bounds of ppo (Tinker's defaults 0.8 / 1.2) and the profile's reduction. */
-export interface LossConfig {
+/** The learner's loss settings: ppo ratio bounds (loss_fn_config; Tinker's defaults 0.8 / 1.2) and the profile's reduction. */
+export interface LearnerLossConfig {
   clipLow: number;
   clipHigh: number;
   /** Default 'sum' (hosted). */
@@ -118,7 +118,7 @@ export function packDatums(datums: readonly LearnerDatum[], vocabSize: number): 
 }
 
 /** Per-position loss terms [R] of a batch given the learner log-probs [R]. Differentiable. */
-function elementwiseLoss(chosen: tf.Tensor1D, batch: PackedBatch, lossFn: LossFn, cfg: LossConfig): tf.Tensor {
+function elementwiseLoss(chosen: tf.Tensor1D, batch: PackedBatch, lossFn: LossFn, cfg: LearnerLossConfig): tf.Tensor {
   const w = tf.tensor1d(batch.weights);
   if (lossFn === 'cross_entropy') return tf.neg(tf.mul(chosen, w));
   const adv = tf.tensor1d(batch.advantages);
@@ -137,7 +137,7 @@ function elementwiseLoss(chosen: tf.Tensor1D, batch: PackedBatch, lossFn: LossFn
 }
 
 /** The scalar the gradient is taken of: the profile's reduction of the per-position terms. */
-function objective(terms: tf.Tensor, batch: PackedBatch, datums: readonly LearnerDatum[], cfg: LossConfig): tf.Scalar {
+function objective(terms: tf.Tensor, batch: PackedBatch, datums: readonly LearnerDatum[], cfg: LearnerLossConfig): tf.Scalar {
   if (cfg.reduction !== 'seq_mean_then_datum_mean') return tf.sum(terms) as tf.Scalar;
   // Per datum: Σ terms / max(Σ weights, 1e-9) (jax.py L406), the datums summed (L408).
   const scale = new Float32Array(batch.count);
@@ -171,7 +171,7 @@ function output(chosen: tf.Tensor, terms: tf.Tensor, datums: readonly LearnerDat
 }
 
 /** Loss and learner log-probs without gradients (Tinker's `forward`). */
-export function forwardOnly(model: Gpt, datums: readonly LearnerDatum[], lossFn: LossFn, cfg: LossConfig): LearnerOutput {
+export function forwardOnly(model: Gpt, datums: readonly LearnerDatum[], lossFn: LossFn, cfg: LearnerLossConfig): LearnerOutput {
   const batch = packDatums(datums, model.config.vocabSize);
   const { chosen, terms } = tf.tidy(() => {
     const c = learnerLogprobs(model, batch);
@@ -185,7 +185,7 @@ export function forwardOnly(model: Gpt, datums: readonly LearnerDatum[], lossFn:
 }
 
 /** Loss, learner log-probs and gradients; the gradients are added to the model's accumulator. */
-export function forwardBackward(m: TrainingModel, datums: readonly LearnerDatum[], lossFn: LossFn, cfg: LossConfig): LearnerOutput {
+export function forwardBackward(m: TrainingModel, datums: readonly LearnerDatum[], lossFn: LossFn, cfg: LearnerLossConfig): LearnerOutput {
   const batch = packDatums(datums, m.policy.config.vocabSize);
   const paramOf = new Map(
     Object.entries(m.policy.params).flatMap(([name, p]) => (p instanceof tf.Variable ? [[p.name, name] as const] : [])),

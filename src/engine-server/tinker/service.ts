@@ -15,7 +15,7 @@ import type { GptConfig } from '../../engines/embedded/model.ts';
 import { ThreadClient } from '../../util/thread/client.ts';
 import { FutureStore } from './futures.ts';
 import type { SampleArgs, WorkerInfo, WorkerOps } from './handler.ts';
-import { LOSS_FNS, type LearnerDatum, type LossConfig } from './learner.ts';
+import { LOSS_FNS, type LearnerDatum, type LearnerLossConfig } from './learner.ts';
 import { formatPath, parsePath, pathDir, type TinkerPath } from './paths.ts';
 import type { z } from 'zod';
 import type * as S from './schemas.ts';
@@ -87,7 +87,7 @@ interface SessionEntry {
 }
 
 /** The one ppo default the API documents: ratio bounds 0.8 / 1.2. */
-const DEFAULT_CLIP: LossConfig = { clipLow: 0.8, clipHigh: 1.2 };
+const DEFAULT_CLIP: LearnerLossConfig = { clipLow: 0.8, clipHigh: 1.2 };
 
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
 
@@ -493,7 +493,10 @@ export class TinkerService {
   }
 
   /** Checks a forward_backward input against the base model and converts it for the learner. */
-  private learnerInput(input: S.FbInput, field: string): { lossFn: S.FbInput['loss_fn']; config: LossConfig; datums: LearnerDatum[] } {
+  private learnerInput(
+    input: S.FbInput,
+    field: string,
+  ): { lossFn: S.FbInput['loss_fn']; config: LearnerLossConfig; datums: LearnerDatum[] } {
     const cfg = input.loss_fn_config ?? {};
     // SkyRL also takes value_clip for ppo (a critic setting; no critic here: accepted, unused).
     const allowed =
@@ -521,7 +524,7 @@ export class TinkerService {
         `${field}.loss_fn_config`,
       );
     }
-    const config: LossConfig = {
+    const config: LearnerLossConfig = {
       clipLow: cfg.clip_low_threshold ?? DEFAULT_CLIP.clipLow,
       clipHigh: cfg.clip_high_threshold ?? DEFAULT_CLIP.clipHigh,
       reduction: this.profile.reduction,
