@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { TinkerClient, tinkerEndpoint, unhonouredSettings, type TinkerProfile } from '../engines/tinker/index.ts';
-import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
+import { loadChatTokenizer } from '../chat/index.ts';
 import type { DoctorRow } from './index.ts';
 
 /** Whether the config uses the Tinker API at all. */

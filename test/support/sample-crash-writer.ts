@@ -1,8 +1,8 @@
 // Child process of the crash test: writes to a store in a tight loop and prints one ack line after
 // each write returns (the acknowledgement point), until the test kills it with SIGKILL.
 // Usage: node --import tsx crash-writer.ts STORE_PATH
-import { SampleStore } from '../store.ts';
-import { makeSample, makeTurn } from './fixtures.ts';
+import { SampleStore } from '../../src/samples/store.ts';
+import { makeSample, makeTurn } from './sample-fixtures.ts';
 
 const path = process.argv[2];
 if (path === undefined) throw new Error('usage: crash-writer.ts STORE_PATH');
