@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, RL_MODES } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
-import { DEFAULT_MODEL_ID } from './warnings.ts';
+
+/** The rollout model name used when `rollout.model_id` is not set (configWarnings says so). */
+export const DEFAULT_MODEL_ID = 'openclaw-rl-policy';
 
 const url = z.string().url();
 const regex = z.string().refine((s) => {
