@@ -35,24 +35,31 @@ function sourceFiles(dir: string): string[] {
 const posix = (path: string) => path.split(sep).join('/');
 
 /**
- * The graph of the non-test `.ts` files under `root`. Relative specifiers that name no file are
- * returned in `unresolved` (as `file -> specifier`), so a typo cannot hide an arrow.
+ * The graph of the non-test `.ts` files under `root`, and the packages (`node:fs`, `zod`…) each
+ * file imports. Relative specifiers that name no file are returned in `unresolved` (as
+ * `file -> specifier`), so a typo cannot hide an arrow.
  */
-export function readImportGraph(root: string): { graph: ImportGraph; unresolved: string[] } {
+export function readImportGraph(root: string): { graph: ImportGraph; packages: ImportGraph; unresolved: string[] } {
   const graph: ImportGraph = new Map();
+  const packages: ImportGraph = new Map();
   const unresolved: string[] = [];
   for (const file of sourceFiles(root).sort()) {
     const from = posix(relative(root, file));
     const targets: string[] = [];
+    const used: string[] = [];
     for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
-      if (!spec.startsWith('.')) continue;
+      if (!spec.startsWith('.')) {
+        used.push(spec);
+        continue;
+      }
       const target = resolve(dirname(file), spec);
       if (!existsSync(target) || statSync(target).isDirectory()) unresolved.push(`${from} -> ${spec}`);
       else targets.push(posix(relative(root, target)));
     }
     graph.set(from, targets);
+    packages.set(from, used);
   }
-  return { graph, unresolved };
+  return { graph, packages, unresolved };
 }
 
 /** One cycle as a path `a → b → … → a`, or null when the graph has none. */
@@ -119,7 +126,8 @@ export function layerViolations(graph: ImportGraph, layers: LayerTable, allowed:
       if (to === from || isAllowed(from, to)) continue;
       const toRank = rank.get(to);
       if (toRank === undefined) out.push(`${file} -> ${target}: folder '${to}' is not in the layer table`);
-      else if (toRank === rank.get(from)) out.push(`${file} -> ${target}: '${from}' and '${to}' share a layer and may not import each other`);
+      else if (toRank === rank.get(from))
+        out.push(`${file} -> ${target}: '${from}' and '${to}' share a layer and may not import each other`);
       else if (toRank > rank.get(from)!) out.push(`${file} -> ${target}: '${from}' imports '${to}', a higher layer`);
     }
   }
@@ -131,4 +139,37 @@ export function unusedAllowances(graph: ImportGraph, allowed: readonly AllowedAr
   const used = new Set<string>();
   for (const [file, targets] of graph) for (const t of targets) used.add(`${folderOf(file)} ${folderOf(t)}`);
   return allowed.filter((a) => !used.has(`${a.from} ${a.to}`));
+}
+
+/** An import between two files, named by their paths in the graph. */
+export interface Edge {
+  from: string;
+  to: string;
+}
+
+/** The graph without the given edges (the original is left as it was). */
+export function withoutEdges(graph: ImportGraph, edges: readonly Edge[]): ImportGraph {
+  const out: ImportGraph = new Map();
+  for (const [file, targets] of graph)
+    out.set(
+      file,
+      targets.filter((t) => !edges.some((e) => e.from === file && e.to === t)),
+    );
+  return out;
+}
+
+/** Whether `to` can be reached from `from` by following imports. */
+export function reaches(graph: ImportGraph, from: string, to: string): boolean {
+  const seen = new Set<string>([from]);
+  const todo = [from];
+  while (todo.length > 0) {
+    for (const next of graph.get(todo.pop()!) ?? []) {
+      if (next === to) return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        todo.push(next);
+      }
+    }
+  }
+  return false;
 }
