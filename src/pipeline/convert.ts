@@ -91,8 +91,3 @@ export function finishedTurn(p: PendingTurn, hasFeedback: boolean): FinishedTurn
     hasNextState: p.nextState !== null || hasFeedback,
   };
 }
-
-/** `session:turn` key of maps keyed by turn. */
-export function turnKey(sessionId: string, turnId: number): string {
-  return `${sessionId}\u0000${turnId}`;
-}
