@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import {
   findCycle,
   importSpecifiers,
+  indexBypasses,
   layerViolations,
   reaches,
   readImportGraph,
@@ -134,6 +135,18 @@ test('the checker reports upward arrows, peers importing each other and folders 
   ];
   assert.equal(layerViolations(g, layers, allowed).length, 2);
   assert.deepEqual(unusedAllowances(g, allowed), [{ from: 'low', to: 'mid', why: '' }]);
+});
+
+test('the checker lists imports from other folders that pass by an index.ts', () => {
+  const g = tiny({
+    'app/a.ts': ['gateway/index.ts', 'gateway/server.ts', 'util/json.ts', 'app/b.ts'],
+    'app/b.ts': ['gateway/server.ts'],
+  });
+  const withIndex = new Set(['gateway', 'app']);
+  assert.deepEqual(
+    indexBypasses(g, (dir) => withIndex.has(dir)),
+    ['app/a.ts -> gateway/server.ts', 'app/b.ts -> gateway/server.ts'],
+  );
 });
 
 test('the parser reads every import form and skips strings and comments that only mention one', () => {

@@ -173,3 +173,19 @@ export function reaches(graph: ImportGraph, from: string, to: string): boolean {
   }
   return false;
 }
+
+/**
+ * Imports from another top folder that name a file beside an `index.ts` instead of the index
+ * (`hasIndex(dir)` says whether `dir` has one), as `from -> to` lines.
+ */
+export function indexBypasses(graph: ImportGraph, hasIndex: (dir: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      if (folderOf(file) === folderOf(target) || target.endsWith('/index.ts')) continue;
+      const dir = target.slice(0, target.lastIndexOf('/'));
+      if (hasIndex(dir)) out.push(`${file} -> ${target}`);
+    }
+  }
+  return out;
+}
