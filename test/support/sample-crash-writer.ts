@@ -1,5 +1,6 @@
-// Child process of the crash test (src/samples/crash.test.ts): writes to a store in a tight loop and prints one ack line after
-// each write returns (the acknowledgement point), until the test kills it with SIGKILL.
+// Child process of the crash test (src/samples/crash.test.ts): writes to a store in a tight loop
+// and prints one ack line after each write returns (the acknowledgement point), until the test
+// kills it with SIGKILL.
 // Usage: node --import tsx test/support/sample-crash-writer.ts STORE_PATH
 import { SampleStore } from '../../src/samples/store.ts';
 import { makeSample, makeTurn } from './sample-fixtures.ts';
