@@ -9,8 +9,8 @@
 // Environment: BENCH_REQUESTS (default 40) requests per phase, BENCH_MAX_TOKENS (default 32),
 // BENCH_TRAINING_NICE (default 10, the engine's default; 0 runs training at serving's priority).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { BENCH_CONFIG, EmbeddedChatTokenizer, WorkerEngine, benchEngine, formatBench, trainBpe } from '../src/engines/embedded/index.ts';
-import { TokenChatChannel } from '../src/engines/token-chat.ts';
+import { BENCH_CONFIG, WorkerEngine, benchEngine, formatBench, trainBpe } from '../src/engines/embedded/index.ts';
+import { EmbeddedChatTokenizer, TokenChatChannel } from '../src/chat/index.ts';
 import type { TrainOptions, TrainSample } from '../src/engines/types.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);

@@ -7,7 +7,7 @@
 // Target (docs/evaluation.md): serving p99 during an evaluation ≤ 2× idle.
 import pino from 'pino';
 import { BASE_CHECKPOINT, startServer } from '../src/app/index.ts';
-import { makeSample } from '../src/samples/testdata/fixtures.ts';
+import { makeSample } from '../test/support/sample-fixtures.ts';
 import { holdoutValue, judgeCandidate } from '../src/trainer/gate.ts';
 import { tempDir } from '../test/support/temp.ts';
 import { embeddedTrainConfig } from '../test/support/train-sessions.ts';

@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadHfTokenizer } from '../src/tokenize/index.ts';
-import { HfChatTokenizer } from '../src/tokenize/chat.ts';
-import { qwen3TokenizerDir } from '../src/tokenize/qwen3-fixture.ts';
+import { HfChatTokenizer } from '../src/chat/index.ts';
+import { qwen3TokenizerDir } from '../test/support/qwen3-fixture.ts';
 import type { ChatMessage } from '../src/engines/types.ts';
 import { OPENCLAW_RECORDING } from '../test/fixtures/openclaw-like.ts';
 

@@ -1,20 +1,22 @@
 // The dashboard's data source over the running parts: steps from the trainer's metrics log,
-// sessions from SessionViews, sample counts and the per-version evaluation from the store.
+// sessions from SessionViews, sample counts and the per-version evaluation from the store (the
+// same evaluation GET /evaluation answers with).
 import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import type { ChatChannel } from '../engines/types.ts';
 import type { SessionViews } from '../gateway/index.ts';
 import type { SampleStore } from '../samples/index.ts';
 import type { SessionTracker } from '../sessions/index.ts';
-import { evaluationOf } from '../evaluation/index.ts';
+import { evaluationOf, type Evaluation } from '../evaluation/index.ts';
 import { createDashboardSource, readStepsFile, StepBuffer, storeStatusFields, type DashboardSource } from '../dashboard/index.ts';
 
-/** Builds the dashboard source; `steps` receives each new training step. */
+/** Builds the dashboard source; `steps` receives each new training step; `evaluation` is read per request. */
 export function dashboardFor(
   config: Config,
   parts: { channel: ChatChannel; views: SessionViews; store: SampleStore; tracker: SessionTracker; trainerState?: () => string },
-): { source: DashboardSource; steps: StepBuffer } {
+): { source: DashboardSource; steps: StepBuffer; evaluation: () => Evaluation } {
   const steps = new StepBuffer();
+  const evaluation = () => evaluationOf(parts.store, { servingVersion: parts.channel.version() });
   for (const p of readStepsFile(join(config.output_dir, 'logs', 'metrics.jsonl'))) steps.push(p);
   const source = createDashboardSource({
     steps,
@@ -27,7 +29,7 @@ export function dashboardFor(
       ...storeStatusFields(parts.store),
       ...(parts.trainerState ? { trainer_state: parts.trainerState() } : {}),
     }),
-    evaluation: () => evaluationOf(parts.store, { servingVersion: parts.channel.version() }),
+    evaluation,
   });
-  return { source, steps };
+  return { source, steps, evaluation };
 }

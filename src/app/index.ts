@@ -14,7 +14,7 @@ import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
 import { Trainer, STEP_KEYS, archivePreviousRun, planResume, type ResumePlan, type StepMetrics } from '../trainer/index.ts';
 import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
-import { evaluationOf, registerEvaluationRoute } from '../evaluation/index.ts';
+import { registerEvaluationRoute } from '../evaluation/index.ts';
 import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
@@ -312,7 +312,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       registerFeedbackRoute(server, pipeline);
       registerAdminRoutes(server, { trainer, outputDir: config.output_dir, keyed: apiKey !== undefined && apiKey !== '' });
       registerDashboard(server, dashboard.source);
-      registerEvaluationRoute(server, () => evaluationOf(store, { servingVersion: channel.version() }));
+      registerEvaluationRoute(server, dashboard.evaluation);
     },
     onWarning(kind, count) {
       // First occurrence, then every 100th: visible without flooding the log.

@@ -10,8 +10,10 @@ import type { Logger } from 'pino';
 import type { SampleStore } from '../samples/index.ts';
 import { toPendingTurn } from '../pipeline/index.ts';
 import { positionBefore, replayJournal, type JournalPosition, type RecordWriter, type ReplayResult, type Turn } from '../sessions/index.ts';
+import { turnKey } from '../util/turn-key.ts';
 
-const keyOf = (turn: Turn) => `${turn.sessionId}\u0000${turn.turnId}`;
+// Turn lines are written for main turns, which always have a turn id (advance() relies on it too).
+const keyOf = (turn: Turn) => turnKey(turn.sessionId, turn.turnId!);
 
 /** Tracks which turn lines the store may still lack, and saves the journal checkpoint. */
 export class JournalCheckpoints {

@@ -8,9 +8,7 @@ import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
-import { TokenChatChannel } from '../engines/token-chat.ts';
-import { HfChatTokenizer } from '../tokenize/chat.ts';
-import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
+import { EmbeddedChatTokenizer, HfChatTokenizer, TokenChatChannel, loadChatTokenizer } from '../chat/index.ts';
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
@@ -95,7 +93,7 @@ async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: R
       `rollout.checkpoint: no checkpoint at ${dir} (expected config.json, model.safetensors, tokenizer.json). Run 'npm run pretrain' to build the base checkpoint.`,
     );
   }
-  const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
+  const { WorkerEngine } = await import('../engines/embedded/index.ts');
   const engine = await WorkerEngine.load(dir, { train: opts.train, version: opts.resume?.version });
   if (engine.tokenizer === null) throw new OpenClawError('config', `rollout.checkpoint: ${dir} has no tokenizer.json`);
   const tok = new EmbeddedChatTokenizer(engine.tokenizer);

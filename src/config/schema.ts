@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { MODES } from '../methods/index.ts';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
-import { DEFAULT_MODEL_ID } from './warnings.ts';
+
+/** The rollout model name used when `rollout.model_id` is not set (configWarnings says so). */
+export const DEFAULT_MODEL_ID = 'openclaw-rl-policy';
 
 const url = z.string().url();
 const regex = z.string().refine((s) => {

@@ -1,10 +1,7 @@
 // Settings a config may leave out but a user rarely means to: the loader still accepts them (they
 // have working defaults), and the CLI prints each as a warning at start-up so the default is never
 // silent. In: the tree as written (after env expansion and flags) and the validated config.
-import type { Config } from './schema.ts';
-
-/** The rollout model name used when `rollout.model_id` is not set. */
-export const DEFAULT_MODEL_ID = 'openclaw-rl-policy';
+import { DEFAULT_MODEL_ID, type Config } from './schema.ts';
 
 function has(tree: Record<string, unknown>, section: string, key: string): boolean {
   const s = tree[section];

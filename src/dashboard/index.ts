@@ -14,7 +14,6 @@ export {
   sessionsPage,
   turnsPage,
   pageOf,
-  MemoryDashboardSource,
   type SessionViewsLike,
   type StoreCountsLike,
 } from './source.ts';

@@ -1,6 +1,6 @@
 // Builds a DashboardSource from the parts the app already has: a status function, the step
-// buffer, and the session views (newest sessions last). Also the in-memory source the tests and
-// demos use.
+// buffer, and the session views (newest sessions last). (The tests' in-memory source is
+// test/support/memory-dashboard-source.ts.)
 import type { Evaluation } from '../evaluation/index.ts';
 import type { TurnSummary } from '../gateway/views.ts';
 import { StepBuffer } from './steps.ts';
@@ -83,85 +83,4 @@ export function createDashboardSource(parts: {
     sessionTurns: (sessionId, page) => turnsPage(parts.views, sessionId, page),
     ...(parts.evaluation !== undefined ? { evaluation: parts.evaluation } : {}),
   };
-}
-
-/** An in-memory DashboardSource whose contents tests and demos set directly. */
-export class MemoryDashboardSource implements DashboardSource {
-  readonly stepBuffer: StepBuffer;
-  private current: DashboardStatus;
-  private currentEvaluation: Evaluation = {
-    object: 'evaluation',
-    generated_at: new Date(0).toISOString(),
-    serving_policy_version: null,
-    intervals: { reward: 'student_t_95', rates: 'wilson_95' },
-    versions: [],
-    dropped_turns_without_version: {},
-  };
-  private readonly sessionMap = new Map<string, Map<number, TurnSummary>>();
-  private readonly views: SessionViewsLike = {
-    sessionIds: () => [...this.sessionMap.keys()],
-    turns: (id) => {
-      const s = this.sessionMap.get(id);
-      return s ? [...s.values()].sort((a, b) => a.turn_id - b.turn_id) : undefined;
-    },
-  };
-
-  constructor(status: Partial<DashboardStatus> = {}, capacity?: number) {
-    this.stepBuffer = new StepBuffer(capacity);
-    this.current = {
-      policy_version: 0,
-      mode: 'openclaw-combine',
-      step: null,
-      samples_ready: 0,
-      samples_pending: 0,
-      live_sessions: 0,
-      ...status,
-    };
-  }
-
-  /** Changes some header numbers. */
-  setStatus(patch: Partial<DashboardStatus>): void {
-    this.current = { ...this.current, ...patch };
-  }
-
-  /** Replaces the per-version evaluation the page charts. */
-  setEvaluation(evaluation: Evaluation): void {
-    this.currentEvaluation = evaluation;
-  }
-
-  /** Records a training step; the header's step follows it. */
-  addStep(point: StepPoint): void {
-    this.stepBuffer.push(point);
-    this.current = { ...this.current, step: point.step };
-  }
-
-  /** Adds or replaces a turn of a session (a new session is the newest). */
-  putTurn(sessionId: string, turn: TurnSummary): void {
-    let s = this.sessionMap.get(sessionId);
-    if (!s) {
-      s = new Map();
-      this.sessionMap.set(sessionId, s);
-    }
-    s.set(turn.turn_id, turn);
-  }
-
-  status(): DashboardStatus {
-    return this.current;
-  }
-
-  steps(sinceStep: number, limit: number): StepPoint[] {
-    return this.stepBuffer.since(sinceStep, limit);
-  }
-
-  sessions(page: PageRequest): Page<SessionListItem> {
-    return sessionsPage(this.views, page);
-  }
-
-  sessionTurns(sessionId: string, page: PageRequest): Page<TurnSummary> | undefined {
-    return turnsPage(this.views, sessionId, page);
-  }
-
-  evaluation(): Evaluation {
-    return this.currentEvaluation;
-  }
 }

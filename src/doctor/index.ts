@@ -10,16 +10,9 @@ import { channelFromSettings } from '../engines/openai-compatible/index.ts';
 import { createTeacherClient } from '../scoring/teacher.ts';
 import { HTTP_DIALECTS } from '../scoring/teacher-dialects.ts';
 import { checkTinker, usesTinker } from './tinker.ts';
+import type { DoctorRow } from './row.ts';
 
-/** One line of the doctor's table. */
-export interface DoctorRow {
-  channel: 'rollout' | 'judge' | 'teacher' | 'tinker';
-  baseUrl: string;
-  model: string;
-  ok: boolean;
-  result: string;
-  fix: string;
-}
+export type { DoctorRow } from './row.ts';
 
 interface ChannelSpec {
   channel: DoctorRow['channel'];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseConfig } from '../config/index.ts';
 import { startFakeTinker } from '../../test/support/fake-tinker.ts';
 import { startEmbeddedTinker } from '../../test/support/embedded-tinker.ts';
-import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../../test/support/qwen3-fixture.ts';
 import { formatDoctorTable, runDoctor } from './index.ts';
 import { tempDir } from '../../test/support/temp.ts';
 

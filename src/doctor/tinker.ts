@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { TinkerClient, tinkerEndpoint, unhonouredSettings, type TinkerProfile } from '../engines/tinker/index.ts';
-import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
-import type { DoctorRow } from './index.ts';
+import { loadChatTokenizer } from '../chat/index.ts';
+import type { DoctorRow } from './row.ts';
 
 /** Whether the config uses the Tinker API at all. */
 export function usesTinker(config: Config): boolean {

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
-import type { TokenChatChannel } from '../engines/token-chat.ts';
+import type { TokenChatChannel } from '../chat/index.ts';
 import { zodToInvalid } from './validate.ts';
 
 const ChatBody = z

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { createTeacherClient } from '../scoring/teacher.ts';
 import { OpenAICompatibleChannel } from '../engines/openai-compatible/index.ts';
 import { WorkerEngine } from '../engines/embedded/worker-engine.ts';
-import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
+import { EmbeddedChatTokenizer } from '../chat/index.ts';
 import { trainBpe } from '../engines/embedded/tokenizer.ts';
 import { startEngineServer, type RunningEngineServer } from './index.ts';
 

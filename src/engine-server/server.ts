@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bearerMatches, keyDigest } from '../gateway/server.ts';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
-import { TokenChatChannel } from '../engines/token-chat.ts';
+import { EmbeddedChatTokenizer, TokenChatChannel, loadChatTokenizer } from '../chat/index.ts';
 import type { PolicyEngine } from '../engines/types.ts';
 import { handleChatCompletion } from './chat.ts';
 import { handleGenerate } from './generate.ts';
@@ -141,7 +141,7 @@ export async function serveEngine(opts: {
    */
   tokenizer?: string;
 }): Promise<RunningEngineServer> {
-  const { WorkerEngine, EmbeddedChatTokenizer } = await import('../engines/embedded/index.ts');
+  const { WorkerEngine } = await import('../engines/embedded/index.ts');
   if (!existsSync(join(opts.checkpoint, 'config.json'))) {
     throw new OpenClawError(
       'config',
@@ -168,7 +168,6 @@ export async function serveEngine(opts: {
         tokenizer: opts.tokenizer,
         script: opts.tinker.script,
       });
-    const { loadChatTokenizer } = await import('../tokenize/chat-loader.ts');
     const server = await startEngineServer({
       engine,
       tokenizer:

@@ -4,7 +4,7 @@
 
 import type { z } from 'zod';
 import { invalidRequest, type OpenClawError } from '../errors/index.ts';
-import type { ChatTokenizer } from '../engines/token-chat.ts';
+import type { ChatTokenizer } from '../chat/index.ts';
 
 /** The model's chat tokenizer; `encodeText` enables SGLang's `text` input on /generate. */
 export interface EngineServerTokenizer extends ChatTokenizer {

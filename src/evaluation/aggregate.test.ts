@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SampleStore, SAMPLE_STORE_FILE, type Sample } from '../samples/index.ts';
-import { makeSample, makeTurn } from '../samples/testdata/fixtures.ts';
+import { makeSample, makeTurn } from '../../test/support/sample-fixtures.ts';
 import { evaluate, evaluationOf, evaluationOfRun, formatEvaluation, type VersionEvaluation } from './index.ts';
 
 const close = (a: number | null | undefined, b: number, eps = 1e-9) =>

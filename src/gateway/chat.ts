@@ -35,7 +35,7 @@ function abortReason(err: unknown, abort: AbortController | undefined): unknown 
 }
 
 /** Result of one turn run through the gateway (used by POST /session). */
-export interface TurnOutcome {
+export interface RunTurnResult {
   handle: TurnHandle;
   body: Record<string, unknown>;
   message: ChatMessage;
@@ -189,7 +189,7 @@ async function fetchCompletion(
 }
 
 /** Runs one non-streamed turn and records it before returning (POST /session needs its turn id). */
-export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<TurnOutcome> {
+export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<RunTurnResult> {
   const abort = new AbortController();
   const leave = deps.gate?.enter(abort);
   let c: Awaited<ReturnType<typeof fetchCompletion>>;

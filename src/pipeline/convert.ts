@@ -3,7 +3,7 @@
 // from it, so it carries the request's tools and any feedback in `extra`.
 import type { ChatMessage } from '../engines/types.ts';
 import type { FinishedTurn } from '../methods/index.ts';
-import type { JudgedTurnInput } from '../scoring/index.ts';
+import type { JudgedNextState, JudgedTurnInput } from '../scoring/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { contentText, type Turn } from '../sessions/index.ts';
 import type { Feedback } from './types.ts';
@@ -61,7 +61,7 @@ export function storedFeedback(p: PendingTurn): Feedback | undefined {
 }
 
 /** The next state as one message, or null when the turn got none. */
-export function nextStateOf(p: PendingTurn): { role: 'user' | 'tool'; content: ChatMessage['content'] } | null {
+export function nextStateOf(p: PendingTurn): JudgedNextState | null {
   if (p.nextState === null || p.nextState.length === 0) return null;
   const roleOf = (m: ChatMessage) => (m.role === 'tool' ? 'tool' : 'user');
   if (p.nextState.length === 1) return { role: roleOf(p.nextState[0]), content: p.nextState[0].content ?? '' };
@@ -90,9 +90,4 @@ export function finishedTurn(p: PendingTurn, hasFeedback: boolean): FinishedTurn
     rolloutLogprobs: p.rolloutLogprobs,
     hasNextState: p.nextState !== null || hasFeedback,
   };
-}
-
-/** `session:turn` key of maps keyed by turn. */
-export function turnKey(sessionId: string, turnId: number): string {
-  return `${sessionId}\u0000${turnId}`;
 }

@@ -12,7 +12,7 @@ import { PipelineCounters } from './counters.ts';
 import { toPendingTurn } from './convert.ts';
 import { FeedbackService } from './feedback-service.ts';
 import { JsonlAppender } from './records.ts';
-import { finalizedTurn } from './turn-fixture.ts';
+import { finalizedTurn } from '../../test/support/turn-fixture.ts';
 import type { DecideSettings } from './verdict.ts';
 import { tempDir } from '../../test/support/temp.ts';
 

@@ -8,7 +8,8 @@
 import { OpenClawError } from '../errors/index.ts';
 import type { PendingTurn, SampleStore, StoredSample } from '../samples/index.ts';
 import type { PipelineCounters } from './counters.ts';
-import { storedFeedback, turnKey } from './convert.ts';
+import { storedFeedback } from './convert.ts';
+import { turnKey } from '../util/turn-key.ts';
 import { commentIsHint, redecideStoredSample, type FeedbackRequest } from './feedback.ts';
 import { JsonlAppender, readFeedbackLog } from './records.ts';
 import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, JudgementViews } from './types.ts';

@@ -7,7 +7,7 @@ import { parseConfig } from '../config/index.ts';
 import { SampleStore } from '../samples/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import { ScoringPipeline } from './pipeline.ts';
-import { finalizedTurn as turn } from './turn-fixture.ts';
+import { finalizedTurn as turn } from '../../test/support/turn-fixture.ts';
 import { tempDir } from '../../test/support/temp.ts';
 
 function setup(call: JudgeCall, overrides: Record<string, unknown> = {}) {

@@ -7,7 +7,7 @@ export { JsonlAppender };
 import { existsSync, readFileSync } from 'node:fs';
 import { JsonlAppender } from '../util/jsonl.ts';
 import type { Feedback } from './types.ts';
-import { turnKey } from './convert.ts';
+import { turnKey } from '../util/turn-key.ts';
 
 /** One line of the feedback log. */
 export interface FeedbackLine {

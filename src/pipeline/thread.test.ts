@@ -11,7 +11,7 @@ import { SessionViews } from '../gateway/index.ts';
 import { SampleStore } from '../samples/index.ts';
 import { ScoringThread } from './thread.ts';
 import { packTurn, SCORING_NICE, unpackTurn } from './thread-protocol.ts';
-import { finalizedTurn } from './turn-fixture.ts';
+import { finalizedTurn } from '../../test/support/turn-fixture.ts';
 import { tempDir } from '../../test/support/temp.ts';
 
 test('a turn crosses the thread boundary with its token arrays as typed arrays, moved with it', () => {

@@ -4,7 +4,7 @@
 // continue is byte for byte what it will be asked to continue.
 
 import type { ChatMessage } from '../engines/types.ts';
-import { applyChatTemplate, messageBody } from '../engines/embedded/chat-template.ts';
+import { applyChatTemplate, messageBody } from '../chat/index.ts';
 import type { SupervisedExample } from '../engines/embedded/pretrain.ts';
 import type { Tokenizer } from '../engines/embedded/tokenizer.ts';
 import type { Dialogue } from './corpus.ts';

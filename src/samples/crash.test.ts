@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { SampleStore } from './store.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const writer = fileURLToPath(new URL('./testdata/crash-writer.ts', import.meta.url));
+const writer = fileURLToPath(new URL('../../test/support/sample-crash-writer.ts', import.meta.url));
 const ACKS_BEFORE_KILL = 120;
 
 /** Runs the writer until it has acknowledged `n` writes, SIGKILLs it, and returns the ack lines. */

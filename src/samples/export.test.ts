@@ -8,7 +8,7 @@ import { finished } from 'node:stream/promises';
 import { SampleStore } from './store.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { exportJsonl } from './export.ts';
-import { makeSample } from './testdata/fixtures.ts';
+import { makeSample } from '../../test/support/sample-fixtures.ts';
 
 function storeWith(t: { after: (fn: () => void) => void }, n: number): { store: SampleStore; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'openclaw-export-'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { OpenClawError } from '../errors/index.ts';
 import { SampleStore } from './store.ts';
-import { makeSample, makeTurn } from './testdata/fixtures.ts';
+import { makeSample, makeTurn } from '../../test/support/sample-fixtures.ts';
 
 function tempDir(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'openclaw-samples-'));

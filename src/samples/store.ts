@@ -30,6 +30,7 @@ import type {
 } from './store-types.ts';
 import { checkSchemaReadable, ensureSchema } from './schema.ts';
 import { checkPending, pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
+import { turnKey } from '../util/turn-key.ts';
 import type { PendingRow, SampleRow, StoredSampleRow } from './rows.ts';
 
 /** File name of the store inside a run's output folder. */
@@ -237,7 +238,7 @@ export class SampleStore {
     if (place === 'outcome') throw duplicateTurn(turn, 'was already judged');
     if (place === 'pending') throw duplicateTurn(turn, 'is already pending');
     if (row === undefined) {
-      this.staged.set(turnKey(turn), turn); // written at the commit unless resolved first
+      this.staged.set(turnKey(turn.sessionId, turn.turnId), turn); // written at the commit unless resolved first
       return;
     }
     try {
@@ -283,7 +284,7 @@ export class SampleStore {
       // Every acknowledged turn must end as a sample or a recorded drop, never as nothing.
       throw invalidRequest(`turn ${ref.sessionId}:${ref.turnId}: an outcome without samples must be a drop with a reason`);
     }
-    const key = turnKey(ref);
+    const key = turnKey(ref.sessionId, ref.turnId);
     const staged = this.staged.get(key); // added in this write group, not written yet
     try {
       this.immediate(() => {
@@ -602,7 +603,7 @@ export class SampleStore {
 
   /** Where a turn stands: pending, turned into sample(s), dropped, or null if the store never saw it. */
   getTurnOutcome(sessionId: string, turnId: number): TurnStatus | null {
-    const staged = this.staged.get(turnKey({ sessionId, turnId }));
+    const staged = this.staged.get(turnKey(sessionId, turnId));
     const pending =
       staged !== undefined
         ? pendingToRow(staged)
@@ -664,7 +665,7 @@ export class SampleStore {
 
   /** Where the store holds a turn: as an outcome (samples or a drop), as pending, or nowhere. */
   private placeOf(sessionId: string, turnId: number): 'outcome' | 'pending' | undefined {
-    if (this.staged.has(turnKey({ sessionId, turnId }))) return 'pending';
+    if (this.staged.has(turnKey(sessionId, turnId))) return 'pending';
     const hit = this.stmt(
       `SELECT 'outcome' AS place FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
          UNION ALL SELECT 'outcome' FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId
@@ -672,10 +673,6 @@ export class SampleStore {
     ).get({ sessionId, turnId }) as { place: 'outcome' | 'pending' } | undefined;
     return hit?.place;
   }
-}
-
-function turnKey(ref: TurnRef): string {
-  return `${ref.sessionId}\u0000${ref.turnId}`;
 }
 
 function duplicateTurn(turn: TurnRef, why: string): OpenClawError {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from './rules.ts';
-import type { JudgedTurnInput, NextState } from './types.ts';
+import type { JudgedNextState, JudgedTurnInput } from './types.ts';
 
-const user = (content: NextState['content']): NextState => ({ role: 'user', content });
-const tool = (content: string): NextState => ({ role: 'tool', content });
-const score = (next: NextState) => classifyNextState(next).score;
+const user = (content: JudgedNextState['content']): JudgedNextState => ({ role: 'user', content });
+const tool = (content: string): JudgedNextState => ({ role: 'tool', content });
+const score = (next: JudgedNextState) => classifyNextState(next).score;
 
 test('English user cues: thanks/great/perfect → +1, wrong/redo/try again/not what I → −1, else 0', () => {
   assert.equal(score(user('Thanks, that is perfect!')), 1);
@@ -82,7 +82,7 @@ test('a polite request after thanks is a new task, not a correction', () => {
   assert.equal(v.hint, null);
 });
 
-const turn = (nextState: NextState): JudgedTurnInput => ({
+const turn = (nextState: JudgedNextState): JudgedTurnInput => ({
   promptMessages: [{ role: 'user', content: 'Convert 3 miles.' }],
   responseText: 'About 3 miles.',
   responseToolCalls: [],

@@ -23,7 +23,7 @@ import { selectHint } from './hint-select.ts';
 import { readFeedback } from './offline/index.ts';
 import { readToolOutput } from './offline/tools/index.ts';
 import { contentToText, stripInternalContext } from './text.ts';
-import type { HintJudgeResult, JudgedTurnInput, NextState, PrmJudgeResult, VoteDetail } from './types.ts';
+import type { HintJudgeResult, JudgedNextState, JudgedTurnInput, PrmJudgeResult, VoteDetail } from './types.ts';
 import { checkVoteCount, majorityVote } from './vote.ts';
 
 /** What the rules judge concluded about one next state. */
@@ -44,7 +44,7 @@ export interface TurnContext {
 }
 
 /** Classifies a next state into +1 / 0 / −1 and extracts a correction hint, by the rules above. */
-export function classifyNextState(next: NextState, context: TurnContext = {}): RulesVerdict {
+export function classifyNextState(next: JudgedNextState, context: TurnContext = {}): RulesVerdict {
   const text = stripInternalContext(contentToText(next.content));
   return next.role === 'tool' ? classifyTool(text) : classifyUser(text, context);
 }

@@ -8,7 +8,7 @@ import type { Vote } from '../samples/types.ts';
 export type NextStateRole = 'user' | 'tool';
 
 /** What followed our response. Several tool results of one step may be joined into one content. */
-export interface NextState {
+export interface JudgedNextState {
   role: NextStateRole;
   content: ChatMessage['content'];
 }
@@ -21,7 +21,7 @@ export interface JudgedTurnInput {
   responseText: string;
   /** Our response's OpenAI-style tool calls (`[{function:{name, arguments}}]`), empty if none. */
   responseToolCalls: Array<Record<string, unknown>>;
-  nextState: NextState;
+  nextState: JudgedNextState;
 }
 
 /** Options of one judge-model call. */

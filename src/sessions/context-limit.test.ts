@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
 import { loadHfTokenizer } from '../tokenize/index.ts';
-import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../../test/support/qwen3-fixture.ts';
 import { createContextGuard, promptTokenCounter } from './context-limit.ts';
 
 const words = (messages: Array<{ content?: unknown }>) =>

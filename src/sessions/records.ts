@@ -13,6 +13,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonlAppender } from '../util/jsonl.ts';
 import { readLines } from '../util/lines.ts';
+import { turnKey } from '../util/turn-key.ts';
 import { commonPrefix, commonPrefix2, commonTextPrefix, digest, rebuildTurn, type DeltaBase } from './delta.ts';
 import { journalDir, journalSegments, positionBefore, rotatedName, rotatedSegments, type JournalPosition } from './segments.ts';
 import type { Turn } from './tracker.ts';
@@ -336,7 +337,7 @@ export function readRecords(path: string): { turns: RecordedTurn[]; skipped: num
   const turns: RecordedTurn[] = [];
   const latest = new Map<string, RecordedTurn>();
   for (const e of readJournal(path, undefined, stats)) {
-    const key = `${e.type === 'turn' ? e.turn.session_id : e.line.session_id}\u0000${e.type === 'turn' ? e.turn.turn_id : e.line.turn_id}`;
+    const key = e.type === 'turn' ? turnKey(e.turn.session_id, e.turn.turn_id) : turnKey(e.line.session_id, e.line.turn_id);
     if (e.type === 'turn') {
       turns.push(e.turn);
       latest.set(key, e.turn);

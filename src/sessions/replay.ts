@@ -15,6 +15,7 @@ import { prefixHashes } from './canonical.ts';
 import { readJournal, scanHeads, type JournalReadStats, type RecordedTurn } from './records.ts';
 import type { JournalPosition } from './segments.ts';
 import type { Turn } from './tracker.ts';
+import { turnKey } from '../util/turn-key.ts';
 
 /** What replay asks the sample store. */
 export interface ReplayStore {
@@ -69,8 +70,6 @@ export function turnOfRecord(rec: RecordedTurn, withPrefix: boolean): Turn {
   return turn;
 }
 
-const keyOf = (session: string, turn: number) => `${session}\u0000${turn}`;
-
 /** Replays the journal whose active segment is `active` from `from` (the start when undefined). */
 export function replayJournal(
   active: string,
@@ -113,11 +112,11 @@ export function replayJournal(
         w.rec.next_state_reason = 'restart';
         finished(w.rec, w.at);
       }
-      const key = keyOf(rec.session_id, rec.turn_id);
+      const key = turnKey(rec.session_id, rec.turn_id);
       waiting.set(key, { rec, at: e.at });
       waitingOf.set(rec.session_id, key);
     } else {
-      const key = keyOf(e.line.session_id, e.line.turn_id);
+      const key = turnKey(e.line.session_id, e.line.turn_id);
       const w = waiting.get(key);
       if (w === undefined) continue; // its turn line is before `from`: the store holds it
       waiting.delete(key);

@@ -4,7 +4,7 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alignResponse, createAlignmentCounters, loadHfTokenizer, type HfTokenizer } from './index.ts';
-import { qwen3TokenizerDir } from './qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../../test/support/qwen3-fixture.ts';
 import { OpenClawError } from '../errors/index.ts';
 
 const IM_END = 151645;

@@ -6,11 +6,12 @@ import type { Config } from '../config/index.ts';
 import { modeSpec } from '../methods/index.ts';
 import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
+import { turnKey } from '../util/turn-key.ts';
 
 /** FNV-1a of session and turn, as a number in [0, 1): the same turn is always in or out. */
 export function holdoutPoint(sessionId: string, turnId: number): number {
   let h = 0x811c9dc5;
-  for (const ch of `${sessionId}\u0000${turnId}`) {
+  for (const ch of turnKey(sessionId, turnId)) {
     h ^= ch.codePointAt(0)!;
     h = Math.imul(h, 0x01000193) >>> 0;
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample, TrainStepMetrics } from '../engines/types.ts';
 import { SampleStore } from '../samples/index.ts';
-import { makeSample } from '../samples/testdata/fixtures.ts';
+import { makeSample } from '../../test/support/sample-fixtures.ts';
 import { Trainer, planResume, toTrainSamples } from './index.ts';
 import { tempDir } from '../../test/support/temp.ts';
 

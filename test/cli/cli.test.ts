@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { makeSample } from '../support/sample-fixtures.ts';
 import { tempDir } from '../support/temp.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { makeSample } from '../support/sample-fixtures.ts';
 import { newestCheckpoint, saveCheckpoint } from '../../src/trainer/index.ts';
 import { tempDir } from '../support/temp.ts';
 

@@ -4,13 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  MemoryDashboardSource,
-  StepBuffer,
-  createDashboardSource,
-  isDashboardShellPath,
-  registerDashboard,
-} from '../../src/dashboard/index.ts';
+import { StepBuffer, createDashboardSource, isDashboardShellPath, registerDashboard } from '../../src/dashboard/index.ts';
+import { MemoryDashboardSource } from '../support/memory-dashboard-source.ts';
 import { evaluate } from '../../src/evaluation/index.ts';
 import { assertOpenAIError } from '../gateway/expect.ts';
 import { gatewayAuth, step, turn } from './fixtures.ts';

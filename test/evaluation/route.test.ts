@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { makeSample } from '../support/sample-fixtures.ts';
 import { assertOpenAIError } from '../gateway/expect.ts';
 
 const KEY = 'sk-evaluation-key';

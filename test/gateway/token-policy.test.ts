@@ -13,7 +13,7 @@ import { parseConfig, type Config } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import { tokenPolicy, type Policy } from '../../src/app/policy.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../../src/tokenize/index.ts';
-import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../support/qwen3-fixture.ts';
 import { readRecords } from '../../src/sessions/index.ts';
 import { OpenClawError } from '../../src/errors/index.ts';
 import type { GenerateRequest, GenerateResult, PolicyEngine } from '../../src/engines/types.ts';

@@ -12,7 +12,7 @@ import { ScriptedUpstream, fakeTokenId } from '../support/scripted-upstream.ts';
 import { ScriptedTeacher } from '../support/scripted-teacher.ts';
 import { judgeFallback, type JudgeAnswer, type JudgePromptView } from '../support/scripted-judge.ts';
 import { postJson } from '../support/harness.ts';
-import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../support/qwen3-fixture.ts';
 import { tempDir } from '../support/temp.ts';
 
 /** Prompt ids the test renderer returns for every hinted prompt (length 4). */

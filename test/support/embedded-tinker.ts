@@ -1,10 +1,10 @@
 // The embedded Tinker server on loopback for tests of the whole Tinker path: a tiny checkpoint,
 // its engine (serving only, for comparisons), the Tinker service and an engine server carrying it.
-import { EmbeddedChatTokenizer, WorkerEngine } from '../../src/engines/embedded/index.ts';
+import { WorkerEngine } from '../../src/engines/embedded/index.ts';
 import { startEngineServer, type RunningEngineServer } from '../../src/engine-server/index.ts';
 import { TinkerService, type TinkerServerOptions } from '../../src/engine-server/tinker/index.ts';
 import { writeVocabCheckpoint } from '../../src/engine-server/tinker/vocab.ts';
-import { loadChatTokenizer } from '../../src/tokenize/chat-loader.ts';
+import { EmbeddedChatTokenizer, loadChatTokenizer } from '../../src/chat/index.ts';
 import { tinyCheckpoint } from './tiny-checkpoint.ts';
 import { tempDir } from './temp.ts';
 

@@ -7,7 +7,7 @@ import { postChat } from './chat.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PolicyEngine, TrainOptions, TrainSample } from '../../src/engines/types.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { makeSample } from './sample-fixtures.ts';
 
 /**
  * A `train` config on the embedded engine for loop tests: binary RL, any free port, the given

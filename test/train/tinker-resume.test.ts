@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { readTinkerCheckpoint, tinkerEngineFromConfig } from '../../src/engines/tinker/index.ts';
 import { SampleStore } from '../../src/samples/index.ts';
-import { makeSample } from '../../src/samples/testdata/fixtures.ts';
+import { makeSample } from '../support/sample-fixtures.ts';
 import { Trainer, planResume } from '../../src/trainer/index.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { startTinkerRecorder } from '../support/tinker-recorder.ts';

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { startServer } from '../../src/app/index.ts';
 import { readRecords } from '../../src/sessions/records.ts';
 import { loadHfTokenizer } from '../../src/tokenize/hf-tokenizer.ts';
-import { qwen3TokenizerDir } from '../../src/tokenize/qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../support/qwen3-fixture.ts';
 import { generateOpenClawSequence } from '../fixtures/openclaw-like.ts';
 import { startEmbeddedTinker } from '../support/embedded-tinker.ts';
 import { tinkerTrainConfig } from '../support/tinker-child-config.ts';

@@ -13,7 +13,7 @@ import { initBackend } from '../../engines/embedded/backend.ts';
 import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../../engines/embedded/checkpoint.ts';
 import { Gpt, type GptConfig } from '../../engines/embedded/model.ts';
 import { AdamW } from '../../engines/embedded/optimizer.ts';
-import { generateTokens, scoreTokens, type SampleResult } from '../../engines/embedded/sampling.ts';
+import { generateTokens, scoreTokens, type GeneratedTokens } from '../../engines/embedded/sampling.ts';
 import { ServedSnapshot } from '../../engines/embedded/snapshot.ts';
 import { Tokenizer } from '../../engines/embedded/tokenizer.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
@@ -369,7 +369,7 @@ export class TinkerHandler implements ThreadHandler {
   }
 
   /** One sequence; stop token ids end it (kept as the last token), as do stop strings. */
-  private async sampleOne(model: Gpt, a: SampleArgs, seed: number, signal: AbortSignal): Promise<SampleResult> {
+  private async sampleOne(model: Gpt, a: SampleArgs, seed: number, signal: AbortSignal): Promise<GeneratedTokens> {
     const req = {
       promptIds: a.prompt,
       maxTokens: a.maxTokens,

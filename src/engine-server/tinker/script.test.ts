@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { qwen3TokenizerDir } from '../../tokenize/qwen3-fixture.ts';
+import { qwen3TokenizerDir } from '../../../test/support/qwen3-fixture.ts';
 import { cutScripted, matchScript, parseScript } from './script.ts';
 import { checkCodecFits, hfVocabSize } from './vocab.ts';
 

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { EmbeddedChatTokenizer } from '../../engines/embedded/chat-tokenizer.ts';
+import { EmbeddedChatTokenizer } from '../../chat/index.ts';
 import type { WorkerEngine } from '../../engines/embedded/worker-engine.ts';
 import { ppoTokenLoss } from '../../rl/ppo.ts';
 import { startEmbeddedTinker, type EmbeddedTinker } from '../../../test/support/embedded-tinker.ts';

@@ -1,15 +1,14 @@
 // The embedded policy engine: a small GPT in TypeScript on tfjs + the wasm backend, so the whole
-// RL loop runs on any CPU with no download. In: token ids (chat rendered by chat-template.ts with
-// the byte-level BPE of tokenizer.ts), TrainSamples with per-token advantages from src/rl.
+// RL loop runs on any CPU with no download. In: token ids (chat rendered by src/chat/ with the
+// byte-level BPE of tokenizer.ts), TrainSamples with per-token advantages from src/rl.
 // Out: sampled tokens with log_softmax(logits/T) log-probs, scores (+ top-K), PPO training steps
 // with metrics, versioned weight publishing, safetensors checkpoints that resume exactly.
 // Call initBackend() once per thread (EmbeddedEngine.create/load do it for you).
 // WorkerEngine is the same engine with serving and training in worker threads (what servers use);
-// EmbeddedChatTokenizer + TokenChatChannel turn either into the gateway's ChatChannel.
+// EmbeddedChatTokenizer + TokenChatChannel (src/chat/) turn either into the gateway's ChatChannel.
 
 export { initBackend } from './backend.ts';
 export { Tokenizer, trainBpe, SPECIAL_TOKENS, type SpecialToken, type TokenizerJson } from './tokenizer.ts';
-export { applyChatTemplate, contentText, messageBody, type ChatTemplateOptions } from './chat-template.ts';
 export {
   Gpt,
   initParams,
@@ -21,13 +20,12 @@ export {
   type Params,
   type KvCache,
 } from './model.ts';
-export { generateTokens, scoreTokens, logprobTemperature, type SampleRequest, type SampleResult } from './sampling.ts';
+export { generateTokens, scoreTokens, logprobTemperature, type GenerateTokensRequest, type GeneratedTokens } from './sampling.ts';
 export { trainStep, lossTerms, packBatch, trainLogprobs, validateSample, type PackedBatch, type TrainContext } from './train.ts';
 export { AdamW, DEFAULT_ADAMW, type AdamWConfig } from './optimizer.ts';
 export { encodeSafetensors, decodeSafetensors, type HostTensor } from './safetensors.ts';
 export { readCheckpoint, writeCheckpoint, type CheckpointConfig, type CheckpointData } from './checkpoint.ts';
 export { EmbeddedEngine, type EmbeddedEngineOptions } from './engine.ts';
 export { WorkerEngine, type WorkerEngineOptions } from './worker-engine.ts';
-export { EmbeddedChatTokenizer, toolsText, type EmbeddedChatTokenizerOptions } from './chat-tokenizer.ts';
 export { benchEngine, formatBench, matmulGflops, BENCH_CONFIG, type EngineBenchOptions, type EngineBenchResult } from './bench.ts';
 export { Rng } from './rng.ts';

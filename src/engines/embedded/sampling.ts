@@ -10,7 +10,7 @@ import type { Gpt, KvCache } from './model.ts';
 import { Rng } from './rng.ts';
 
 /** What to sample. */
-export interface SampleRequest {
+export interface GenerateTokensRequest {
   promptIds: readonly number[];
   maxTokens: number;
   temperature: number;
@@ -26,7 +26,7 @@ export interface SampleRequest {
 }
 
 /** Sampled tokens with their log-probs. */
-export interface SampleResult {
+export interface GeneratedTokens {
   tokenIds: number[];
   logprobs: number[];
   finishReason: 'stop' | 'length';
@@ -77,9 +77,9 @@ function argmax(values: Float32Array): number {
 /** Samples up to maxTokens after the prompt with a KV cache; yields to the event loop per token. */
 export async function generateTokens(
   model: Gpt,
-  req: SampleRequest,
+  req: GenerateTokensRequest,
   onToken?: (id: number, logprob: number) => void,
-): Promise<SampleResult> {
+): Promise<GeneratedTokens> {
   const { ctx, vocabSize } = model.config;
   if (req.promptIds.length === 0) throw invalidRequest('promptIds is empty: the model needs at least one prompt token', 'promptIds');
   if (req.promptIds.length >= ctx) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Tokenizer, trainBpe } from './tokenizer.ts';
-import { applyChatTemplate } from './chat-template.ts';
+import { applyChatTemplate } from '../../chat/index.ts';
 
 const corpus = [
   'The quick brown fox jumps over the lazy dog.',

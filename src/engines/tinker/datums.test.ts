@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { TrainSample } from '../types.ts';
 import { forwardBackwardBody, planForwardBackward, ppoLossFnConfig, toDatum } from './datums.ts';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../test/fixtures/tinker/${name}`, import.meta.url), 'utf8'));
 
 const A: TrainSample = {
   promptIds: [10, 11, 12],

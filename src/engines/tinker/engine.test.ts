@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { parseConfig } from '../../config/index.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
 import { SampleStore } from '../../samples/index.ts';
-import { makeSample } from '../../samples/testdata/fixtures.ts';
+import { makeSample } from '../../../test/support/sample-fixtures.ts';
 import { Trainer, trainOptionsFrom } from '../../trainer/index.ts';
 import { startFakeTinker, type FakeTinker } from '../../../test/support/fake-tinker.ts';
 import type { TrainSample } from '../types.ts';
 import { TinkerClient } from './client.ts';
 import { TinkerEngine } from './engine.ts';
-import { NEGATIVE_SAMPLE, TRAIN_OPTS } from './fixtures/train.ts';
+import { NEGATIVE_SAMPLE, TRAIN_OPTS } from '../../../test/fixtures/tinker/train.ts';
 import { readTinkerCheckpoint } from './state.ts';
 import { tempDir } from '../../../test/support/temp.ts';
 

@@ -16,7 +16,7 @@ import type { TrainOptions, TrainSample } from '../types.ts';
 import { SDK_VERSION, TinkerClient } from './client.ts';
 import { forwardBackwardBody, planForwardBackward } from './datums.ts';
 import { TinkerEngine } from './engine.ts';
-import { NEGATIVE_SAMPLE, TRAIN_OPTS } from './fixtures/train.ts';
+import { NEGATIVE_SAMPLE, TRAIN_OPTS } from '../../../test/fixtures/tinker/train.ts';
 import type { TinkerServerSetting } from './profiles.ts';
 import { readTinkerCheckpoint } from './state.ts';
 

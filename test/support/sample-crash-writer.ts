@@ -1,11 +1,12 @@
-// Child process of the crash test: writes to a store in a tight loop and prints one ack line after
-// each write returns (the acknowledgement point), until the test kills it with SIGKILL.
-// Usage: node --import tsx crash-writer.ts STORE_PATH
-import { SampleStore } from '../store.ts';
-import { makeSample, makeTurn } from './fixtures.ts';
+// Child process of the crash test (src/samples/crash.test.ts): writes to a store in a tight loop
+// and prints one ack line after each write returns (the acknowledgement point), until the test
+// kills it with SIGKILL.
+// Usage: node --import tsx test/support/sample-crash-writer.ts STORE_PATH
+import { SampleStore } from '../../src/samples/store.ts';
+import { makeSample, makeTurn } from './sample-fixtures.ts';
 
 const path = process.argv[2];
-if (path === undefined) throw new Error('usage: crash-writer.ts STORE_PATH');
+if (path === undefined) throw new Error('usage: sample-crash-writer.ts STORE_PATH');
 const store = SampleStore.open(path);
 // If the test runner went away, stop instead of writing forever.
 process.stdout.on('error', () => process.exit(1));

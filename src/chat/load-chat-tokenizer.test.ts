@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadChatTokenizer } from './chat-loader.ts';
-import { qwen3TokenizerDir } from './qwen3-fixture.ts';
+import { loadChatTokenizer } from './load-chat-tokenizer.ts';
+import { qwen3TokenizerDir } from '../../test/support/qwen3-fixture.ts';
 import { BASE_CHECKPOINT } from '../app/policy.ts';
-import { HfChatTokenizer } from './chat.ts';
-import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
+import { HfChatTokenizer } from './hf-chat-tokenizer.ts';
+import { EmbeddedChatTokenizer } from './embedded-chat-tokenizer.ts';
 import { tempDir } from '../../test/support/temp.ts';
 
 const chat = [{ role: 'user' as const, content: 'hello there' }];

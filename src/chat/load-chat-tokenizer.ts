@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
-import type { ChatTokenizer } from '../engines/token-chat.ts';
-import { EmbeddedChatTokenizer } from '../engines/embedded/chat-tokenizer.ts';
+import type { ChatTokenizer } from './token-chat-channel.ts';
+import { EmbeddedChatTokenizer } from './embedded-chat-tokenizer.ts';
 import { Tokenizer, type TokenizerJson } from '../engines/embedded/tokenizer.ts';
-import { HfChatTokenizer, type HfChatTokenizerOptions } from './chat.ts';
-import { loadHfTokenizer } from './hf-tokenizer.ts';
+import { HfChatTokenizer, type HfChatTokenizerOptions } from './hf-chat-tokenizer.ts';
+import { loadHfTokenizer } from '../tokenize/index.ts';
 
 /** A loaded chat tokenizer and what its folder says about the model. */
 export interface LoadedChatTokenizer {

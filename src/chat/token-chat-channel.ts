@@ -7,9 +7,9 @@
 // output parser turns the answer text into content, reasoning_content and tool_calls.
 import { randomUUID } from 'node:crypto';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
-import { PlainOutputParser, type OutputDelta, type OutputParser, type ParsedToolCall } from './chat-output.ts';
+import { PlainOutputParser, type OutputDelta, type OutputParser, type ParsedToolCall } from './output-parser.ts';
 import { jsonObjectValue, type JsonObject } from '../util/json-text.ts';
-import type { ChatChannel, ChatMessage, ChatStreamEvent, GenerateResult, PolicyEngine } from './types.ts';
+import type { ChatChannel, ChatMessage, ChatStreamEvent, GenerateResult, PolicyEngine } from '../engines/types.ts';
 
 /** Chat template and detokenizer of the engine's model. */
 export interface ChatTokenizer {

@@ -1,10 +1,10 @@
-// The ChatTokenizer (src/engines/token-chat.ts) of a Hugging Face model: its own chat template and
+// The ChatTokenizer (token-chat-channel.ts) of a Hugging Face model: its own chat template and
 // tokenizer, prompts encoded incrementally (PrefixEncoder: each turn of a session only encodes what
 // is new), and Qwen3/Hermes answer parsing (think blocks, tool calls).
 import type { ChatMessage } from '../engines/types.ts';
-import type { ChatTokenizer } from '../engines/token-chat.ts';
-import { HermesOutputParser, type OutputParser } from '../engines/chat-output.ts';
-import type { HfTokenizer } from './hf-tokenizer.ts';
+import type { ChatTokenizer } from './token-chat-channel.ts';
+import { HermesOutputParser, type OutputParser } from './output-parser.ts';
+import type { HfTokenizer } from '../tokenize/index.ts';
 import { PrefixEncoder } from './prefix-encoder.ts';
 
 /** Options of HfChatTokenizer. */

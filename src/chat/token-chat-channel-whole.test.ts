@@ -2,11 +2,11 @@
 // once (as Tinker's sampler does) or report it token by token: same chunks, same message.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GenerateRequest, GenerateResult, PolicyEngine } from './types.ts';
-import { TokenChatChannel, WHOLE_SEQUENCE_CHUNK_TOKENS } from './token-chat.ts';
+import type { GenerateRequest, GenerateResult, PolicyEngine } from '../engines/types.ts';
+import { TokenChatChannel, WHOLE_SEQUENCE_CHUNK_TOKENS } from './token-chat-channel.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
-import { HfChatTokenizer } from '../tokenize/chat.ts';
-import { qwen3TokenizerDir } from '../tokenize/qwen3-fixture.ts';
+import { HfChatTokenizer } from './hf-chat-tokenizer.ts';
+import { qwen3TokenizerDir } from '../../test/support/qwen3-fixture.ts';
 
 let hf: HfTokenizer;
 let chat: HfChatTokenizer;

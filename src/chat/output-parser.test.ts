@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HermesOutputParser, PlainOutputParser, type OutputDelta, type OutputParser } from './chat-output.ts';
+import { HermesOutputParser, PlainOutputParser, type OutputDelta, type OutputParser } from './output-parser.ts';
 
 interface Parsed {
   content: string;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GenerateRequest, GenerateResult, PolicyEngine } from './types.ts';
-import { TokenChatChannel } from './token-chat.ts';
-import { EmbeddedChatTokenizer } from './embedded/chat-tokenizer.ts';
-import { applyChatTemplate } from './embedded/chat-template.ts';
-import { trainBpe } from './embedded/tokenizer.ts';
+import type { GenerateRequest, GenerateResult, PolicyEngine } from '../engines/types.ts';
+import { TokenChatChannel } from './token-chat-channel.ts';
+import { EmbeddedChatTokenizer } from './embedded-chat-tokenizer.ts';
+import { applyChatTemplate } from './embedded-chat-template.ts';
+import { trainBpe } from '../engines/embedded/tokenizer.ts';
 
 const tokenizer = trainBpe(['Hi there, how can I help?', 'hello there friend'], 280);
 const chatTok = new EmbeddedChatTokenizer(tokenizer);

@@ -1,14 +1,14 @@
-// The embedded model's ChatTokenizer (src/engines/token-chat.ts): the ChatML template of
-// chat-template.ts, the byte-level BPE for text, and <|im_end|> / <|endoftext|> as end of turn.
+// The embedded model's ChatTokenizer (token-chat-channel.ts): the ChatML template of
+// embedded-chat-template.ts, the byte-level BPE for text, and <|im_end|> / <|endoftext|> as end of turn.
 // Tool definitions: the tiny model was never trained on tools, and agents send many kilobytes of
 // them, which would not fit its context. By default they are ignored (the prompt ids, and so the
 // trained samples, do not contain them); `tools: 'system'` renders one line per function into the
 // system message instead, for checkpoints trained with such a prompt.
 
-import type { ChatMessage } from '../types.ts';
-import type { ChatTokenizer } from '../token-chat.ts';
-import { applyChatTemplate, contentText } from './chat-template.ts';
-import type { Tokenizer } from './tokenizer.ts';
+import type { ChatMessage } from '../engines/types.ts';
+import type { ChatTokenizer } from './token-chat-channel.ts';
+import { applyChatTemplate, contentText } from './embedded-chat-template.ts';
+import type { Tokenizer } from '../engines/embedded/tokenizer.ts';
 
 /** Options of EmbeddedChatTokenizer. */
 export interface EmbeddedChatTokenizerOptions {

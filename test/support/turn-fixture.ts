@@ -1,5 +1,5 @@
 // Test support: finalised turns built by hand, as the session tracker emits them.
-import type { NoNextStateReason, Turn } from '../sessions/index.ts';
+import type { NoNextStateReason, Turn } from '../../src/sessions/index.ts';
 
 /** Turn `turnId` of a session with next state `next` (null: none, for `reason`); `tokens` false leaves out the response's token data. */
 export function finalizedTurn(

@@ -4,8 +4,8 @@
 // Role names and content are encoded WITHOUT special tokens, so a message can never forge a
 // turn boundary; only the template itself emits <|im_start|>/<|im_end|>.
 
-import type { ChatMessage } from '../types.ts';
-import type { Tokenizer } from './tokenizer.ts';
+import type { ChatMessage } from '../engines/types.ts';
+import type { Tokenizer } from '../engines/embedded/tokenizer.ts';
 
 /** Options of applyChatTemplate. */
 export interface ChatTemplateOptions {

@@ -1,6 +1,6 @@
 // Builders of small, distinct pending turns and samples for the store's tests.
-import type { PendingTurn } from '../store-types.ts';
-import type { Sample } from '../types.ts';
+import type { PendingTurn } from '../../src/samples/store-types.ts';
+import type { Sample } from '../../src/samples/types.ts';
 
 /** A pending turn whose numbers depend on (sessionId, turnId), so mix-ups show. */
 export function makeTurn(sessionId: string, turnId: number, over: Partial<PendingTurn> = {}): PendingTurn {

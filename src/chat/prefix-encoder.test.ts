@@ -1,9 +1,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadHfTokenizer, type HfTokenizer } from './index.ts';
-import { qwen3TokenizerDir } from './qwen3-fixture.ts';
-import { HfChatTokenizer } from './chat.ts';
+import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
+import { qwen3TokenizerDir } from '../../test/support/qwen3-fixture.ts';
+import { HfChatTokenizer } from './hf-chat-tokenizer.ts';
 import { PrefixEncoder, commonPrefixLength } from './prefix-encoder.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { OPENCLAW_RECORDING as FIXTURE } from '../../test/fixtures/openclaw-like.ts';
