@@ -2,6 +2,7 @@
 // training sections. In: a file path, the environment, CLI overrides. Out: one validated,
 // fully-defaulted `Config`, and `redact` for printing it without secrets.
 export { ConfigSchema, type Config } from './schema.ts';
+export { MODES, type Mode } from './modes.ts';
 export { loadConfig, parseConfig, type ConfigOverrides } from './load.ts';
 export { expandEnv } from './env.ts';
 export { redact } from './redact.ts';

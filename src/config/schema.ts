@@ -1,7 +1,7 @@
 // The one typed configuration object (docs/design.md §4). Every field has a doc line and a default;
 // unknown keys are errors (strict objects) so a typo never silently falls back to a default.
 import { z } from 'zod';
-import { MODES } from '../methods/index.ts';
+import { MODES } from './modes.ts';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
 

@@ -4,6 +4,7 @@
 // MODES — so a new mode is one row (plus a turn rule in turn-rules.ts or a term in
 // rl/advantages.ts, only when it needs a new one).
 
+import { MODES, type Mode } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { AdvantageTerms, HoldoutMetric } from '../rl/index.ts';
 import type { SampleType } from '../samples/types.ts';
@@ -64,13 +65,9 @@ export const MODE_TABLE = {
     advantage: { reward: 'weighted', teacher: 'weighted', teacherRequired: false },
     gateMetric: 'holdout_reward_logprob',
   },
-} as const satisfies Record<string, ModeSpec>;
+} as const satisfies Record<Mode, ModeSpec>;
 
-/** The training modes of `--mode`. */
-export type Mode = keyof typeof MODE_TABLE;
-
-/** Every valid `--mode` value, in table order; the config schema and the CLI's choices read this list. */
-export const MODES = Object.keys(MODE_TABLE) as [Mode, ...Mode[]];
+export { MODES, type Mode };
 
 /** The row of `mode`; an unknown mode (one that bypassed the config schema) is a config error. */
 export function modeSpec(mode: Mode): ModeSpec {

@@ -30,9 +30,10 @@ const LAYERS: LayerTable = [
   { folders: ['config'], why: 'the validated config (reads rl defaults: clip ratios, modes)' },
   { folders: ['engines'], why: 'policy engines; engines/types.ts is the chat and engine vocabulary every layer above uses' },
   { folders: ['tokenize', 'samples', 'sessions'], why: 'HF tokenizer and alignment; the sample store; session tracking' },
+  { folders: ['methods'], why: 'the mode table and turn rules (pure): read by the scoring stage and the trainer' },
   {
-    folders: ['chat', 'scoring', 'methods', 'gateway', 'evaluation', 'trainer'],
-    why: 'chat over token ids; judges and teacher; the modes; the HTTP gateway; per-version evaluation; the training loop',
+    folders: ['chat', 'scoring', 'gateway', 'evaluation', 'trainer'],
+    why: 'chat over token ids; judges and teacher; the HTTP gateway; per-version evaluation; the training loop',
   },
   {
     folders: ['pipeline', 'dashboard', 'pretrain', 'engine-server'],
