@@ -5,3 +5,4 @@ export { ConfigSchema, MODES, type Config, type Mode } from './schema.ts';
 export { loadConfig, parseConfig, type ConfigOverrides } from './load.ts';
 export { expandEnv } from './env.ts';
 export { redact } from './redact.ts';
+export { loadProbeFile, parseProbes, probesOf, type Probe } from './probes.ts';

@@ -131,6 +131,12 @@ export interface PolicyEngine {
    * `scoreTrained` is present.
    */
   canScoreTrained?(): Promise<boolean> | boolean;
+  /**
+   * Samples an answer with the trained weights before they are published (the twin of
+   * `scoreTrained`), away from serving: the replay evaluation re-answers held-out prompts with a
+   * staged version. Present where `scoreTrained` is, and usable when `canScoreTrained` says so.
+   */
+  generateTrained?(req: GenerateRequest): Promise<GenerateResult>;
   /** Makes trained weights the served ones; returns the new version. */
   publish?(): Promise<number>;
   save?(dir: string): Promise<void>;

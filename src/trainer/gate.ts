@@ -3,18 +3,10 @@
 // and the trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — the candidate's metric next
 // to the serving version's on the same samples, and whether the candidate may serve.
 import type { Config } from '../config/index.ts';
-import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
+import { holdoutDrop, holdoutMetric, holdoutPoint, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 
-/** FNV-1a of session and turn, as a number in [0, 1): the same turn is always in or out. */
-export function holdoutPoint(sessionId: string, turnId: number): number {
-  let h = 0x811c9dc5;
-  for (const ch of `${sessionId}\u0000${turnId}`) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h / 2 ** 32;
-}
+export { holdoutPoint };
 
 /**
  * The held-out share of a store: moves the ready samples that fall in it out of training. Each

@@ -120,7 +120,15 @@ export class TinkerEngine implements PolicyEngine {
 
   /** Samples one answer on the current sampler weights; the whole sequence arrives at once. */
   async generate(req: GenerateRequest, onToken?: (id: number, logprob: number) => void): Promise<GenerateResult> {
-    const served = this.served; // one read: tokens and version always belong together
+    return this.generateOn(this.served, req, onToken); // one read: tokens and version always belong together
+  }
+
+  /** Samples on sampler weights `served.path` (undefined: the base model). */
+  private async generateOn(
+    served: Served,
+    req: GenerateRequest,
+    onToken?: (id: number, logprob: number) => void,
+  ): Promise<GenerateResult> {
     const r = await this.client.sample({
       promptIds: req.promptIds,
       maxTokens: req.maxTokens,
@@ -187,6 +195,21 @@ export class TinkerEngine implements PolicyEngine {
       );
     }
     return this.scoreOn(await this.stage(), this.served.version, req);
+  }
+
+  /**
+   * Samples with the trained, unpublished weights (the replay evaluation) on the same staged
+   * sampler path `scoreTrained` uses; nothing trained since the served weights: `generate`.
+   */
+  async generateTrained(req: GenerateRequest): Promise<GenerateResult> {
+    if (!this.trainedSinceServed) return this.generate(req);
+    if (!(await this.canScoreTrained())) {
+      throw new OpenClawError(
+        'internal',
+        `Tinker (${(await this.client.server()).profile.name}) cannot sample unpublished weights: its sampler paths load into the training model`,
+      );
+    }
+    return this.generateOn({ path: await this.stage(), version: this.served.version }, req);
   }
 
   /** The staged sampler path of the current trained state, saved on first use. */
