@@ -8,7 +8,7 @@ import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
-import { TokenChatChannel } from '../engines/token-chat.ts';
+import { TokenChatChannel, type ChatTokenizer } from '../engines/token-chat.ts';
 import { HfChatTokenizer } from '../tokenize/chat.ts';
 import { loadChatTokenizer } from '../tokenize/chat-loader.ts';
 import type { Retokenizer } from '../gateway/index.ts';
@@ -31,6 +31,8 @@ export interface Policy {
   contextGuard?: ContextGuard;
   /** Renders (hinted) messages into prompt ids for the teacher. */
   renderPrompt?: PromptRenderer;
+  /** The token-level policy's chat tokenizer (decode, stop tokens): the replay evaluation reads answers with it. */
+  chatTokenizer?: ChatTokenizer;
   /** In-process teacher (teacher.provider: embedded) over the engine. */
   teacher?: TeacherClient;
   /** Counters of the policy's chat side for /metrics (answer parsing, prompt cache). */
@@ -110,6 +112,7 @@ async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: R
     channel,
     engine,
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    chatTokenizer: tok,
     close: () => channel.close(),
   };
   if (config.teacher.provider === 'embedded') {
@@ -175,6 +178,7 @@ export async function tokenPolicy(
     channel,
     engine,
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    chatTokenizer: tok,
     gauges: () => ({
       ...channel.counters,
       ...(prompts !== undefined

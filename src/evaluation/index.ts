@@ -13,3 +13,16 @@ export type { Interval, MeanEstimate, RateEstimate } from './stats.ts';
 export { formatEvaluation } from './format.ts';
 export { evaluationOf, evaluationOfRun } from './report.ts';
 export { registerEvaluationRoute } from './routes.ts';
+export {
+  replayHeldOut,
+  replayable,
+  runProbes,
+  type AnswerSettings,
+  type MetricValue,
+  type ProbeSettings,
+  type ReplayMetrics,
+  type ReplaySettings,
+  type VersionModel,
+} from './replay.ts';
+export { hintCheckMessages, hintSatisfied, parseYesNo, type HintCheckSettings } from './hint-check.ts';
+export { garbledReason, GARBLED, type GarbledReason } from './garbled.ts';

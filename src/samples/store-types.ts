@@ -146,6 +146,8 @@ export interface DropTallyRow {
 export interface VersionTally {
   samples: SampleTallyRow[];
   turnDrops: DropTallyRow[];
+  /** The replay evaluation's numbers per version (absent: none recorded). */
+  evaluations?: VersionEvaluationRow[];
 }
 
 /** One judge-free number of a policy version (`version_evaluations`): replay evaluation, probes. */

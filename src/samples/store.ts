@@ -479,7 +479,9 @@ export class SampleStore {
   versionEvaluations(): VersionEvaluationRow[] {
     const exists = this.stmt(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version_evaluations'`).get() !== undefined;
     if (!exists) return [];
-    const rows = this.stmt(`SELECT policy_version, metric, value, samples, at FROM version_evaluations ORDER BY policy_version, metric`).all() as {
+    const rows = this.stmt(
+      `SELECT policy_version, metric, value, samples, at FROM version_evaluations ORDER BY policy_version, metric`,
+    ).all() as {
       policy_version: number;
       metric: string;
       value: number;
@@ -633,6 +635,7 @@ export class SampleStore {
         lastAt: r.last_at,
       })),
       turnDrops: drops.map((r) => ({ policyVersion: r.policy_version, reason: r.reason, n: r.n })),
+      evaluations: this.versionEvaluations(),
     };
   }
 
