@@ -36,8 +36,7 @@ function describe(err: z.ZodError): string {
   // A union reports one issue per branch: show the branch that got further (a `messages` or `prompt` key).
   const issues = err.issues.flatMap((i) => (i.code === 'invalid_union' ? i.unionErrors.flatMap((u) => u.issues) : [i]));
   const deepest = [...issues].sort((a, b) => b.path.length - a.path.length)[0];
-  if (deepest === undefined || deepest.path.length === 0)
-    return 'expected {"messages": [{"role": …, "content": …}, …]} or {"prompt": "…"}';
+  if (deepest === undefined || deepest.path.length === 0) return 'expected {"messages": [{"role": …, "content": …}, …]} or {"prompt": "…"}';
   return `${deepest.path.join('.')}: ${deepest.message}`;
 }
 

@@ -42,12 +42,7 @@ export interface MetricValue {
 /** One version's replay numbers; a metric is absent when nothing could be measured. */
 export type ReplayMetrics = Partial<
   Record<
-    | 'replay_opd_advantage'
-    | 'replay_hint_satisfied'
-    | 'probe_kl'
-    | 'probe_length_mean'
-    | 'probe_empty_rate'
-    | 'probe_garbled_rate',
+    'replay_opd_advantage' | 'replay_hint_satisfied' | 'probe_kl' | 'probe_length_mean' | 'probe_empty_rate' | 'probe_garbled_rate',
     MetricValue
   >
 >;
@@ -78,7 +73,9 @@ function metric(m: TokenMean | { value: number | undefined; samples: number }): 
 
 /** Held-out samples the replay can use: a hint, the teacher's log-probs and the hinted prompt they came from. */
 export function replayable(s: StoredSample): boolean {
-  return s.hint !== null && s.hint.trim() !== '' && s.teacherLogprobs !== null && s.teacherPromptIds != null && s.teacherPromptIds.length > 0;
+  return (
+    s.hint !== null && s.hint.trim() !== '' && s.teacherLogprobs !== null && s.teacherPromptIds != null && s.teacherPromptIds.length > 0
+  );
 }
 
 /** Settings of the held-out replay. */

@@ -26,7 +26,15 @@ export { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, LOG_RATIO_BOUND, ppoTokenL
 export { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
 export { batchStats, type BatchStats, type StatsSample } from './stats.ts';
 export { foldAdvantages } from './fold.ts';
-export { HOLDOUT_METRICS, holdoutDrop, holdoutMetric, holdoutPoint, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from './holdout.ts';
+export {
+  HOLDOUT_METRICS,
+  holdoutDrop,
+  holdoutMetric,
+  holdoutPoint,
+  type HoldoutMetric,
+  type HoldoutScore,
+  type HoldoutValue,
+} from './holdout.ts';
 export {
   majorityYes,
   pooledLogprobGap,

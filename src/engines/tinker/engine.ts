@@ -124,11 +124,7 @@ export class TinkerEngine implements PolicyEngine {
   }
 
   /** Samples on sampler weights `served.path` (undefined: the base model). */
-  private async generateOn(
-    served: Served,
-    req: GenerateRequest,
-    onToken?: (id: number, logprob: number) => void,
-  ): Promise<GenerateResult> {
+  private async generateOn(served: Served, req: GenerateRequest, onToken?: (id: number, logprob: number) => void): Promise<GenerateResult> {
     const r = await this.client.sample({
       promptIds: req.promptIds,
       maxTokens: req.maxTokens,
