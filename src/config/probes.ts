@@ -15,10 +15,8 @@ const ProbeMessage = z
   })
   .strict();
 
-const ProbeLine = z.union([
-  z.object({ messages: z.array(ProbeMessage).min(1, 'must hold at least one message') }).strict(),
-  z.object({ prompt: z.string().min(1, 'must not be empty') }).strict(),
-]);
+const MessagesLine = z.object({ messages: z.array(ProbeMessage).min(1, 'must hold at least one message') }).strict();
+const PromptLine = z.object({ prompt: z.string().min(1, 'must not be empty') }).strict();
 
 /** One probe: the chat messages a new version answers. */
 export interface Probe {
@@ -33,11 +31,25 @@ function lineError(where: string, message: string): OpenClawError {
 
 /** What zod says about one line, in a sentence (the first issue, with its field path). */
 function describe(err: z.ZodError): string {
-  // A union reports one issue per branch: show the branch that got further (a `messages` or `prompt` key).
-  const issues = err.issues.flatMap((i) => (i.code === 'invalid_union' ? i.unionErrors.flatMap((u) => u.issues) : [i]));
-  const deepest = [...issues].sort((a, b) => b.path.length - a.path.length)[0];
-  if (deepest === undefined || deepest.path.length === 0) return 'expected {"messages": [{"role": …, "content": …}, …]} or {"prompt": "…"}';
-  return `${deepest.path.join('.')}: ${deepest.message}`;
+  const issue = err.issues[0];
+  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+
+/** A line's probe messages: the `messages` form or the `prompt` form, whichever key it has. */
+function probeMessages(json: unknown, where: string): Probe['messages'] {
+  const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
+  if (isObject && 'messages' in json) {
+    const parsed = MessagesLine.safeParse(json);
+    if (!parsed.success) throw lineError(where, describe(parsed.error));
+    return parsed.data.messages;
+  }
+  if (isObject && 'prompt' in json) {
+    const parsed = PromptLine.safeParse(json);
+    if (!parsed.success) throw lineError(where, describe(parsed.error));
+    return [{ role: 'user', content: parsed.data.prompt }];
+  }
+  throw lineError(where, 'expected {"messages": [{"role": …, "content": …}, …]} or {"prompt": "…"}');
 }
 
 /** Parses probe JSONL text; `file` names it in errors. Blank lines are skipped. */
@@ -53,10 +65,7 @@ export function parseProbes(text: string, file: string): Probe[] {
     } catch (err) {
       throw lineError(where, `not valid JSON (${(err as Error).message})`);
     }
-    const parsed = ProbeLine.safeParse(json);
-    if (!parsed.success) throw lineError(where, describe(parsed.error));
-    const messages = 'messages' in parsed.data ? parsed.data.messages : [{ role: 'user' as const, content: parsed.data.prompt }];
-    probes.push({ where, messages });
+    probes.push({ where, messages: probeMessages(json, where) });
   });
   if (probes.length === 0) throw lineError(file, 'holds no probes (one JSON object per line)');
   return probes;

@@ -182,8 +182,8 @@ export function rowToSample(r: StoredSampleRow): StoredSample {
     votes: JSON.parse(r.votes) as Vote[],
     hint: r.hint,
     createdAt: r.created_at,
-    // Undefined on a read-only connection to a schema-2 store (the column does not exist there).
-    teacherPromptIds: r.teacher_prompt_ids == null ? null : decodeInt32(r.teacher_prompt_ids),
+    // Only where one was kept (a held-out distillation sample); a schema-2 store has no such column.
+    ...(r.teacher_prompt_ids != null ? { teacherPromptIds: decodeInt32(r.teacher_prompt_ids) } : {}),
     state: r.state,
     dropReason: r.drop_reason,
     leaseId: r.lease_id,
