@@ -17,6 +17,7 @@ import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../das
 import { registerEvaluationRoute } from '../evaluation/index.ts';
 import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
+import { evaluationPartsFor } from './evaluation.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
 import { registerAdminRoutes } from './admin.ts';
 import { StorageMonitor } from './storage.ts';
@@ -161,6 +162,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     sync: config.storage.synchronous === 'full',
   });
   let trainer: Trainer | undefined;
+  let evaluation: { close: () => Promise<void> } | undefined;
   // Storage faults (a removed folder, read-only or full disk) become /healthz's `degraded`, a 503
   // for new turns and a held trainer, never a loop (storage.ts).
   const storage = new StorageMonitor({
@@ -250,8 +252,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     trainerState: () => (!trainer ? 'off' : trainer.lastError ? `error: ${trainer.lastError}` : 'running'),
   });
   if (opts.train && policy.engine) {
+    const built = evaluationPartsFor(config, policy, opts.scoring);
+    evaluation = built;
     trainer = new Trainer({
       engine: policy.engine,
+      evaluation: built.parts,
       store,
       config,
       log,
@@ -333,6 +338,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   } catch (err) {
     clearInterval(sweep);
     await pipeline.close();
+    await evaluation?.close();
     store.close();
     records.close();
     await policy.close();
@@ -387,6 +393,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await step('saving the journal checkpoint', () => checkpoints.advance());
       await step('closing the sample store', () => store.close());
       await step('closing the journal', () => records.close());
+      await step('closing the evaluation clients', () => evaluation?.close());
       await step('closing the policy', () => policy.close());
       if (failure !== undefined) throw failure;
     },

@@ -8,7 +8,7 @@ import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
-import { EmbeddedChatTokenizer, HfChatTokenizer, TokenChatChannel, loadChatTokenizer } from '../chat/index.ts';
+import { EmbeddedChatTokenizer, HfChatTokenizer, TokenChatChannel, loadChatTokenizer, type ChatTokenizer } from '../chat/index.ts';
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
@@ -29,6 +29,8 @@ export interface Policy {
   contextGuard?: ContextGuard;
   /** Renders (hinted) messages into prompt ids for the teacher. */
   renderPrompt?: PromptRenderer;
+  /** The token-level policy's chat tokenizer (decode, stop tokens): the replay evaluation reads answers with it. */
+  chatTokenizer?: ChatTokenizer;
   /** In-process teacher (teacher.provider: embedded) over the engine. */
   teacher?: TeacherClient;
   /** Counters of the policy's chat side for /metrics (answer parsing, prompt cache). */
@@ -108,6 +110,7 @@ async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: R
     channel,
     engine,
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    chatTokenizer: tok,
     close: () => channel.close(),
   };
   if (config.teacher.provider === 'embedded') {
@@ -173,6 +176,7 @@ export async function tokenPolicy(
     channel,
     engine,
     renderPrompt: (messages, tools) => tok.encodeChat(messages, tools),
+    chatTokenizer: tok,
     gauges: () => ({
       ...channel.counters,
       ...(prompts !== undefined

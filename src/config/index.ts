@@ -6,3 +6,4 @@ export { MODES, type Mode } from './modes.ts';
 export { loadConfig, parseConfig, type ConfigOverrides } from './load.ts';
 export { expandEnv } from './env.ts';
 export { redact } from './redact.ts';
+export { loadProbeFile, parseProbes, probesOf, type Probe } from './probes.ts';

@@ -8,6 +8,7 @@ import { OpenClawError } from '../errors/index.ts';
 import { expandEnv } from './env.ts';
 import { ConfigSchema, type Config } from './schema.ts';
 import { configWarnings } from './warnings.ts';
+import { attachProbes } from './probes.ts';
 
 /** Dotted key path → value, applied over the file (CLI flags win over the file). */
 export type ConfigOverrides = Record<string, unknown>;
@@ -58,6 +59,7 @@ export function parseConfig(raw: unknown, opts: ParseOptions & { source?: string
   // Absolute from here on: the run must not move if the working folder changes or disappears, and
   // Node's recursive mkdir loops forever on a relative path whose working folder was removed.
   result.data.output_dir = resolve(result.data.output_dir);
+  attachProbes(result.data);
   if (opts.onWarning) for (const w of configWarnings(expanded, result.data)) opts.onWarning(w);
   return result.data;
 }

@@ -199,6 +199,20 @@ export const EvaluationSchema = z
     holdout_fraction: z.number().min(0).max(0.9).default(0),
     /** Held-out samples scored per evaluation (the newest). */
     holdout_max: positiveInt.default(64),
+    /**
+     * Held-out samples with a hint the replay evaluation re-answers with each new version (the
+     * newest; 0 = off): `replay_opd_advantage`, and `replay_hint_satisfied` with a model judge.
+     */
+    replay_max: z.number().int().min(0).default(16),
+    /** Longest re-answer of a held-out prompt (default: rollout.max_tokens). */
+    replay_max_tokens: positiveInt.optional(),
+    /**
+     * JSONL of drift probes, one `{"messages": [...]}` or `{"prompt": "..."}` per line, answered
+     * by each new version: `probe_kl`, `probe_length_mean`, `probe_empty_rate`, `probe_garbled_rate`.
+     */
+    probe_file: z.string().min(1).optional(),
+    /** Longest answer to a probe. */
+    probe_max_tokens: positiveInt.default(128),
     /** Gate a trained version on the held-out set before it serves (absent: every step serves). */
     gate: z
       .object({

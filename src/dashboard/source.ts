@@ -3,7 +3,7 @@
 // test/support/memory-dashboard-source.ts.)
 import type { Evaluation } from '../evaluation/index.ts';
 import type { TurnSummary } from '../gateway/views.ts';
-import { StepBuffer } from './steps.ts';
+import type { StepBuffer } from './steps.ts';
 import type { DashboardSource, DashboardStatus, Page, PageRequest, SessionListItem, StepPoint } from './types.ts';
 
 /** The part of SessionViews the dashboard reads. */

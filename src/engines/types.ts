@@ -126,11 +126,17 @@ export interface PolicyEngine {
    */
   scoreTrained?(req: ScoreRequest): Promise<ScoreResult>;
   /**
-   * Whether `scoreTrained` works against this engine's backend (a Tinker engine can only on
+   * Whether `generateTrained` works against this engine's backend (a Tinker engine can only on
    * servers whose sampler paths are independent of the training model); absent: it does when
-   * `scoreTrained` is present.
+   * `generateTrained` is present.
    */
-  canScoreTrained?(): Promise<boolean> | boolean;
+  canGenerateTrained?(): Promise<boolean> | boolean;
+  /**
+   * Samples an answer with the trained weights before they are published (the twin of
+   * `scoreTrained`), away from serving: the replay evaluation re-answers held-out prompts with a
+   * staged version. Usable when `canGenerateTrained` says so.
+   */
+  generateTrained?(req: GenerateRequest): Promise<GenerateResult>;
   /** Makes trained weights the served ones; returns the new version. */
   publish?(): Promise<number>;
   save?(dir: string): Promise<void>;

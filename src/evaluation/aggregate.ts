@@ -44,6 +44,18 @@ export interface VersionEvaluation {
   /** When the first and last of its samples were stored (ISO 8601), or null without samples. */
   first_sample_at: string | null;
   last_sample_at: string | null;
+  /**
+   * Judge-free numbers measured on the version's own new answers (replay evaluation, probes), by
+   * metric: `replay_opd_advantage`, `replay_hint_satisfied`, `probe_kl`, … ({} when none ran).
+   */
+  replay: Record<string, ReplayJson>;
+}
+
+/** One replay metric of a version: its value, on how many held-out samples or probes, and when. */
+export interface ReplayJson {
+  value: number;
+  samples: number;
+  at: string;
 }
 
 /** The whole evaluation: one entry per policy version, oldest first. */
@@ -68,6 +80,7 @@ interface Acc {
   droppedTurns: Record<string, number>;
   firstAt: number | null;
   lastAt: number | null;
+  replay: Record<string, ReplayJson>;
 }
 
 function newAcc(): Acc {
@@ -81,6 +94,7 @@ function newAcc(): Acc {
     droppedTurns: {},
     firstAt: null,
     lastAt: null,
+    replay: {},
   };
 }
 
@@ -147,6 +161,7 @@ function finish(version: number, acc: Acc): VersionEvaluation {
     dropped_turns: acc.droppedTurns,
     first_sample_at: iso(acc.firstAt),
     last_sample_at: iso(acc.lastAt),
+    replay: acc.replay,
   };
 }
 
@@ -169,6 +184,7 @@ export function evaluate(tally: VersionTally, opts: EvaluateOptions = {}): Evalu
   for (const row of tally.samples) addSamples(accOf(row.policyVersion), row);
   const withoutVersion: Record<string, number> = {};
   for (const d of tally.turnDrops) addDrop(d, accOf, withoutVersion);
+  for (const r of tally.evaluations ?? []) accOf(r.policyVersion).replay[r.metric] = { value: r.value, samples: r.samples, at: iso(r.at)! };
   const versions = [...byVersion.keys()].sort((a, b) => a - b).map((v) => finish(v, byVersion.get(v)!));
   return {
     object: 'evaluation',

@@ -49,6 +49,39 @@ const HEADER = [
   'drops',
 ];
 
+/** Columns of the replay table: metric, header, digits. */
+const REPLAY_COLUMNS: Array<[string, string, number]> = [
+  ['replay_opd_advantage', 'replay OPD advantage (n)', 3],
+  ['replay_hint_satisfied', 'hint satisfied (n)', 2],
+  ['probe_kl', 'probe KL to serving (n)', 4],
+  ['probe_length_mean', 'probe length', 1],
+  ['probe_empty_rate', 'probe empty', 2],
+  ['probe_garbled_rate', 'probe garbled', 2],
+];
+
+/** The replay evaluation's numbers per version (judge-free, on new answers); empty when none ran. */
+function replayTable(e: Evaluation): string[] {
+  const rows = e.versions.filter((v) => Object.keys(v.replay).length > 0);
+  if (rows.length === 0) return [];
+  const header = ['version', ...REPLAY_COLUMNS.map(([, h]) => h)];
+  const lines = [
+    '',
+    'Replay evaluation (new answers of each version; docs/evaluation.md):',
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+  ];
+  for (const v of rows) {
+    const cells = REPLAY_COLUMNS.map(([metric, h, digits]) => {
+      const m = v.replay[metric];
+      if (m === undefined) return '–';
+      return h.endsWith('(n)') ? `${m.value.toFixed(digits)} (${m.samples})` : m.value.toFixed(digits);
+    });
+    lines.push(`| ${v.policy_version}${v.policy_version === e.serving_policy_version ? ' *' : ''} | ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
+
 /** The table plus a few lines on how to read it. */
 export function formatEvaluation(e: Evaluation): string {
   const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`];
@@ -62,5 +95,5 @@ export function formatEvaluation(e: Evaluation): string {
   if (e.serving_policy_version !== null) notes.push(`* serving now: version ${e.serving_policy_version}.`);
   const unversioned = reasons(e.dropped_turns_without_version);
   if (unversioned !== '–') notes.push(`Turn drops recorded without a version (older runs): ${unversioned}.`);
-  return [...lines, ...notes].join('\n');
+  return [...lines, ...notes, ...replayTable(e)].join('\n');
 }

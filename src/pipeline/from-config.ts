@@ -41,10 +41,47 @@ export function channelJudgeCall(channel: OpenAICompatibleChannel, model: string
   };
 }
 
+/** The judge model's call when `judge.provider` is a model (undefined for the rules judge), over its own channel. */
+export function judgeCallFromConfig(
+  config: Config,
+  connections: number,
+  signal?: AbortSignal,
+): { call: JudgeCall; close: () => Promise<void> } | undefined {
+  const j = config.judge;
+  if (j.provider !== 'openai_compatible') return undefined;
+  const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections });
+  return { call: channelJudgeCall(channel, j.model_id!, signal), close: () => channel.close() };
+}
+
 /** Renders with the policy's HF chat template (with the assistant header) and encodes to ids. */
 export function hfPromptRenderer(tokenizer: HfTokenizer): PromptRenderer {
   return (messages: ChatMessage[], tools: unknown[] | undefined) =>
     tokenizer.encode(tokenizer.renderChat(messages, { tools, addGenerationPrompt: true }));
+}
+
+/**
+ * The teacher client `teacher.logprob_api` names when it is remote (sglang / vllm over HTTP, or
+ * Tinker); undefined for the embedded teacher, which the policy supplies. The caller closes it.
+ */
+export function teacherClientFromConfig(config: Config): TeacherClient | undefined {
+  const t = config.teacher;
+  if (t.provider === 'openai_compatible' && t.logprob_api !== 'embedded') {
+    return createTeacherClient({
+      baseUrl: t.base_url!,
+      apiKey: t.api_key,
+      model: t.model_id,
+      dialect: t.logprob_api as 'sglang' | 'vllm',
+      temperature: config.rollout.temperature,
+      maxConcurrency: t.max_concurrency,
+      timeoutMs: t.timeout_s * 1000,
+    });
+  }
+  if (t.logprob_api === 'tinker') {
+    // The teacher model is a base model id or a tinker:// sampler path (default tinker.base_model).
+    const backend = tinkerTeacherBackend(tinkerClientFromConfig(config), t.model_id ?? config.tinker.base_model!, { ownsClient: true });
+    return teacherClientFromBackend(backend, { maxConcurrency: t.max_concurrency });
+  }
+  return undefined;
 }
 
 /** Creates the pipeline for `config` (the caller calls `start()` once the server is up). */
@@ -60,39 +97,16 @@ export async function createScoringPipeline(
   let judgeCall = parts.judgeCall;
   const j = config.judge;
   if (j.provider === 'openai_compatible' && judgeCall === undefined) {
-    const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections: config.scoring.judge_concurrency });
-    owned.push(() => channel.close());
-    judgeCall = channelJudgeCall(channel, j.model_id!, stopJudging.signal);
+    const judge = judgeCallFromConfig(config, config.scoring.judge_concurrency, stopJudging.signal)!;
+    owned.push(judge.close);
+    judgeCall = judge.call;
   }
   const needsTeacher = modeSpec(config.mode).teacher;
   let teacher = parts.teacher;
-  if (
-    teacher === undefined &&
-    needsTeacher &&
-    config.teacher.provider === 'openai_compatible' &&
-    config.teacher.logprob_api !== 'embedded'
-  ) {
-    const t = config.teacher;
-    const client = createTeacherClient({
-      baseUrl: t.base_url!,
-      apiKey: t.api_key,
-      model: t.model_id,
-      dialect: t.logprob_api as 'sglang' | 'vllm',
-      temperature: config.rollout.temperature,
-      maxConcurrency: t.max_concurrency,
-      timeoutMs: t.timeout_s * 1000,
-    });
-    owned.push(() => client.close());
-    teacher = client;
-  }
-  if (teacher === undefined && needsTeacher && config.teacher.logprob_api === 'tinker') {
-    // The teacher model is a base model id or a tinker:// sampler path (default tinker.base_model).
-    const backend = tinkerTeacherBackend(tinkerClientFromConfig(config), config.teacher.model_id ?? config.tinker.base_model!, {
-      ownsClient: true,
-    });
-    const client = teacherClientFromBackend(backend, { maxConcurrency: config.teacher.max_concurrency });
-    owned.push(() => client.close());
-    teacher = client;
+  if (teacher === undefined && needsTeacher) {
+    teacher = teacherClientFromConfig(config);
+    const built = teacher;
+    if (built !== undefined) owned.push(() => built.close());
   }
   let render = parts.renderPrompt;
   if (render === undefined && needsTeacher && config.rollout.tokenizer !== undefined)

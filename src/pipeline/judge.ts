@@ -55,6 +55,8 @@ export interface TeacherOutcome {
   signal: TeacherSignal | null;
   status: 'scored' | 'mismatch' | 'unavailable' | 'not_needed';
   error: string | null;
+  /** The hinted prompt the teacher scored (kept with held-out samples for the replay evaluation). */
+  promptIds?: number[];
 }
 
 /** Runs the judges the mode needs on a turn with a next state (both at once in openclaw-combine). */
@@ -118,7 +120,7 @@ export async function scoreWithTeacher(t: TeacherSettings, p: PendingTurn, hint:
   try {
     const promptIds = await t.render(injectHint(p.promptMessages as ChatMessage[], hint), toolsOf(p));
     const scored = await t.client.score(promptIds, p.responseIds, t.distillTopK > 0 ? { topK: t.distillTopK } : {});
-    return { signal: { logprobs: scored.logprobs, topK: scored.topK ?? null }, status: 'scored', error: null };
+    return { signal: { logprobs: scored.logprobs, topK: scored.topK ?? null }, status: 'scored', error: null, promptIds };
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     const message = err instanceof Error ? err.message : String(err);

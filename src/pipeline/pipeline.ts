@@ -23,9 +23,11 @@ import { OpenClawError } from '../errors/index.ts';
 import { AtLeastOneHolds, atLeastOneApplies, finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
 import type { JudgeCall } from '../scoring/index.ts';
 import type { TeacherClient } from '../scoring/teacher.ts';
-import type { PendingTurn, SampleStore, TurnOutcome } from '../samples/index.ts';
+import type { PendingTurn, Sample, SampleStore, TurnOutcome } from '../samples/index.ts';
+import { holdoutPoint } from '../rl/index.ts';
 import type { Turn } from '../sessions/index.ts';
 import { Limiter } from '../util/limiter.ts';
+import { turnKey } from '../util/turn-key.ts';
 import { DROP_REASONS, PipelineCounters } from './counters.ts';
 import { toPendingTurn, tokenDataProblem } from './convert.ts';
 import type { FeedbackRequest } from './feedback.ts';
@@ -86,6 +88,7 @@ export class ScoringPipeline implements ScoringStage {
   private readonly onClose?: () => Promise<void>;
   private readonly onStorageError: (err: unknown, path: string) => void;
   private readonly now: () => number;
+  private readonly holdoutFraction: number;
   private idleWaiters: Array<() => void> = [];
   private stopping = false;
 
@@ -97,6 +100,7 @@ export class ScoringPipeline implements ScoringStage {
     this.log = opts.log ?? pino({ level: 'silent' });
     this.feedbackPolicy = opts.feedbackPolicy ?? 'override';
     this.now = opts.now ?? Date.now;
+    this.holdoutFraction = c.evaluation.holdout_fraction;
     this.onClose = opts.onClose;
     this.onStorageError = opts.onStorageError ?? (() => undefined);
     this.intake = new IntakeQueue(opts.intakeDelayMs ?? 20, () => this.drainIntake());
@@ -305,7 +309,7 @@ export class ScoringPipeline implements ScoringStage {
     const d = v.decision;
     const outcome: TurnOutcome =
       d.kind === 'sample'
-        ? { kind: 'samples', samples: [d.sample] }
+        ? { kind: 'samples', samples: [this.withTeacherPrompt(d.sample, t)] }
         : // The version lets a per-version evaluation count the drop (turn_drops has no version column).
           {
             kind: 'dropped',
@@ -333,6 +337,17 @@ export class ScoringPipeline implements ScoringStage {
       this.onStorageError(err, this.judgeRecords.path);
       this.log.error({ err, session: p.sessionId, turn: p.turnId }, 'could not append to judge.jsonl; the judged outcome is stored');
     }
+  }
+
+  /**
+   * A distillation sample in the held-out share keeps the hinted prompt its teacher scores came
+   * from: the replay evaluation scores new answers under it. Other samples do not (it would about
+   * double their stored size); the trainer's reservation uses the same hash.
+   */
+  private withTeacherPrompt(s: Sample, t: JudgedTurn): Sample {
+    const ids = t.teacher.promptIds;
+    if (ids === undefined || s.teacherLogprobs === null || s.hint !== t.teacherHint) return s;
+    return holdoutPoint(turnKey(s.sessionId, s.turnId)) < this.holdoutFraction ? { ...s, teacherPromptIds: ids } : s;
   }
 
   /** A turn that cannot be trained whatever a judge says: stored as a drop without judging. */

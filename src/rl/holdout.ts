@@ -53,3 +53,22 @@ export function holdoutMetric(metric: HoldoutMetric, scores: readonly HoldoutSco
 export function holdoutDrop(metric: HoldoutMetric, baseline: number, candidate: number): number {
   return HOLDOUT_METRICS[metric].higherIsBetter ? baseline - candidate : candidate - baseline;
 }
+
+/** 32-bit FNV-1a of a string's code points: a stable, cheap hash for reproducible choices. */
+export function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of text) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/**
+ * FNV-1a of a turn's key (util/turn-key.ts), as a number in [0, 1): the same turn is always in or
+ * out of the held-out share (`point < evaluation.holdout_fraction`), whoever asks (the trainer
+ * reserving it, the scoring pipeline deciding whether to keep its hinted teacher prompt).
+ */
+export function holdoutPoint(turnKey: string): number {
+  return fnv1a32(turnKey) / 2 ** 32;
+}

@@ -8,6 +8,7 @@
 //                  ppo.ts (clipped surrogate), kl.ts (low_var_kl) and reduce.ts (the sample mean)
 //   stats.ts       batch statistics the trainer logs
 //   fold.ts        the sample mean folded into the advantages, for servers that sum the loss (Tinker)
+//   holdout.ts     the gate's teacher-forced held-out metrics; replay.ts the replay evaluation's sampled ones
 // The embedded engine's tensor loss imports the constants below and is checked against
 // ppoBatchLoss by src/engines/embedded/train-parity.test.ts.
 
@@ -26,4 +27,22 @@ export { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, LOG_RATIO_BOUND, ppoTokenL
 export { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
 export { batchStats, type BatchStats, type StatsSample } from './stats.ts';
 export { foldAdvantages } from './fold.ts';
-export { HOLDOUT_METRICS, holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from './holdout.ts';
+export {
+  HOLDOUT_METRICS,
+  holdoutDrop,
+  holdoutMetric,
+  holdoutPoint,
+  type HoldoutMetric,
+  type HoldoutScore,
+  type HoldoutValue,
+} from './holdout.ts';
+export {
+  majorityYes,
+  pooledLogprobGap,
+  probeKl,
+  rateOf,
+  replayOpdAdvantage,
+  replaySeed,
+  type PairedLogprobs,
+  type TokenMean,
+} from './replay.ts';

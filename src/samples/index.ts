@@ -22,6 +22,7 @@ export type {
   TurnOutcome,
   TurnRef,
   TurnStatus,
+  VersionEvaluationRow,
   VersionTally,
 } from './store-types.ts';
 export { SampleStore, SAMPLE_STORE_FILE } from './store.ts';

@@ -120,6 +120,7 @@ export interface SampleRow {
   votes: string;
   hint: string | null;
   created_at: number;
+  teacher_prompt_ids: Buffer | null;
 }
 
 /** Row shape of `samples` as read back. */
@@ -159,6 +160,7 @@ export function sampleToRow(s: Sample): SampleRow {
     votes: JSON.stringify(s.votes),
     hint: s.hint,
     created_at: s.createdAt,
+    teacher_prompt_ids: s.teacherPromptIds == null ? null : encodeInt32(s.teacherPromptIds, 'teacherPromptIds'),
   };
 }
 
@@ -180,6 +182,8 @@ export function rowToSample(r: StoredSampleRow): StoredSample {
     votes: JSON.parse(r.votes) as Vote[],
     hint: r.hint,
     createdAt: r.created_at,
+    // Only where one was kept (a held-out distillation sample); a schema-2 store has no such column.
+    ...(r.teacher_prompt_ids != null ? { teacherPromptIds: decodeInt32(r.teacher_prompt_ids) } : {}),
     state: r.state,
     dropReason: r.drop_reason,
     leaseId: r.lease_id,

@@ -1,10 +1,11 @@
 // The store's SQL schema and its version check. A store written by a newer openclaw-rl is refused
-// rather than half-understood; an older one is migrated in place (version 1 → 2 adds trained_step).
+// rather than half-understood; an older one is migrated in place (version 1 → 2 adds trained_step,
+// 2 → 3 adds teacher_prompt_ids and the version_evaluations table).
 import type Database from 'better-sqlite3';
 import { OpenClawError } from '../errors/index.ts';
 
 /** Schema version this code writes and understands. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const META_DDL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS samples (
   lease_id         TEXT,
   lease_count      INTEGER NOT NULL DEFAULT 0,
   updated_at       INTEGER NOT NULL,
-  trained_step     INTEGER                     -- training step that trained it (resume rewinds later ones)
+  trained_step     INTEGER,                    -- training step that trained it (resume rewinds later ones)
+  teacher_prompt_ids BLOB                      -- Int32 LE: the hinted prompt the teacher scored, or NULL
 );
 CREATE INDEX IF NOT EXISTS samples_state_seq ON samples (state, seq);
 CREATE INDEX IF NOT EXISTS samples_lease ON samples (lease_id) WHERE lease_id IS NOT NULL;
@@ -64,6 +66,17 @@ CREATE INDEX IF NOT EXISTS samples_session ON samples (session_id, turn_id);
 -- GET /evaluation never reads the token blobs (about 20x faster on 16k-token prompts). Existing
 -- stores get it at their next open (the DDL runs on every open; no version change).
 CREATE INDEX IF NOT EXISTS samples_evaluation ON samples (policy_version, type, state, drop_reason, reward, hint, votes, created_at);
+
+-- Judge-free numbers of each policy version measured on held-out turns and probes
+-- (docs/evaluation.md "Replay evaluation"): one row per version and metric, the last one kept.
+CREATE TABLE IF NOT EXISTS version_evaluations (
+  policy_version INTEGER NOT NULL,
+  metric         TEXT    NOT NULL,
+  value          REAL    NOT NULL,
+  samples        INTEGER NOT NULL,
+  at             INTEGER NOT NULL,
+  PRIMARY KEY (policy_version, metric)
+);
 
 -- Turns that ended without any sample, and why (hint_reject, no_next_state, teacher_mismatch, ...).
 CREATE TABLE IF NOT EXISTS turn_drops (
@@ -104,8 +117,15 @@ export function ensureSchema(db: Database.Database, path: string): void {
       // did not survive to ready. Rows trained before the migration keep NULL (they stay trained).
       const cols = db.prepare(`PRAGMA table_info(samples)`).all() as { name: string }[];
       if (!cols.some((c) => c.name === 'trained_step')) db.exec(`ALTER TABLE samples ADD COLUMN trained_step INTEGER`);
-      db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION));
     }
+    if (found < 3) {
+      // v2 → v3: the hinted teacher prompt of each distillation sample, so a replay evaluation can
+      // score new answers under it (the prompt messages are gone once a turn is judged). Rows
+      // stored before keep NULL and are left out of the replay evaluation.
+      const cols = db.prepare(`PRAGMA table_info(samples)`).all() as { name: string }[];
+      if (!cols.some((c) => c.name === 'teacher_prompt_ids')) db.exec(`ALTER TABLE samples ADD COLUMN teacher_prompt_ids BLOB`);
+    }
+    if (found < SCHEMA_VERSION) db.prepare(`UPDATE meta SET value = ? WHERE key = 'schema_version'`).run(String(SCHEMA_VERSION));
     db.exec(DDL); // idempotent
   }).immediate();
 }

@@ -146,4 +146,18 @@ export interface DropTallyRow {
 export interface VersionTally {
   samples: SampleTallyRow[];
   turnDrops: DropTallyRow[];
+  /** The replay evaluation's numbers per version (absent: none recorded). */
+  evaluations?: VersionEvaluationRow[];
+}
+
+/** One judge-free number of a policy version (`version_evaluations`): replay evaluation, probes. */
+export interface VersionEvaluationRow {
+  policyVersion: number;
+  /** `replay_opd_advantage`, `replay_hint_satisfied`, `probe_kl`, … (docs/evaluation.md). */
+  metric: string;
+  value: number;
+  /** Held-out samples or probes it was computed on. */
+  samples: number;
+  /** When it was measured (ms since the epoch). */
+  at: number;
 }

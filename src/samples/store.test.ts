@@ -40,7 +40,7 @@ test('open creates the folders and a WAL-mode file that records its schema versi
   assert.ok(existsSync(path));
   const raw = new Database(path, { readonly: true });
   assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
-  assert.deepEqual(raw.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
+  assert.deepEqual(raw.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '3' });
   raw.close();
 });
 
@@ -48,18 +48,18 @@ test('a store written by a newer schema is refused with a clear error, and left 
   const path = join(tempDir(t), 'samples.sqlite');
   SampleStore.open(path).close();
   const raw = new Database(path);
-  raw.prepare(`UPDATE meta SET value = '3' WHERE key = 'schema_version'`).run();
+  raw.prepare(`UPDATE meta SET value = '4' WHERE key = 'schema_version'`).run();
   raw.close();
   assert.throws(
     () => SampleStore.open(path),
     (e: unknown) =>
       e instanceof OpenClawError &&
       e.code === 'store_schema_too_new' &&
-      /schema version 3/.test(e.message) &&
+      /schema version 4/.test(e.message) &&
       /upgrade openclaw-rl/.test(e.message),
   );
   const again = new Database(path, { readonly: true });
-  assert.deepEqual(again.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '3' });
+  assert.deepEqual(again.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '4' });
   again.close();
 });
 
@@ -445,6 +445,8 @@ test('a version-1 store is migrated in place: old trained rows stay trained, new
   // Make it look like a file written by schema 1 (no trained_step column).
   const raw = new Database(path);
   raw.exec(`ALTER TABLE samples DROP COLUMN trained_step`);
+  raw.exec(`ALTER TABLE samples DROP COLUMN teacher_prompt_ids`);
+  raw.exec(`DROP TABLE version_evaluations`);
   raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`).run();
   raw.close();
   const again = SampleStore.open(path);
@@ -453,7 +455,43 @@ test('a version-1 store is migrated in place: old trained rows stay trained, new
   again.markTrained(again.leaseBatch(1).leaseId, 4);
   assert.equal(again.requeueTrainedAfter(3), 1);
   const check = new Database(path, { readonly: true });
-  assert.deepEqual(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '2' });
+  assert.deepEqual(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '3' });
+  check.close();
+});
+
+test('a version-2 store is migrated in place: its samples read back, new held-out samples keep their hinted prompt, versions get evaluations', (t) => {
+  const path = join(tempDir(t), 'samples.sqlite');
+  const hinted = (turn: number, prompt: number[] | null) =>
+    makeSample('s', turn, { type: 'opd', hint: 'use bullet points', teacherLogprobs: [-1, -2, -3], teacherPromptIds: prompt });
+  const store = SampleStore.open(path);
+  store.addSample(hinted(0, null));
+  store.close();
+  // Make it look like a file written by schema 2 (no teacher_prompt_ids, no version_evaluations).
+  const raw = new Database(path);
+  raw.exec(`ALTER TABLE samples DROP COLUMN teacher_prompt_ids`);
+  raw.exec(`DROP TABLE version_evaluations`);
+  raw.prepare(`UPDATE meta SET value = '2' WHERE key = 'schema_version'`).run();
+  raw.close();
+  // A read-only open (report) of the schema-2 file reads it as it is: no evaluations, nothing migrated.
+  const reader = SampleStore.open(path, { readOnly: true });
+  assert.deepEqual(reader.versionEvaluations(), []);
+  assert.equal(reader.listSamples({}).length, 1);
+  reader.close();
+  const again = SampleStore.open(path);
+  t.after(() => again.close());
+  assert.equal(again.listSamples({})[0].teacherPromptIds ?? null, null, 'a sample stored before keeps no prompt');
+  again.addSample(hinted(1, [5, 6, 7]));
+  again.reserveHoldout(() => true);
+  assert.deepEqual(
+    again.replaySamples(10).map((s) => [s.id, s.teacherPromptIds]),
+    [['s:1', [5, 6, 7]]],
+    'only held-out samples with their hinted prompt can be replayed',
+  );
+  again.recordVersionEvaluation({ policyVersion: 2, metric: 'replay_opd_advantage', value: -0.5, samples: 4, at: 7 });
+  again.recordVersionEvaluation({ policyVersion: 2, metric: 'replay_opd_advantage', value: -0.25, samples: 5, at: 8 });
+  assert.deepEqual(again.versionEvaluations(), [{ policyVersion: 2, metric: 'replay_opd_advantage', value: -0.25, samples: 5, at: 8 }]);
+  const check = new Database(path, { readonly: true });
+  assert.deepEqual(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get(), { value: '3' });
   check.close();
 });
 

@@ -27,6 +27,7 @@ import type {
   TurnOutcome,
   TurnRef,
   TurnStatus,
+  VersionEvaluationRow,
 } from './store-types.ts';
 import { checkSchemaReadable, ensureSchema } from './schema.ts';
 import { checkPending, pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
@@ -44,9 +45,10 @@ const INSERT_PENDING = `INSERT INTO pending_turns
 
 const INSERT_SAMPLE = `INSERT INTO samples
   (id, session_id, turn_id, policy_version, prompt_ids, response_ids, rollout_logprobs, loss_mask,
-   reward, teacher_logprobs, teacher_topk, type, votes, hint, created_at, updated_at)
+   reward, teacher_logprobs, teacher_topk, type, votes, hint, created_at, updated_at, teacher_prompt_ids)
   VALUES (@id, @session_id, @turn_id, @policy_version, @prompt_ids, @response_ids, @rollout_logprobs,
-   @loss_mask, @reward, @teacher_logprobs, @teacher_topk, @type, @votes, @hint, @created_at, @updated_at)`;
+   @loss_mask, @reward, @teacher_logprobs, @teacher_topk, @type, @votes, @hint, @created_at, @updated_at,
+   @teacher_prompt_ids)`;
 
 function openDatabase(path: string, opts: OpenOptions): Database.Database {
   const inMemory = path === ':memory:';
@@ -454,6 +456,42 @@ export class SampleStore {
     return rows.map(rowToSample);
   }
 
+  /**
+   * The newest `limit` held-out samples the replay evaluation can re-answer (a hint, the teacher's
+   * log-probs and the hinted prompt they were scored under), oldest first.
+   */
+  replaySamples(limit: number): StoredSample[] {
+    const rows = this.stmt(
+      `SELECT * FROM (SELECT * FROM samples WHERE state = 'dropped' AND drop_reason = 'holdout' AND hint IS NOT NULL AND hint != ''
+          AND teacher_logprobs IS NOT NULL AND teacher_prompt_ids IS NOT NULL ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+    ).all(limit) as StoredSampleRow[];
+    return rows.map(rowToSample);
+  }
+
+  /** Records a judge-free number of a policy version (replay evaluation, probes); a later value replaces an earlier one. */
+  recordVersionEvaluation(e: Omit<VersionEvaluationRow, 'at'> & { at?: number }): void {
+    this.stmt(
+      `INSERT INTO version_evaluations (policy_version, metric, value, samples, at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (policy_version, metric) DO UPDATE SET value = excluded.value, samples = excluded.samples, at = excluded.at`,
+    ).run(e.policyVersion, e.metric, e.value, e.samples, e.at ?? Date.now());
+  }
+
+  /** Every recorded version number, by version then metric (none in a store written before schema 3). */
+  versionEvaluations(): VersionEvaluationRow[] {
+    const exists = this.stmt(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version_evaluations'`).get() !== undefined;
+    if (!exists) return [];
+    const rows = this.stmt(
+      `SELECT policy_version, metric, value, samples, at FROM version_evaluations ORDER BY policy_version, metric`,
+    ).all() as {
+      policy_version: number;
+      metric: string;
+      value: number;
+      samples: number;
+      at: number;
+    }[];
+    return rows.map((r) => ({ policyVersion: r.policy_version, metric: r.metric, value: r.value, samples: r.samples, at: r.at }));
+  }
+
   /** Drops a lease's samples with a reason (a batch the regression gate rejected: kept for inspection). */
   dropLease(leaseId: string, reason: string): number {
     return this.stmt(`UPDATE samples SET state = 'dropped', drop_reason = ?, updated_at = ? WHERE lease_id = ? AND state = 'leased'`).run(
@@ -598,6 +636,7 @@ export class SampleStore {
         lastAt: r.last_at,
       })),
       turnDrops: drops.map((r) => ({ policyVersion: r.policy_version, reason: r.reason, n: r.n })),
+      evaluations: this.versionEvaluations(),
     };
   }
 

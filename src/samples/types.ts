@@ -24,6 +24,12 @@ export interface Sample {
   /** Teacher log-probs of the response under the hinted prompt, or null (pure RL). */
   teacherLogprobs: number[] | null;
   teacherTopK: { ids: number[]; logprobs: number[] }[] | null;
+  /**
+   * The hinted prompt the teacher scored the response under (distillation samples); absent or
+   * null otherwise, and on samples stored before schema 3. The replay evaluation scores new
+   * answers under it.
+   */
+  teacherPromptIds?: number[] | null;
   type: SampleType;
   votes: Vote[];
   hint: string | null;

@@ -26,7 +26,7 @@ export type {
   VoteReason,
 } from './types.ts';
 export { buildHintMessages, buildPrmMessages, type PromptLimits } from './prompts.ts';
-export { parseBoxedScore, parseHint } from './parse.ts';
+export { lastBoxed, parseBoxedScore, parseHint } from './parse.ts';
 export { majorityVote, checkVoteCount, type MajorityOptions } from './vote.ts';
 export { selectHint, overlapScore, eligibleIndices, hintLength, longEnoughHint, type HintSelectOptions } from './hint-select.ts';
 export { injectHint, HINT_MARKER } from './hint-inject.ts';

@@ -7,14 +7,20 @@ const BOXED = /\\boxed\s*\{([^{}]*)\}/g;
 const SIGNED_INT = /^([+-]?)\s*(\d+)(?:\.0+)?$/;
 const HINT = /\[\s*HINT_START\s*\]([\s\S]*?)\[\s*HINT_END\s*\]/gi;
 
+/** The inner text of the LAST `\boxed{…}` in `text` (untrimmed), or null when there is none. */
+export function lastBoxed(text: string): string | null {
+  let last: string | null = null;
+  for (const match of text.matchAll(BOXED)) last = match[1];
+  return last;
+}
+
 /**
  * The value of the LAST `\boxed{…}` in `text` when it is one of `allowed`, else 'fail'.
  * `\boxed{ -1 }`, `\boxed{+1}` and `\boxed{1.0}` parse; a last box holding anything else fails
  * rather than falling back to an earlier box, because the last one is the judge's final word.
  */
 export function parseBoxedScore<T extends number>(text: string, allowed: readonly T[]): T | 'fail' {
-  let last: string | null = null;
-  for (const match of text.matchAll(BOXED)) last = match[1];
+  const last = lastBoxed(text);
   if (last === null) return 'fail';
   const m = SIGNED_INT.exec(last.trim());
   if (m === null) return 'fail';

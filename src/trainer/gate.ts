@@ -4,19 +4,11 @@
 // to the serving version's on the same samples, and whether the candidate may serve.
 import type { Config } from '../config/index.ts';
 import { modeSpec } from '../methods/index.ts';
-import { holdoutDrop, holdoutMetric, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
+import { holdoutDrop, holdoutMetric, holdoutPoint, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { turnKey } from '../util/turn-key.ts';
 
-/** FNV-1a of session and turn, as a number in [0, 1): the same turn is always in or out. */
-export function holdoutPoint(sessionId: string, turnId: number): number {
-  let h = 0x811c9dc5;
-  for (const ch of turnKey(sessionId, turnId)) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h / 2 ** 32;
-}
+export { holdoutPoint };
 
 /**
  * The held-out share of a store: moves the ready samples that fall in it out of training. Each
@@ -33,7 +25,7 @@ export class HoldoutReserver {
   /** Reserves the new samples that fall in the share; returns how many moved. */
   reserveNew(): number {
     if (this.fraction <= 0) return 0;
-    const r = this.store.reserveHoldout((s, t) => holdoutPoint(s, t) < this.fraction, this.scannedTo);
+    const r = this.store.reserveHoldout((s, t) => holdoutPoint(turnKey(s, t)) < this.fraction, this.scannedTo);
     this.scannedTo = r.scannedTo;
     return r.moved;
   }

@@ -16,3 +16,4 @@ export {
   type TrainerManifest,
 } from './checkpoints.ts';
 export { archivePreviousRun, planResume, rewindStepLogs, rollbackStoppedRun, type ResumePlan } from './resume.ts';
+export { VersionEvaluator, evaluationStepMetrics, type EvaluationParts, type VersionEvaluationResult } from './evaluate.ts';

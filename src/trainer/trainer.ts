@@ -15,6 +15,14 @@ import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
 import { HoldoutReserver, holdoutValue, judgeCandidate, type GateVerdict } from './gate.ts';
 import type { HoldoutValue } from '../rl/index.ts';
+import {
+  evaluationStepMetrics,
+  servingModel,
+  trainedModel,
+  VersionEvaluator,
+  type EvaluationParts,
+  type VersionEvaluationResult,
+} from './evaluate.ts';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -47,6 +55,8 @@ export interface TrainerDeps {
   assertWritable?: (what: string) => void;
   /** Every failed step and checkpoint, as thrown, with the path it was writing (storage faults are counted from these). */
   onError?: (err: unknown, during: 'step' | 'checkpoint', path: string) => void;
+  /** Teacher, judge and tokenizer for the replay evaluation of new versions (absent: none runs). */
+  evaluation?: EvaluationParts;
 }
 
 /** Train options of the engine from the config. */
@@ -116,6 +126,7 @@ export class Trainer {
    */
   private trainedIsServed = true;
   private readonly holdout: HoldoutReserver;
+  private readonly evaluator: VersionEvaluator | undefined;
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -128,6 +139,9 @@ export class Trainer {
     this.deps = deps;
     this.log = new TrainLog(deps.config.output_dir);
     this.holdout = new HoldoutReserver(deps.store, deps.config.evaluation.holdout_fraction);
+    const evaluator =
+      deps.evaluation !== undefined ? new VersionEvaluator(deps.config, deps.engine, deps.store, deps.evaluation, deps.log) : undefined;
+    this.evaluator = evaluator?.enabled ? evaluator : undefined;
     this.step = deps.startStep ?? 0;
     this.savedStep = this.step;
     if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) this.warnUngated();
@@ -139,24 +153,9 @@ export class Trainer {
     );
   }
 
-  /** Whether the engine can score trained weights, asked once (a remote engine may need its server). */
-  private gateCapable: Promise<boolean> | undefined;
-
   /** Whether trained versions go through the regression gate before they serve. */
-  private async gated(): Promise<boolean> {
-    const { config, engine } = this.deps;
-    if (config.evaluation.gate === undefined || engine.scoreTrained === undefined) return false;
-    if (engine.canScoreTrained === undefined) return true;
-    this.gateCapable ??= (async () => {
-      const can = await engine.canScoreTrained!();
-      if (!can) this.warnUngated();
-      return can;
-    })().catch((e: unknown) => {
-      // Not known yet (server unreachable): ask again next step.
-      this.gateCapable = undefined;
-      throw e;
-    });
-    return this.gateCapable;
+  private gated(): boolean {
+    return this.deps.config.evaluation.gate !== undefined && this.deps.engine.scoreTrained !== undefined;
   }
 
   /** Starts the loop in the background. */
@@ -314,6 +313,11 @@ export class Trainer {
         const scoreTrained = engine.scoreTrained!.bind(engine);
         baseline = await holdoutValue(config, held, this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
       }
+      // Replay evaluation: the serving version once (the first version a run trains from), then each
+      // new one — staged on the training thread where the engine can, else after it is published.
+      const evaluator = train.length > 0 ? this.evaluator : undefined;
+      const staged = evaluator !== undefined && (await evaluator.canStage());
+      if (evaluator !== undefined && staged && this.trainedIsServed) await evaluator.baseline(engine.version(), trainedModel(engine));
       const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
       let verdict: GateVerdict | undefined;
       if (held !== undefined && baseline !== undefined) {
@@ -322,6 +326,9 @@ export class Trainer {
         verdict = judgeCandidate(config, baseline, candidate);
       }
       const refused = verdict !== undefined && !verdict.pass;
+      let evaluation: VersionEvaluationResult | undefined;
+      if (evaluator !== undefined && staged && !refused)
+        evaluation = await evaluator.evaluate(trainedModel(engine), (r) => engine.score(r));
       const step = this.step + 1;
       let version: number;
       if (refused) {
@@ -336,6 +343,9 @@ export class Trainer {
         settled = true;
         if (train.length > 0 && engine.publish) this.trainedIsServed = true;
         store.markTrained(lease.leaseId, step);
+        // Engines that cannot sample staged weights: the version just published, one prompt at a time.
+        if (evaluator !== undefined && !staged && version !== versionAtLease) evaluation = await evaluator.evaluate(servingModel(engine));
+        if (evaluation !== undefined) evaluator!.record(version, evaluation);
       }
       this.step = step;
       if (verdict !== undefined) {
@@ -382,6 +392,7 @@ export class Trainer {
               ...(verdict.baseline !== undefined ? { gate_baseline: verdict.baseline } : {}),
             }
           : {}),
+        ...(evaluation !== undefined ? evaluationStepMetrics(evaluation) : {}),
         ...(this.deps.extraStats?.() ?? {}),
       };
       this.log.write(m);

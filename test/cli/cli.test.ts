@@ -59,7 +59,10 @@ test('usage errors exit 2 with the parser’s message', async () => {
     [['doctor', '--timeout', '0'], /--timeout expects a number > 0, got '0'/],
     [['demo', '--steps', '0'], /--steps expects an integer ≥ 1, got '0'/],
     [['engine', 'serve', '--port', '70000'], /--port expects an integer 0-65535, got '70000'/],
-    [['engine', 'serve', '--tinker', '--profile', 'skyrl'], /argument 'skyrl' is invalid\. Allowed choices are hosted, skyrl-jax, skyrl-train/],
+    [
+      ['engine', 'serve', '--tinker', '--profile', 'skyrl'],
+      /argument 'skyrl' is invalid\. Allowed choices are hosted, skyrl-jax, skyrl-train/,
+    ],
     [['engine', 'serve', '--tinker', '--max-lora-adapters', '1'], /--max-lora-adapters expects an integer ≥ 2, got '1'/],
   ];
   for (const [args, message] of cases) {

@@ -102,7 +102,15 @@ function evaluationUpTo(last: number): Evaluation {
     samples.push({ ...row, reward: 1, n: positive, firstAt: v * 60_000, lastAt: v * 60_000 + 1 });
     if (positive < 20) samples.push({ ...row, reward: -1, n: 20 - positive, firstAt: v * 60_000, lastAt: v * 60_000 + 1 });
   }
-  return evaluate({ samples, turnDrops: [] }, { servingVersion: last });
+  // The replay evaluation of every trained version (docs/evaluation.md): a rising OPD advantage.
+  const evaluations = Array.from({ length: last }, (_, i) => ({
+    policyVersion: i + 1,
+    metric: 'replay_opd_advantage',
+    value: -0.5 + 0.05 * (i + 1),
+    samples: 16,
+    at: (i + 1) * 60_000,
+  }));
+  return evaluate({ samples, turnDrops: [], evaluations }, { servingVersion: last });
 }
 
 /** Rating rises the way the demo's does: the chart should show a clear trend. */
@@ -179,7 +187,11 @@ test('the dashboard page shows live charts and session turns in headless chromiu
   // Reward by policy version: v5 serves, 14 of 20 turns +1, 6 −1 → mean 0.4, s = 0.940,
   // ± t(0.975, 19)·s/√20 = ± 0.440.
   await page.waitForSelector('figure.chart[data-chart="by-version"][data-points="6"]');
-  assert.equal(await page.textContent('figure[data-chart="by-version"] .legend'), 'v5 (serving)mean 0.4 [-0.04, 0.84]n 20−1 0.3hint 0');
+  assert.match(
+    (await page.textContent('figure[data-chart="by-version"] .legend')) ?? '',
+    /^v5 \(serving\)mean 0\.4 \[-0\.04, 0\.84\]n 20−1 0\.3hint 0replay adv -0\.25$/,
+  );
+  assert.equal(await page.getAttribute('figure[data-chart="by-version"]', 'data-replay-points'), '5', 'the replay line: versions 1–5');
   assert.equal(await page.locator('figure[data-chart="by-version"] line.whisker').count(), 6 * 3, 'a whisker and two caps per version');
 
   // Training goes on while the page is open: the charts grow by the new steps only.

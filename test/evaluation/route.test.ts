@@ -59,6 +59,7 @@ test('with the key: one row per version, from what the store holds now', async (
     'last_sample_at',
     'negative_rate',
     'policy_version',
+    'replay',
     'reward',
     'rewards',
     'sample_types',

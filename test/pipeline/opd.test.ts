@@ -8,6 +8,8 @@ import { hintAnswer } from '../support/scripted-judge.ts';
 import { expectedTeacherLogprobs } from '../support/scripted-teacher.ts';
 import { fakeTokenId } from '../support/scripted-upstream.ts';
 import { HINT_MARKER } from '../../src/scoring/index.ts';
+import { holdoutPoint } from '../../src/rl/index.ts';
+import { turnKey } from '../../src/util/turn-key.ts';
 import { RENDERED_PROMPT, answerIds, outcomeOf, runSession, samplesByTurn, startScoring, type ScoringHarness } from './helpers.ts';
 
 const SHORT_HINT = 'Show the formula first.';
@@ -104,4 +106,30 @@ test('a feedback comment given before judging is the hint the teacher distils fr
     [true, comment, null],
   );
   assert.equal(view.turns[1].judgement.dropped_reason, 'no_next_state');
+});
+
+test('a held-out turn keeps the hinted prompt its teacher scores came from (for the replay evaluation); other turns do not', async () => {
+  const held = await startScoring({
+    mode: 'openclaw-opd',
+    overrides: { 'evaluation.holdout_fraction': 0.5 },
+    script: (v) => (v.nextState.startsWith('No, you should show') ? hintAnswer(LONG_HINT) : undefined),
+  });
+  try {
+    // One session whose first turn falls in the held-out share, one whose first turn does not.
+    const ids = Array.from({ length: 40 }, (_, i) => `keep-${i}`);
+    const inShare = ids.find((id) => holdoutPoint(turnKey(id, 1)) < 0.5)!;
+    const outOfShare = ids.find((id) => holdoutPoint(turnKey(id, 1)) >= 0.5)!;
+    const answers = ['20 degrees is 68.', 'F = C × 9/5 + 32, so 68.'];
+    for (const id of [inShare, outOfShare])
+      await runSession(held, id, ['Convert 20 °C to Fahrenheit.', 'No, you should show the formula F = C × 9/5 + 32 first.'], answers);
+    await held.server.pipeline.whenIdle();
+    const kept = samplesByTurn(held, inShare).get(1)!;
+    assert.equal(kept.hint, LONG_HINT);
+    assert.deepEqual(kept.teacherPromptIds, RENDERED_PROMPT, 'the hinted prompt the teacher scored');
+    const other = samplesByTurn(held, outOfShare).get(1)!;
+    assert.equal(other.hint, LONG_HINT);
+    assert.equal(other.teacherPromptIds, undefined);
+  } finally {
+    await held.close();
+  }
 });

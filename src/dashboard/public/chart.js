@@ -274,10 +274,16 @@ function formatInterval(ci) {
   return ci ? ` [${formatNumber(ci.low)}, ${formatNumber(ci.high)}]` : '';
 }
 
+/** A version's replay OPD advantage (docs/evaluation.md "Replay evaluation"), or undefined. */
+function replayAdvantage(v) {
+  return v.replay?.replay_opd_advantage?.value;
+}
+
 /**
  * Reward mean per policy version (GET /evaluation's `versions`) with its 95% interval as a whisker.
  * Versions are spaced evenly in version order; the serving one is ringed. `data-points` says how
- * many versions are drawn.
+ * many versions are drawn. Where versions have a replay evaluation, its OPD advantage is a second,
+ * dashed line on the same axis (`data-replay-points`).
  */
 export class IntervalChart extends ChartCard {
   /** @param {HTMLElement} parent  @param {{ id: string, title: string, include?: number[] }} spec */
@@ -299,7 +305,7 @@ export class IntervalChart extends ChartCard {
   update(evaluation) {
     const rows = evaluation.versions.filter((v) => v.reward.mean !== null).slice(-MAX_VERSIONS);
     const key = JSON.stringify([
-      rows.map((v) => [v.policy_version, v.reward, v.negative_rate.rate, v.hint_rate.rate]),
+      rows.map((v) => [v.policy_version, v.reward, v.negative_rate.rate, v.hint_rate.rate, replayAdvantage(v)]),
       evaluation.serving_policy_version,
     ]);
     if (key === this.shown) return;
@@ -340,8 +346,14 @@ export class IntervalChart extends ChartCard {
     for (const v of this.rows) {
       lo = Math.min(lo, v.reward.ci95?.low ?? v.reward.mean);
       hi = Math.max(hi, v.reward.ci95?.high ?? v.reward.mean);
+      const adv = replayAdvantage(v);
+      if (adv !== undefined) {
+        lo = Math.min(lo, adv);
+        hi = Math.max(hi, adv);
+      }
     }
     const { py, nodes } = yAxis(yTicksWith(lo, hi, this.spec.include));
+    this.figure.dataset.replayPoints = '0';
     if (this.rows.length === 0) {
       nodes.push(emptyNote(this.message));
     } else {
@@ -362,6 +374,12 @@ export class IntervalChart extends ChartCard {
       if (this.hoverIndex !== null) nodes.push(cursorLine(this.xOf(this.hoverIndex)));
       const d = this.rows.map((v, i) => `${i === 0 ? 'M' : 'L'}${this.xOf(i).toFixed(1)},${py(v.reward.mean).toFixed(1)}`).join('');
       nodes.push(svgEl('path', { class: 'line faint', d, stroke: PALETTE[0] }));
+      const replayed = this.rows.map((v, i) => [i, replayAdvantage(v)]).filter(([, a]) => a !== undefined);
+      if (replayed.length > 0) {
+        const dr = replayed.map(([i, a], k) => `${k === 0 ? 'M' : 'L'}${this.xOf(i).toFixed(1)},${py(a).toFixed(1)}`).join('');
+        nodes.push(svgEl('path', { class: 'line', d: dr, stroke: PALETTE[1], 'stroke-dasharray': '4 3' }));
+      }
+      this.figure.dataset.replayPoints = String(replayed.length);
       const cap = Math.min(4, ((W - M.left - M.right) / this.rows.length) * 0.3);
       this.rows.forEach((v, i) => {
         const x = this.xOf(i).toFixed(1);
@@ -412,6 +430,7 @@ export class IntervalChart extends ChartCard {
       item('n', String(v.judged_turns)),
       item('−1', formatNumber(v.negative_rate.rate)),
       item('hint', formatNumber(v.hint_rate.rate)),
+      ...(replayAdvantage(v) !== undefined ? [item('replay adv', formatNumber(replayAdvantage(v)))] : []),
     );
   }
 }

@@ -127,6 +127,12 @@ export class EmbeddedEngine implements PolicyEngine {
     };
   }
 
+  /** Samples with the trained weights, which may be ahead of the served ones (the replay evaluation). */
+  async generateTrained(req: GenerateRequest): Promise<GenerateResult> {
+    this.assertOpen();
+    return { ...(await generateTokens(this.policy, req)), version: this.served.version };
+  }
+
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
     this.assertOpen();
     return trainStep({ policy: this.policy, optimizer: this.optimizer, reference: this.reference }, samples, opts);

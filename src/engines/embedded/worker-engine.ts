@@ -138,6 +138,12 @@ export class WorkerEngine implements PolicyEngine {
     return this.trainer().request<ScoreResult>('score', req);
   }
 
+  /** Samples with the trained weights on the training thread, so serving is not slowed (the replay evaluation). */
+  async generateTrained(req: GenerateRequest): Promise<GenerateResult> {
+    const { signal: _signal, ...rest } = req; // an AbortSignal cannot cross threads
+    return this.trainer().request<GenerateResult>('generate', rest);
+  }
+
   async trainStep(samples: TrainSample[], opts: TrainOptions): Promise<TrainStepMetrics> {
     return this.trainer().request<TrainStepMetrics>('train', { samples, opts });
   }

@@ -3,14 +3,14 @@
 // checkpoints record it) and hands back fresh host copies of the weights for the serving worker.
 
 import { OpenClawError } from '../../errors/index.ts';
-import type { ScoreRequest, TrainOptions, TrainSample } from '../types.ts';
+import type { GenerateRequest, ScoreRequest, TrainOptions, TrainSample } from '../types.ts';
 import { EmbeddedEngine } from './engine.ts';
 import type { AdamWConfig } from './optimizer.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { weightBuffers, type WorkerInit, type WorkerReady } from './worker-protocol.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 
-/** Train, publish (export weights), save. */
+/** Train, publish (export weights), save; score and sample with the trained weights (gate, replay evaluation). */
 export class TrainingHandler implements ThreadHandler {
   private engine: EmbeddedEngine | null = null;
   private keepReference = true;
@@ -31,6 +31,8 @@ export class TrainingHandler implements ThreadHandler {
         return this.weights();
       case 'score':
         return { result: await this.current().scoreTrained(args as ScoreRequest) };
+      case 'generate':
+        return { result: await this.current().generateTrained(args as GenerateRequest) };
       case 'save':
         await this.current().save((args as { dir: string }).dir);
         return { result: null };

@@ -203,7 +203,7 @@ test('a failed step rejects trainStep; the trainer returns the batch to ready an
   }
 });
 
-test('scoreTrained stages the trained state once; publish serves that staged path without a second save', async () => {
+test('scoreTrained and generateTrained stage the trained state once; publish serves that staged path without a second save', async () => {
   const fake = await startFakeTinker();
   const dir = tmp();
   const client = new TinkerClient({ baseUrl: fake.url, stateDir: dir, pollIntervalMs: 5, server: 'hosted' });
@@ -214,6 +214,7 @@ test('scoreTrained stages the trained state once; publish serves that staged pat
   try {
     // Nothing trained: the served (base) weights, nothing saved.
     await engine.scoreTrained(req);
+    await engine.generateTrained({ promptIds: [1, 2, 3], maxTokens: 2, temperature: 1 });
     assert.equal(saves(), 0);
     assert.equal(scoredOn().at(-1), 'Qwen/Qwen3-8B');
 
@@ -223,6 +224,11 @@ test('scoreTrained stages the trained state once; publish serves that staged pat
     assert.equal(saves(), 1, 'one staged save per trained state');
     const staged = scoredOn().at(-1);
     assert.match(String(staged), /sampler_weights/);
+    // The replay evaluation samples the staged version on that same path (no second save).
+    const answer = await engine.generateTrained({ promptIds: [1, 2, 3], maxTokens: 2, temperature: 1, seed: 7 });
+    assert.equal(answer.version, 0);
+    assert.equal(scoredOn().at(-1), staged);
+    assert.equal(saves(), 1);
     assert.equal(engine.version(), 0, 'staging serves nothing');
     assert.equal((await engine.score(req)).version, 0);
 

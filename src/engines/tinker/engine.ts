@@ -120,7 +120,11 @@ export class TinkerEngine implements PolicyEngine {
 
   /** Samples one answer on the current sampler weights; the whole sequence arrives at once. */
   async generate(req: GenerateRequest, onToken?: (id: number, logprob: number) => void): Promise<GenerateResult> {
-    const served = this.served; // one read: tokens and version always belong together
+    return this.generateOn(this.served, req, onToken); // one read: tokens and version always belong together
+  }
+
+  /** Samples on sampler weights `served.path` (undefined: the base model). */
+  private async generateOn(served: Served, req: GenerateRequest, onToken?: (id: number, logprob: number) => void): Promise<GenerateResult> {
     const r = await this.client.sample({
       promptIds: req.promptIds,
       maxTokens: req.maxTokens,
@@ -202,6 +206,32 @@ export class TinkerEngine implements PolicyEngine {
     const at = logprobs.findIndex((v) => !Number.isFinite(v));
     if (at !== -1) throw bad(`returned ${logprobs[at]} as the log-prob of response token ${at}`);
     return { logprobs, version: this.served.version };
+  }
+
+  /**
+   * Whether `generateTrained` can sample unpublished weights: only where a saved sampler path is
+   * independent of the training model (hosted). On SkyRL sampling a staged path would load it into
+   * the training model's own adapter slot (docs/tinker.md); the replay evaluation then runs on the
+   * published version instead.
+   */
+  async canGenerateTrained(): Promise<boolean> {
+    const { profile } = await this.client.server();
+    return !profile.samplerNeedsModel;
+  }
+
+  /**
+   * Samples with the trained, unpublished weights (the replay evaluation) on the same staged
+   * sampler path `scoreTrained` uses on hosted Tinker; nothing trained since the served weights: `generate`.
+   */
+  async generateTrained(req: GenerateRequest): Promise<GenerateResult> {
+    if (!this.trainedSinceServed) return this.generate(req);
+    if (!(await this.canGenerateTrained())) {
+      throw new OpenClawError(
+        'internal',
+        `Tinker (${(await this.client.server()).profile.name}) cannot sample unpublished weights: its sampler paths load into the training model`,
+      );
+    }
+    return this.generateOn({ path: await this.stage(), version: this.served.version }, req);
   }
 
   /** The staged sampler path of the current trained state, saved on first use. */

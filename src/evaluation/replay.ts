@@ -1,0 +1,162 @@
+// Replay evaluation of one policy version (issue 25 item 2, docs/evaluation.md "Replay evaluation"):
+// the version writes NEW answers — to held-out prompts that got a hint, and to drift probes — with
+// a fixed seed per prompt, so two versions are compared on the same draws.
+//  - held-out: the hinted teacher (the pipeline's teacher client, on the hinted prompt stored with
+//    the sample) scores each new answer → replay_opd_advantage; with a model judge, whether the
+//    answer satisfies its hint → replay_hint_satisfied.
+//  - probes: the serving weights score each new answer → probe_kl; and the answers' length,
+//    empty and garbled shares.
+// In: the samples / probes, the version's weights as a `VersionModel` (staged: the training
+// thread; published: the engine), the teacher, the judge. Out: metric values with sample counts.
+// One prompt at a time: an evaluation must never compete with serving for the machine.
+import type { GenerateRequest, GenerateResult, ScoreRequest, ScoreResult } from '../engines/types.ts';
+import type { Probe } from '../config/index.ts';
+import { probeKl, rateOf, replayOpdAdvantage, replaySeed, type TokenMean } from '../rl/index.ts';
+import type { StoredSample } from '../samples/index.ts';
+import type { TeacherClient } from '../scoring/teacher.ts';
+import { garbledReason } from './garbled.ts';
+import { hintSatisfied, type HintCheckSettings } from './hint-check.ts';
+
+/** The weights under evaluation: sample and score with them. */
+export interface VersionModel {
+  generate(req: GenerateRequest): Promise<GenerateResult>;
+  score(req: ScoreRequest): Promise<ScoreResult>;
+}
+
+/** How answers are sampled (the rollout's settings, so a version answers as it would serve). */
+export interface AnswerSettings {
+  temperature: number;
+  topP?: number;
+  maxTokens: number;
+  stopTokenIds: number[];
+  /** Answer text without stop tokens (the judge and the garbled test read text). */
+  decode?: (ids: number[]) => string;
+}
+
+/** A metric value and the number of samples or probes behind it. */
+export interface MetricValue {
+  value: number;
+  samples: number;
+}
+
+/** One version's replay numbers; a metric is absent when nothing could be measured. */
+export type ReplayMetrics = Partial<
+  Record<
+    'replay_opd_advantage' | 'replay_hint_satisfied' | 'probe_kl' | 'probe_length_mean' | 'probe_empty_rate' | 'probe_garbled_rate',
+    MetricValue
+  >
+>;
+
+/** The temperature a model's sampled log-probs come at (T, or 1 for greedy decoding). */
+function sampledLogprobTemperature(t: number): number {
+  return t > 0 ? t : 1;
+}
+
+function answerRequest(promptIds: number[], key: string, a: AnswerSettings): GenerateRequest {
+  return {
+    promptIds,
+    maxTokens: a.maxTokens,
+    temperature: a.temperature,
+    topP: a.topP,
+    stopTokenIds: a.stopTokenIds,
+    seed: replaySeed(key),
+  };
+}
+
+function textOf(ids: number[], a: AnswerSettings): string | undefined {
+  return a.decode?.(ids.filter((id) => !a.stopTokenIds.includes(id)));
+}
+
+function metric(m: TokenMean | { value: number | undefined; samples: number }): MetricValue | undefined {
+  return m.value === undefined ? undefined : { value: m.value, samples: m.samples };
+}
+
+/** Held-out samples the replay can use: a hint, the teacher's log-probs and the hinted prompt they came from. */
+export function replayable(s: StoredSample): boolean {
+  return (
+    s.hint !== null && s.hint.trim() !== '' && s.teacherLogprobs !== null && s.teacherPromptIds != null && s.teacherPromptIds.length > 0
+  );
+}
+
+/** Settings of the held-out replay. */
+export interface ReplaySettings extends AnswerSettings {
+  teacher: TeacherClient;
+  /** With a model judge: ask it whether each new answer satisfies its hint. */
+  hintCheck?: HintCheckSettings;
+  /** Told of a prompt that could not be evaluated (teacher or judge unreachable); it is left out. */
+  onSkip?: (sampleId: string, err: unknown) => void;
+}
+
+/** replay_opd_advantage (and replay_hint_satisfied) of `model` on the held-out samples. */
+export async function replayHeldOut(held: readonly StoredSample[], model: VersionModel, s: ReplaySettings): Promise<ReplayMetrics> {
+  const answers: Array<{ teacher: number[]; student: number[] }> = [];
+  const satisfied: Array<boolean | null> = [];
+  // The teacher's log-probs come at its own temperature; the student's must match them.
+  const teacherT = s.teacher.logprobTemperature;
+  for (const sample of held.filter(replayable)) {
+    try {
+      const g = await model.generate(answerRequest(sample.promptIds, sample.id, s));
+      if (g.tokenIds.length === 0) continue;
+      const student =
+        teacherT === sampledLogprobTemperature(s.temperature)
+          ? g.logprobs
+          : (await model.score({ promptIds: sample.promptIds, responseIds: g.tokenIds, temperature: teacherT })).logprobs;
+      const teacher = await s.teacher.score(sample.teacherPromptIds!, g.tokenIds);
+      answers.push({ teacher: teacher.logprobs, student });
+      const text = textOf(g.tokenIds, s);
+      if (s.hintCheck !== undefined && text !== undefined) satisfied.push(await hintSatisfied(s.hintCheck, sample.hint!, text));
+    } catch (err) {
+      s.onSkip?.(sample.id, err);
+    }
+  }
+  const out: ReplayMetrics = {};
+  const opd = metric(replayOpdAdvantage(answers));
+  if (opd !== undefined) out.replay_opd_advantage = opd;
+  const hint = metric(rateOf(satisfied));
+  if (hint !== undefined) out.replay_hint_satisfied = hint;
+  return out;
+}
+
+/** Settings of the drift probes. */
+export interface ProbeSettings extends AnswerSettings {
+  /** Probe messages → prompt ids with the policy's chat template. */
+  render: (messages: Probe['messages']) => number[] | Promise<number[]>;
+  /** The serving weights' log-probs (probe_kl); absent when the version evaluated is the serving one. */
+  serving?: (req: ScoreRequest) => Promise<ScoreResult>;
+  onSkip?: (probe: string, err: unknown) => void;
+}
+
+/** probe_kl, probe_length_mean, probe_empty_rate, probe_garbled_rate of `model` on the probes. */
+export async function runProbes(probes: readonly Probe[], model: VersionModel, s: ProbeSettings): Promise<ReplayMetrics> {
+  const pairs: Array<{ candidate: number[]; serving: number[] }> = [];
+  const lengths: number[] = [];
+  const empty: boolean[] = [];
+  const garbled: boolean[] = [];
+  for (const probe of probes) {
+    try {
+      const promptIds = await s.render(probe.messages);
+      const g = await model.generate(answerRequest(promptIds, JSON.stringify(probe.messages), s));
+      const content = g.tokenIds.filter((id) => !s.stopTokenIds.includes(id));
+      lengths.push(content.length);
+      const text = textOf(g.tokenIds, s);
+      const isEmpty = content.length === 0 || (text !== undefined && text.trim() === '');
+      empty.push(isEmpty);
+      if (text !== undefined) garbled.push(!isEmpty && garbledReason(text) !== null);
+      if (s.serving !== undefined && g.tokenIds.length > 0) {
+        const serving = await s.serving({ promptIds, responseIds: g.tokenIds, temperature: s.temperature });
+        pairs.push({ candidate: g.logprobs, serving: serving.logprobs });
+      }
+    } catch (err) {
+      s.onSkip?.(probe.where, err);
+    }
+  }
+  const out: ReplayMetrics = {};
+  const kl = metric(probeKl(pairs));
+  if (kl !== undefined) out.probe_kl = kl;
+  if (lengths.length > 0) out.probe_length_mean = { value: lengths.reduce((a, b) => a + b, 0) / lengths.length, samples: lengths.length };
+  const e = metric(rateOf(empty));
+  if (e !== undefined) out.probe_empty_rate = e;
+  const gb = metric(rateOf(garbled));
+  if (gb !== undefined) out.probe_garbled_rate = gb;
+  return out;
+}
