@@ -31,10 +31,9 @@ const LAYERS: LayerTable = [
   { folders: ['engines'], why: 'policy engines; engines/types.ts is the chat and engine vocabulary every layer above uses' },
   { folders: ['tokenize', 'samples', 'sessions'], why: 'HF tokenizer and alignment; the sample store; session tracking' },
   { folders: ['methods'], why: 'the mode table and turn rules (pure): read by the scoring stage and the trainer' },
-  {
-    folders: ['chat', 'scoring', 'gateway', 'evaluation', 'trainer'],
-    why: 'chat over token ids; judges and teacher; the HTTP gateway; per-version evaluation; the training loop',
-  },
+  { folders: ['chat', 'scoring', 'gateway'], why: 'chat over token ids; judges and teacher; the HTTP gateway' },
+  { folders: ['evaluation'], why: 'per-version evaluation: live tallies, replay (scored by the teacher), probes' },
+  { folders: ['trainer'], why: 'the training loop, its gate and the evaluation of new versions' },
   {
     folders: ['pipeline', 'dashboard', 'pretrain', 'engine-server'],
     why: 'the scoring stage; the dashboard; the base checkpoint; `engine serve`',
