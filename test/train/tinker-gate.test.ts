@@ -77,3 +77,4 @@ for (const profile of ['hosted', 'skyrl-train'] as const) {
     }
   });
 }
+
