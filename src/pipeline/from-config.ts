@@ -1,16 +1,13 @@
-// Builds the scoring pipeline a Config asks for: the judge (rules, or a judge model through an
-// OpenAI-compatible channel), the teacher (an HTTP `logprob_api` dialect, or one the caller
-// passes in, e.g. the embedded engine through `teacherClientFromBackend`) and the prompt renderer
-// for hinted teacher prompts (the caller's, or the policy's HF tokenizer from rollout.tokenizer).
+// Builds the scoring pipeline a Config asks for: the judge and the teacher from scoring's
+// factories (`createJudge`, `createTeacher`; or a teacher the caller passes in, e.g. the embedded
+// engine's) and the prompt renderer for hinted teacher prompts (the caller's, or the policy's HF
+// tokenizer from rollout.tokenizer).
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { channelFromSettings, type OpenAICompatibleChannel } from '../engines/openai-compatible/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { SampleStore } from '../samples/index.ts';
-import type { JudgeCall } from '../scoring/index.ts';
-import { createTeacherClient, teacherClientFromBackend, type TeacherClient } from '../scoring/teacher.ts';
-import { tinkerClientFromConfig, tinkerTeacherBackend } from '../engines/tinker/index.ts';
+import { createJudge, createTeacher, type JudgeCall, type Teacher } from '../scoring/index.ts';
 import { loadHfTokenizer, type HfTokenizer } from '../tokenize/index.ts';
 import { ScoringPipeline } from './pipeline.ts';
 import type { JudgementViews } from './types.ts';
@@ -20,24 +17,9 @@ import type { FeedbackPolicy, PromptRenderer } from './types.ts';
 export interface PipelineParts {
   judgeCall?: JudgeCall;
   /** A teacher the caller owns (not closed by the pipeline); null = none. */
-  teacher?: TeacherClient | null;
+  teacher?: Teacher | null;
   renderPrompt?: PromptRenderer;
   feedbackPolicy?: FeedbackPolicy;
-}
-
-/** Judge-model retries on 429/5xx/connection errors before a vote counts as 'fail'. */
-const JUDGE_MAX_RETRIES = 1;
-
-/** A JudgeCall over an OpenAI-compatible channel: one chat completion, its text content. */
-export function channelJudgeCall(channel: OpenAICompatibleChannel, model: string, signal?: AbortSignal): JudgeCall {
-  return async (messages, o) => {
-    const json = await channel.complete({ model, messages, temperature: o.temperature, max_tokens: o.maxTokens }, signal);
-    const choice = (json.choices as Array<{ message?: { content?: unknown } }>)[0];
-    const content = choice?.message?.content;
-    if (typeof content !== 'string')
-      throw new OpenClawError('upstream', `judge ${channel.info.url} answered without text content`, { code: 'judge_no_content' });
-    return content;
-  };
 }
 
 /** Renders with the policy's HF chat template (with the assistant header) and encodes to ids. */
@@ -56,42 +38,16 @@ export async function createScoringPipeline(
   // Aborted at close: judge calls still running then are cut (their turns stay pending and are
   // re-judged at the next start), so shutdown does not wait for judge.timeout_s.
   const stopJudging = new AbortController();
-  let judgeCall = parts.judgeCall;
-  const j = config.judge;
-  if (j.provider === 'openai_compatible' && judgeCall === undefined) {
-    const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections: config.scoring.judge_concurrency });
-    owned.push(() => channel.close());
-    judgeCall = channelJudgeCall(channel, j.model_id!, stopJudging.signal);
-  }
+  const judge = createJudge(config, { call: parts.judgeCall, signal: stopJudging.signal });
+  owned.push(() => judge.close());
   const needsTeacher = config.mode !== 'openclaw-rl';
   let teacher = parts.teacher;
-  if (
-    teacher === undefined &&
-    needsTeacher &&
-    config.teacher.provider === 'openai_compatible' &&
-    config.teacher.logprob_api !== 'embedded'
-  ) {
-    const t = config.teacher;
-    const client = createTeacherClient({
-      baseUrl: t.base_url!,
-      apiKey: t.api_key,
-      model: t.model_id,
-      dialect: t.logprob_api as 'sglang' | 'vllm',
-      temperature: config.rollout.temperature,
-      maxConcurrency: t.max_concurrency,
-      timeoutMs: t.timeout_s * 1000,
-    });
-    owned.push(() => client.close());
-    teacher = client;
-  }
-  if (teacher === undefined && needsTeacher && config.teacher.logprob_api === 'tinker') {
-    // The teacher model is a base model id or a tinker:// sampler path (default tinker.base_model).
-    const backend = tinkerTeacherBackend(tinkerClientFromConfig(config), config.teacher.model_id ?? config.tinker.base_model!, {
-      ownsClient: true,
-    });
-    const client = teacherClientFromBackend(backend, { maxConcurrency: config.teacher.max_concurrency });
-    owned.push(() => client.close());
-    teacher = client;
+  if (teacher === undefined && needsTeacher) {
+    const client = createTeacher(config);
+    if (client !== null) {
+      owned.push(() => client.close());
+      teacher = client;
+    }
   }
   let render = parts.renderPrompt;
   if (render === undefined && needsTeacher && config.rollout.tokenizer !== undefined)
@@ -108,7 +64,7 @@ export async function createScoringPipeline(
     views: deps.views,
     log: deps.log,
     onStorageError: deps.onStorageError,
-    judgeCall: judgeCall ?? null,
+    judge: judge.judge,
     teacher: teacher ?? null,
     renderPrompt: render ?? null,
     feedbackPolicy: parts.feedbackPolicy ?? config.scoring.feedback,

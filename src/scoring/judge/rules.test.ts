@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from './rules.ts';
-import type { JudgedTurnInput, NextState } from './types.ts';
+import type { JudgedTurnInput, NextState } from '../types.ts';
 
 const user = (content: NextState['content']): NextState => ({ role: 'user', content });
 const tool = (content: string): NextState => ({ role: 'tool', content });

@@ -2,8 +2,9 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createTeacherClient, type TeacherClient, type TeacherClientOptions } from './teacher.ts';
-import { OpenClawError } from '../errors/index.ts';
+import { createHttpTeacher, type HttpTeacherOptions } from './http.ts';
+import type { Teacher } from './teacher.ts';
+import { OpenClawError } from '../../errors/index.ts';
 
 // A scripted teacher over real HTTP on loopback. By default it answers like the real server of
 // the requested dialect; a test can replace `answer` to misbehave.
@@ -92,8 +93,8 @@ beforeEach(() => {
   sockets.clear();
 });
 
-async function withClient(opts: Partial<TeacherClientOptions>, run: (c: TeacherClient) => Promise<void>) {
-  const client = createTeacherClient({ baseUrl: base, dialect: 'sglang', temperature: 0.8, ...opts });
+async function withClient(opts: Partial<HttpTeacherOptions>, run: (c: Teacher) => Promise<void>) {
+  const client = createHttpTeacher({ baseUrl: base, dialect: 'sglang', temperature: 0.8, ...opts });
   try {
     await run(client);
   } finally {
@@ -260,15 +261,15 @@ test('bad inputs and bad options are refused before any request', async () => {
   });
   assert.equal(requests.length, 0);
   assert.throws(
-    () => createTeacherClient({ baseUrl: 'not a url', dialect: 'vllm', temperature: 1 }),
+    () => createHttpTeacher({ baseUrl: 'not a url', dialect: 'vllm', temperature: 1 }),
     (e: unknown) => e instanceof OpenClawError && e.kind === 'config' && e.param === 'teacher.base_url',
   );
   assert.throws(
-    () => createTeacherClient({ baseUrl: base, dialect: 'embedded' as 'vllm', temperature: 1 }),
+    () => createHttpTeacher({ baseUrl: base, dialect: 'embedded' as 'vllm', temperature: 1 }),
     (e: unknown) => e instanceof OpenClawError && e.param === 'teacher.logprob_api',
   );
   assert.throws(
-    () => createTeacherClient({ baseUrl: base, dialect: 'vllm', temperature: 1, maxConcurrency: 0 }),
+    () => createHttpTeacher({ baseUrl: base, dialect: 'vllm', temperature: 1, maxConcurrency: 0 }),
     (e: unknown) => e instanceof OpenClawError && e.kind === 'config',
   );
 });
@@ -280,7 +281,7 @@ test('sglang and vllm report that their log-probs are at temperature 1', async (
 
 test('close aborts scoring still running instead of waiting for teacher.timeout_s', async () => {
   answer = () => 'hang';
-  const client = createTeacherClient({ baseUrl: base, dialect: 'sglang', temperature: 0.8, timeoutMs: 60_000 });
+  const client = createHttpTeacher({ baseUrl: base, dialect: 'sglang', temperature: 0.8, timeoutMs: 60_000 });
   const scoring = client.score([1, 2, 3], [4, 5]);
   scoring.catch(() => undefined);
   while (requests.length === 0) await new Promise((r) => setTimeout(r, 5));
