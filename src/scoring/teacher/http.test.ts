@@ -8,7 +8,7 @@ import { OpenClawError } from '../../errors/index.ts';
 
 // A scripted teacher over real HTTP on loopback. By default it answers like the real server of
 // the requested dialect; a test can replace `answer` to misbehave.
-type Answer = (path: string, body: Record<string, unknown>) => { status: number; json: unknown } | 'hang';
+type Answer = (path: string, body: Record<string, unknown>) => { status: number; json: unknown } | 'hang' | 'drop';
 let server: Server;
 let base: string;
 let answer: Answer;
@@ -65,6 +65,7 @@ before(async () => {
       requests.push({ path: req.url ?? '', body, auth: req.headers.authorization });
       const out = answer(req.url ?? '', body);
       if (out === 'hang') return;
+      if (out === 'drop') return req.socket.destroy();
       inFlight += 1;
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
@@ -247,6 +248,28 @@ test('HTTP failures map to upstream error kinds; a silent server hits the deadli
       c.score(prompt, response),
       (e: unknown) => e instanceof OpenClawError && e.kind === 'upstream_timeout' && /within 200 ms/.test(e.message),
     );
+  });
+});
+
+test('a transient failure (503, a dropped connection) is retried within the deadline; a 500 or a 4xx is not', async () => {
+  const failOnce = (first: ReturnType<Answer>): Answer => {
+    let calls = 0;
+    return (path, body) => (calls++ === 0 ? first : realAnswer(path, body));
+  };
+  await withClient({ timeoutMs: 10_000 }, async (c) => {
+    answer = failOnce({ status: 503, json: { error: 'loading' } });
+    assert.deepEqual((await c.score(prompt, response)).logprobs, expected);
+    assert.equal(requests.length, 2, 'one 503, then the answer');
+    requests = [];
+    answer = failOnce('drop');
+    assert.deepEqual((await c.score(prompt, response)).logprobs, expected);
+    assert.equal(requests.length, 2, 'one dropped connection, then the answer');
+    requests = [];
+    answer = failOnce({ status: 500, json: { error: 'boom' } });
+    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && /HTTP 500/.test(e.message));
+    answer = failOnce({ status: 400, json: { error: 'bad' } });
+    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && /HTTP 400/.test(e.message));
+    assert.equal(requests.length, 2, 'neither a 500 nor a 400 is sent again');
   });
 });
 
