@@ -11,8 +11,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
-import { channelJudgeCall } from '../src/pipeline/index.ts';
-import { classifyNextState, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
+import {
+  channelJudgeCall,
+  classifyNextState,
+  runHintJudge,
+  runPrmJudge,
+  type JudgeCall,
+  type JudgedTurnInput,
+} from '../src/scoring/index.ts';
 import { hintMatches, parseJudgeSet, parseJudgeSet2, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
 
 const SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3'] as const;

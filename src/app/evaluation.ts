@@ -3,7 +3,9 @@
 // judge-model call for replay_hint_satisfied, the chat tokenizer and the probe renderer.
 import type { Config } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { judgeCallFromConfig, teacherClientFromConfig, type PipelineParts } from '../pipeline/index.ts';
+import { modeSpec } from '../methods/index.ts';
+import type { PipelineParts } from '../pipeline/index.ts';
+import { createTeacher, judgeModelCall } from '../scoring/index.ts';
 import type { EvaluationParts } from '../trainer/index.ts';
 import type { Policy } from './policy.ts';
 
@@ -16,17 +18,17 @@ export function evaluationPartsFor(
   const owned: Array<() => Promise<void>> = [];
   const e = config.evaluation;
   // Held-out distillation samples exist only with a held-out share, in a mode with hints.
-  const replay = e.replay_max > 0 && e.holdout_fraction > 0 && config.mode !== 'openclaw-rl';
+  const replay = e.replay_max > 0 && e.holdout_fraction > 0 && modeSpec(config.mode).hints;
   let teacher = replay ? (given.teacher ?? policy.teacher) : undefined;
   if (replay && teacher === undefined) {
-    const client = teacherClientFromConfig(config);
-    if (client !== undefined) owned.push(() => client.close());
-    teacher = client;
+    const client = createTeacher(config);
+    if (client !== null) owned.push(() => client.close());
+    teacher = client ?? undefined;
   }
   const parts: EvaluationParts = { teacher, tokenizer: policy.chatTokenizer };
   if (replay && config.judge.provider === 'openai_compatible') {
     // One connection: the check asks one answer's votes at a time, beside the scoring pipeline's calls.
-    const judge = given.judgeCall !== undefined ? { call: given.judgeCall, close: async () => {} } : judgeCallFromConfig(config, 1)!;
+    const judge = given.judgeCall !== undefined ? { call: given.judgeCall, close: async () => {} } : judgeModelCall(config, { connections: 1 })!;
     owned.push(judge.close);
     parts.hintCheck = {
       call: judge.call,

@@ -12,7 +12,7 @@ import { EmbeddedChatTokenizer, HfChatTokenizer, TokenChatChannel, loadChatToken
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
-import { teacherClientFromBackend, type TeacherBackend, type TeacherClient } from '../scoring/teacher.ts';
+import { createTeacher, type Teacher } from '../scoring/index.ts';
 import type { PromptRenderer } from '../pipeline/index.ts';
 import type { ResumePlan } from '../trainer/index.ts';
 
@@ -32,7 +32,7 @@ export interface Policy {
   /** The token-level policy's chat tokenizer (decode, stop tokens): the replay evaluation reads answers with it. */
   chatTokenizer?: ChatTokenizer;
   /** In-process teacher (teacher.provider: embedded) over the engine. */
-  teacher?: TeacherClient;
+  teacher?: Teacher;
   /** Counters of the policy's chat side for /metrics (answer parsing, prompt cache). */
   gauges?: () => Record<string, number>;
   close(): Promise<void>;
@@ -113,25 +113,8 @@ async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: R
     chatTokenizer: tok,
     close: () => channel.close(),
   };
-  if (config.teacher.provider === 'embedded') {
-    // The teacher is the same base model scoring with the hint in view (docs/design.md §1.4), at the
-    // rollout temperature so teacher and rollout log-probs share one convention.
-    const backend: TeacherBackend = {
-      dialect: 'embedded',
-      logprobTemperature: config.rollout.temperature,
-      async score(promptIds, responseIds, topK) {
-        const r = await engine.score({
-          promptIds: [...promptIds],
-          responseIds: [...responseIds],
-          temperature: config.rollout.temperature,
-          topK,
-        });
-        return { logprobs: r.logprobs, topK: r.topK?.map((k) => ({ ids: Array.from(k.ids), logprobs: Array.from(k.logprobs) })) };
-      },
-      async close() {},
-    };
-    policy.teacher = teacherClientFromBackend(backend, { maxConcurrency: config.teacher.max_concurrency });
-  }
+  // teacher.provider embedded: the engine's own base model scores with the hint in view.
+  if (config.teacher.provider === 'embedded') policy.teacher = createTeacher(config, { engine }) ?? undefined;
   return policy;
 }
 
@@ -192,6 +175,11 @@ export async function tokenPolicy(
   };
 }
 
+/** Warnings and progress notes of the policy side, before the server's log exists. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`openclaw-rl: ${message}\n`);
+}
+
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
 export async function createPolicy(
   config: Config,
@@ -200,6 +188,9 @@ export async function createPolicy(
   if (opts.channel)
     return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
   if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
-  if (config.rollout.provider === 'tinker') return (await import('./tinker.ts')).tinkerPolicy(config, opts.resume);
+  if (config.rollout.provider === 'tinker') {
+    const engine = await (await import('./tinker.ts')).startTinkerEngine(config, warnOnStderr, opts.resume);
+    return tokenPolicy(config, engine, { onWarning: warnOnStderr });
+  }
   return embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume });
 }

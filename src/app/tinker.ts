@@ -1,16 +1,15 @@
-// The policy side for `rollout.provider: tinker`: a TinkerEngine (sampling, scoring, training
-// through the Tinker API) served to agents by tokenPolicy (policy.ts): the base model's own chat
-// template and tokenizer from rollout.tokenizer (a Hugging Face folder or an embedded checkpoint), incremental prompt encoding, Qwen3/Hermes tool
-// calls and think blocks. The sampled ids and log-probs are recorded as returned, never
-// re-tokenised.
+// The engine for `rollout.provider: tinker`: a TinkerEngine (sampling, scoring, training through
+// the Tinker API), started only against a server that answers. policy.ts serves it to agents with
+// tokenPolicy: the base model's own chat template and tokenizer from rollout.tokenizer (a Hugging
+// Face folder or an embedded checkpoint), incremental prompt encoding, Qwen3/Hermes tool calls and
+// think blocks. The sampled ids and log-probs are recorded as returned, never re-tokenised.
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { tinkerEngineFromConfig } from '../engines/tinker/index.ts';
+import { tinkerEngineFromConfig, type TinkerEngine } from '../engines/tinker/index.ts';
 import type { ResumePlan } from '../trainer/index.ts';
-import { tokenPolicy, type Policy } from './policy.ts';
 
-/** Builds the Tinker policy; a missing tokenizer folder is a config error naming what to set. */
-export async function tinkerPolicy(config: Config, resume?: ResumePlan): Promise<Policy> {
+/** Starts the Tinker engine; a missing tokenizer folder is a config error naming what to set. */
+export async function startTinkerEngine(config: Config, warn: (message: string) => void, resume?: ResumePlan): Promise<TinkerEngine> {
   if (config.rollout.tokenizer === undefined) {
     throw new OpenClawError(
       'config',
@@ -18,7 +17,6 @@ export async function tinkerPolicy(config: Config, resume?: ResumePlan): Promise
       { param: 'rollout.tokenizer' },
     );
   }
-  const warn = (m: string) => process.stderr.write(`openclaw-rl: ${m}\n`);
   const engine = tinkerEngineFromConfig(config, {
     onWarning: warn,
     onInfo: warn,
@@ -37,5 +35,5 @@ export async function tinkerPolicy(config: Config, resume?: ResumePlan): Promise
     }
     throw err;
   }
-  return tokenPolicy(config, engine, { onWarning: warn });
+  return engine;
 }

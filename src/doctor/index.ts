@@ -7,8 +7,8 @@
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
-import { createTeacherClient } from '../scoring/teacher.ts';
-import { HTTP_DIALECTS } from '../scoring/teacher-dialects.ts';
+import { normalizeBaseUrl } from '../http/index.ts';
+import { createHttpTeacher, HTTP_DIALECTS } from '../scoring/index.ts';
 import { checkTinker, usesTinker } from './tinker.ts';
 import type { DoctorRow } from './row.ts';
 
@@ -101,9 +101,9 @@ export async function checkTeacherScoring(teacher: TeacherSettings, opts: { temp
   const dialect = HTTP_DIALECTS[teacher.logprob_api];
   let where: string = dialect.name;
   try {
-    const url = new URL(teacher.base_url!);
-    where = `${url.origin}${dialect.path(url.pathname.replace(/\/+$/, ''))}`;
-    const client = createTeacherClient({
+    const url = normalizeBaseUrl(teacher.base_url!, 'teacher.base_url');
+    where = `${url.origin}${dialect.path(url.root)}`;
+    const client = createHttpTeacher({
       baseUrl: teacher.base_url!,
       apiKey: teacher.api_key,
       model: teacher.model_id,
@@ -111,6 +111,8 @@ export async function checkTeacherScoring(teacher: TeacherSettings, opts: { temp
       temperature: opts.temperature,
       maxConcurrency: 1,
       timeoutMs: opts.timeoutMs,
+      // One request, as the header says: a doctor row reports the first answer, not a retried one.
+      maxRetries: 0,
     });
     try {
       const score = await client.score(PROBE_PROMPT, PROBE_RESPONSE);

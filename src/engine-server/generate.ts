@@ -1,5 +1,5 @@
 // SGLang's native `POST /generate`, single request, non-streamed, answered in SGLang's shape so
-// the teacher's `sglang` dialect (src/scoring/teacher-dialects.ts) reads it unchanged:
+// the teacher's `sglang` dialect (src/scoring/teacher/dialects.ts) reads it unchanged:
 //   {text, output_ids, meta_info: {id, finish_reason, prompt_tokens, completion_tokens,
 //    cached_tokens, e2e_latency, policy_version,
 //    input_token_logprobs: [[logprob|null, id, text|null], …], input_top_logprobs: [null, [[…]…], …],

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { createTeacherClient } from '../scoring/teacher.ts';
+import { createHttpTeacher } from '../scoring/index.ts';
 import { OpenAICompatibleChannel } from '../engines/openai-compatible/index.ts';
 import { WorkerEngine } from '../engines/embedded/worker-engine.ts';
 import { EmbeddedChatTokenizer } from '../chat/index.ts';
@@ -51,7 +51,7 @@ async function post(path: string, body: unknown): Promise<{ status: number; json
 }
 
 test('teacher client (sglang dialect) scores through /generate exactly as engine.score does locally', async () => {
-  const teacher = createTeacherClient({ baseUrl: server.url, dialect: 'sglang', temperature: 0.7 });
+  const teacher = createHttpTeacher({ baseUrl: server.url, dialect: 'sglang', temperature: 0.7 });
   try {
     const remote = await teacher.score(promptIds, responseIds, { topK: 3 });
     const local = await engine.score({ promptIds, responseIds, temperature: 1, topK: 3 });

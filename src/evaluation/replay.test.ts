@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { GenerateRequest, ScoreRequest } from '../engines/types.ts';
 import { makeSample } from '../../test/support/sample-fixtures.ts';
 import type { StoredSample } from '../samples/index.ts';
-import type { TeacherClient } from '../scoring/teacher.ts';
+import type { Teacher } from '../scoring/index.ts';
 import { replayHeldOut, runProbes, type VersionModel } from './replay.ts';
 
 const STOP = 99;
@@ -37,7 +37,7 @@ function fakeModel(): VersionModel & { generated: GenerateRequest[]; scored: Sco
   };
 }
 
-function fakeTeacher(logprobTemperature: number, prompts: number[][]): TeacherClient {
+function fakeTeacher(logprobTemperature: number, prompts: number[][]): Teacher {
   return {
     dialect: 'fake',
     logprobTemperature,
@@ -89,7 +89,7 @@ test('replay: the judge votes on the answer text; a teacher failure skips the sa
   const skipped: string[] = [];
   let n = 0;
   const teacher = fakeTeacher(1, []);
-  const flaky: TeacherClient = {
+  const flaky: Teacher = {
     ...teacher,
     score: (p, r) => (n++ === 0 ? Promise.reject(new Error('teacher down')) : teacher.score(p, r)),
   };

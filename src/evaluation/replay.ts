@@ -13,7 +13,7 @@ import type { GenerateRequest, GenerateResult, ScoreRequest, ScoreResult } from 
 import type { Probe } from '../config/index.ts';
 import { probeKl, rateOf, replayOpdAdvantage, replaySeed, type TokenMean } from '../rl/index.ts';
 import type { StoredSample } from '../samples/index.ts';
-import type { TeacherClient } from '../scoring/teacher.ts';
+import type { Teacher } from '../scoring/index.ts';
 import { garbledReason } from './garbled.ts';
 import { hintSatisfied, type HintCheckSettings } from './hint-check.ts';
 
@@ -80,7 +80,7 @@ export function replayable(s: StoredSample): boolean {
 
 /** Settings of the held-out replay. */
 export interface ReplaySettings extends AnswerSettings {
-  teacher: TeacherClient;
+  teacher: Teacher;
   /** With a model judge: ask it whether each new answer satisfies its hint. */
   hintCheck?: HintCheckSettings;
   /** Told of a prompt that could not be evaluated (teacher or judge unreachable); it is left out. */

@@ -10,14 +10,7 @@ export type { FeedbackResult } from './feedback-service.ts';
 export type { JudgementViews } from './types.ts';
 export { ScoringThread, type ScoringThreadOptions } from './thread.ts';
 export type { ScoringStage } from './stage.ts';
-export {
-  createScoringPipeline,
-  channelJudgeCall,
-  hfPromptRenderer,
-  judgeCallFromConfig,
-  teacherClientFromConfig,
-  type PipelineParts,
-} from './from-config.ts';
+export { createScoringPipeline, hfPromptRenderer, type PipelineParts } from './from-config.ts';
 export { registerFeedbackRoute } from './route.ts';
 export { parseFeedbackBody, applyFeedback, feedbackVote, type FeedbackRequest, type FeedbackContext } from './feedback.ts';
 export { PipelineCounters, DROP_REASONS, type PipelineCounts } from './counters.ts';

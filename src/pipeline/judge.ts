@@ -4,37 +4,15 @@
 // status the decision step turns into a drop reason, never padding.
 import type { ChatMessage } from '../engines/types.ts';
 import { modeSpec, type Mode, type TeacherSignal } from '../methods/index.ts';
-import {
-  injectHint,
-  runHintJudge,
-  runPrmJudge,
-  runRulesHintJudge,
-  runRulesPrmJudge,
-  type CandidateTopK,
-  type HintJudgeResult,
-  type HintStrategy,
-  type JudgeCall,
-  type JudgedTurnInput,
-  type PrmJudgeResult,
-} from '../scoring/index.ts';
-import type { TeacherClient } from '../scoring/teacher.ts';
+import { injectHint, type CandidateTopK, type HintJudgeResult, type Judge, type PrmJudgeResult, type Teacher } from '../scoring/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { judgeInput, toolsOf } from './convert.ts';
 import type { PromptRenderer } from './types.ts';
 
-/** How the judges are run: the judge model through `call`, or the offline rules judge. */
+/** How the judges are run: the judges the mode needs, from the config's judge (model or rules). */
 export interface JudgeSettings {
   mode: Mode;
-  /** null = the rules judge (`judge.provider: rules`). */
-  call: JudgeCall | null;
-  m: number;
-  quorum: number;
-  temperature: number;
-  maxTokens: number;
-  strategy: HintStrategy;
-  minHintChars: number;
-  /** Teacher top-K kept per token (0 = none). */
-  distillTopK: number;
+  judge: Judge;
 }
 
 /** What the judges said about a turn; null where the mode does not run that judge or there is no next state. */
@@ -45,7 +23,7 @@ export interface JudgeResults {
 
 /** Where the teacher's scores come from; either part may be missing (no teacher configured). */
 export interface TeacherSettings {
-  client: TeacherClient | null;
+  client: Teacher | null;
   render: PromptRenderer | null;
   distillTopK: number;
 }
@@ -64,29 +42,16 @@ export async function runJudges(s: JudgeSettings, pending: PendingTurn, teacher:
   const input = judgeInput(pending);
   if (input === null) return { prm: null, hint: null };
   const [prm, hint] = await Promise.all([
-    modeSpec(s.mode).prm ? runPrm(s, input) : Promise.resolve(null),
-    modeSpec(s.mode).hints ? runHint(s, input, pending, teacher) : Promise.resolve(null),
+    modeSpec(s.mode).prm ? s.judge.prm(input) : Promise.resolve(null),
+    modeSpec(s.mode).hints ? s.judge.hint(input, candidateScorer(pending, teacher)) : Promise.resolve(null),
   ]);
   return { prm, hint };
 }
 
-function runPrm(s: JudgeSettings, input: JudgedTurnInput): Promise<PrmJudgeResult> {
-  if (s.call === null) return runRulesPrmJudge(input, { m: s.m, quorum: s.quorum });
-  return runPrmJudge(input, { call: s.call, m: s.m, quorum: s.quorum, temperature: s.temperature, maxTokens: s.maxTokens });
-}
-
-function runHint(s: JudgeSettings, input: JudgedTurnInput, pending: PendingTurn, teacher: TeacherSettings): Promise<HintJudgeResult> {
-  if (s.call === null) return runRulesHintJudge(input, { m: s.m, quorum: s.quorum, minHintChars: s.minHintChars });
-  const canScore = s.strategy === 'overlap' && teacher.client !== null && teacher.render !== null;
-  return runHintJudge(input, {
-    call: s.call,
-    m: s.m,
-    temperature: s.temperature,
-    maxTokens: s.maxTokens,
-    strategy: s.strategy,
-    minHintChars: s.minHintChars,
-    scoreCandidates: canScore ? (hints) => candidateTopK(teacher, pending, hints) : undefined,
-  });
+/** Teacher top-k per hint candidate for the `overlap` selection, when there is a teacher to ask. */
+function candidateScorer(pending: PendingTurn, teacher: TeacherSettings) {
+  if (teacher.client === null || teacher.render === null) return undefined;
+  return (hints: string[]) => candidateTopK(teacher, pending, hints);
 }
 
 /** Top-k used by the `overlap` hint selection when distill_topk does not set one. */

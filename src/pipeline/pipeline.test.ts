@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseConfig } from '../config/index.ts';
 import { SampleStore } from '../samples/index.ts';
-import type { JudgeCall } from '../scoring/index.ts';
+import { createJudge, type JudgeCall } from '../scoring/index.ts';
 import { ScoringPipeline } from './pipeline.ts';
 import { finalizedTurn as turn } from '../../test/support/turn-fixture.ts';
 import { tempDir } from '../../test/support/temp.ts';
@@ -17,7 +17,7 @@ function setup(call: JudgeCall, overrides: Record<string, unknown> = {}) {
     { env: {}, overrides: { output_dir: dir, mode: 'openclaw-rl', 'scoring.majority_vote': 1, ...overrides } },
   );
   const store = SampleStore.open(join(dir, 'samples.sqlite'));
-  const pipeline = new ScoringPipeline({ config, store, judgeCall: call });
+  const pipeline = new ScoringPipeline({ config, store, judge: createJudge(config, { call }).judge });
   return { store, pipeline };
 }
 

@@ -21,8 +21,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { AtLeastOneHolds, atLeastOneApplies, finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
-import type { JudgeCall } from '../scoring/index.ts';
-import type { TeacherClient } from '../scoring/teacher.ts';
+import type { Judge, Teacher } from '../scoring/index.ts';
 import type { PendingTurn, Sample, SampleStore, TurnOutcome } from '../samples/index.ts';
 import { holdoutPoint } from '../rl/index.ts';
 import type { Turn } from '../sessions/index.ts';
@@ -44,10 +43,10 @@ import { decide, judgeRecordOf, judgementOf, signalsFor, type DecideSettings, ty
 export interface ScoringPipelineOptions {
   config: Config;
   store: SampleStore;
-  /** The judge model; required when judge.provider is openai_compatible, ignored for `rules`. */
-  judgeCall?: JudgeCall | null;
+  /** The judge the config names (scoring's `createJudge`). */
+  judge: Judge;
   /** Teacher for hinted scoring (OPD modes); null = none, hinted turns drop as 'teacher_unavailable'. */
-  teacher?: TeacherClient | null;
+  teacher?: Teacher | null;
   /** Messages → prompt ids with the policy's chat template (for the hinted teacher prompt). */
   renderPrompt?: PromptRenderer | null;
   views?: JudgementViews;
@@ -114,7 +113,7 @@ export class ScoringPipeline implements ScoringStage {
     };
     this.settings = { mode: c.mode, policy: this.feedbackPolicy, quorum: c.scoring.quorum, minHintChars: c.scoring.min_hint_chars, flags };
     this.holds = new AtLeastOneHolds(atLeastOneApplies(c.mode, flags));
-    this.judge = judgeSettings(c, opts.judgeCall);
+    this.judge = { mode: c.mode, judge: opts.judge };
     this.teacher = { client: opts.teacher ?? null, render: opts.renderPrompt ?? null, distillTopK: c.scoring.distill_topk };
     this.judgeSlots = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     const dir = opts.recordsDir ?? join(c.output_dir, 'records');
@@ -413,7 +412,7 @@ export class ScoringPipeline implements ScoringStage {
     }
     return {
       thread: 'main',
-      judge: this.judge.call === null ? 'rules' : 'model',
+      judge: this.judge.judge.provider,
       teacher: this.teacher.client === null ? 'none' : this.teacher.client.dialect,
       feedback_policy: this.feedbackPolicy,
       ...this.counters.rates(),
@@ -454,31 +453,4 @@ export class ScoringPipeline implements ScoringStage {
     this.judgeRecords.close();
     this.feedback.close();
   }
-}
-
-/** The judging settings from the config; the judge model's calls share scoring.judge_concurrency. */
-function judgeSettings(c: Config, judgeCall: JudgeCall | null | undefined): JudgeSettings {
-  let call: JudgeCall | null = null;
-  if (c.judge.provider === 'openai_compatible') {
-    const raw = judgeCall;
-    if (raw === undefined || raw === null) {
-      throw new OpenClawError(
-        'config',
-        'judge.provider is openai_compatible but no judge call was wired; set judge.base_url and judge.model_id, or judge.provider: rules',
-      );
-    }
-    const calls = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
-    call = (messages, o) => calls.run(() => raw(messages, o));
-  }
-  return {
-    mode: c.mode,
-    call,
-    m: c.scoring.majority_vote,
-    quorum: c.scoring.quorum,
-    temperature: c.judge.temperature,
-    maxTokens: c.judge.max_tokens,
-    strategy: c.scoring.hint_selection,
-    minHintChars: c.scoring.min_hint_chars,
-    distillTopK: c.scoring.distill_topk,
-  };
 }

@@ -121,3 +121,17 @@ export interface HintJudgeResult {
   hint: string | null;
   provider: 'model' | 'rules';
 }
+
+/**
+ * A judge: PRM votes and hint votes on a turn with a next state. Implementations: judge/model.ts
+ * (a judge model through a JudgeCall), judge/rules.ts (offline rules); judge/from-config.ts picks one.
+ */
+export interface Judge {
+  readonly provider: 'model' | 'rules';
+  prm(turn: JudgedTurnInput): Promise<PrmJudgeResult>;
+  /**
+   * Hint votes and the selected hint. `scoreCandidates` (teacher top-k per hint) serves the
+   * `overlap` selection; a judge that does not select by overlap ignores it.
+   */
+  hint(turn: JudgedTurnInput, scoreCandidates?: (hints: string[]) => Promise<Array<CandidateTopK | null>>): Promise<HintJudgeResult>;
+}

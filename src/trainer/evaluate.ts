@@ -15,12 +15,12 @@ import {
   type VersionModel,
 } from '../evaluation/index.ts';
 import type { SampleStore } from '../samples/index.ts';
-import type { TeacherClient } from '../scoring/teacher.ts';
+import type { Teacher } from '../scoring/index.ts';
 
 /** What the evaluation needs from the policy and the scoring side (absent parts turn metrics off). */
 export interface EvaluationParts {
   /** The hinted teacher (the pipeline's): replay_opd_advantage needs it. */
-  teacher?: TeacherClient | null;
+  teacher?: Teacher | null;
   /** A model judge: replay_hint_satisfied. */
   hintCheck?: HintCheckSettings;
   /** The policy's chat tokenizer: answer text and where an answer ends. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { proxyFor } from '../../src/util/proxy.ts';
 import { OpenAICompatibleChannel } from '../../src/engines/openai-compatible/index.ts';
 import { TinkerClient } from '../../src/engines/tinker/index.ts';
-import { createTeacherClient } from '../../src/scoring/teacher.ts';
+import { createHttpTeacher } from '../../src/scoring/index.ts';
 import { requestAnswer } from '../../src/sim/client.ts';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { ScriptedTeacher } from '../support/scripted-teacher.ts';
@@ -151,7 +151,7 @@ test('the Tinker client, the teacher client and the simulated users go through t
       } finally {
         await tinker.close();
       }
-      const t = createTeacherClient({ baseUrl: `http://teacher.invalid:${port(teacher.url)}`, dialect: 'sglang', temperature: 1 });
+      const t = createHttpTeacher({ baseUrl: `http://teacher.invalid:${port(teacher.url)}`, dialect: 'sglang', temperature: 1 });
       try {
         assert.equal((await t.score([1, 2], [3])).logprobs.length, 1);
       } finally {

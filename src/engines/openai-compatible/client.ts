@@ -2,13 +2,11 @@
 // undici Pool per channel, retries before the first byte within one total deadline, a separate
 // first-event timeout for streams, and every failure explained (explain.ts).
 import type { Dispatcher } from 'undici';
-import { originDispatcher } from '../../util/proxy.ts';
+import { normalizeBaseUrl, openPool, requestWithRetry, type NormalizedBaseUrl } from '../../http/index.ts';
 import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
 import { jsonObjectText, withMembers, type JsonObject } from '../../util/json-text.ts';
 import { parseWithLazyInts } from '../../util/lazy-ints.ts';
-import { normalizeBaseUrl, type NormalizedBaseUrl } from './base-url.ts';
-import { retryDelay } from './retry.ts';
 import { SseParser } from './sse.ts';
 import {
   explainBadBody,
@@ -51,19 +49,6 @@ interface Deadline {
   clear(): void;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
 /** An OpenAI-compatible upstream: chat completions, model list, and raw JSON posts (teacher/judge). */
 export class OpenAICompatibleChannel implements ChatChannel {
   readonly kind = 'openai_compatible';
@@ -80,12 +65,10 @@ export class OpenAICompatibleChannel implements ChatChannel {
     // undici's own timers are per attempt; the total deadline (an abort signal) is what bounds a
     // call, so these only back it up. Headers must not use the first-token timeout: a non-streamed
     // answer sends its headers only once the whole answer is generated.
-    this.pool = originDispatcher(this.base.origin, {
+    this.pool = openPool(this.base.origin, {
       connections: opts.connections ?? 256,
-      keepAliveTimeout: 30_000,
-      pipelining: 1,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+      keepAliveTimeoutMs: 30_000,
+      attemptTimeoutMs: opts.timeoutMs,
     });
   }
 
@@ -167,36 +150,15 @@ export class OpenAICompatibleChannel implements ChatChannel {
     const payload = jsonObjectText(body);
     const url = this.urlOf(path);
     try {
-      for (let attempt = 0; ; attempt++) {
-        let res: Dispatcher.ResponseData;
-        try {
-          res = await this.pool.request({
-            origin: this.base.origin,
-            path: url,
-            method: 'POST',
-            headers: this.headers(opts.stream ?? false),
-            body: payload,
-            signal,
-          });
-        } catch (err) {
-          if (signal.aborted) throw err;
-          const delay = retryDelay({ attempt, maxRetries: this.opts.maxRetries });
-          if (delay === null || Date.now() + delay > retryBy) throw explainNetworkFailure(this.info, err);
-          await sleep(delay, signal);
-          continue;
-        }
-        if (res.statusCode >= 200 && res.statusCode < 300) return res;
-        const text = await res.body.text().catch(() => '');
-        const delay = retryDelay({ status: res.statusCode, headers: res.headers, attempt, maxRetries: this.opts.maxRetries });
-        if (delay === null || Date.now() + delay > retryBy) {
-          throw explainHttpFailure(this.info, res.statusCode, text, {
-            requestUrl: `${this.base.origin}${url}`,
-            attempts: attempt + 1,
-            waitMs: delay ?? undefined,
-          });
-        }
-        await sleep(delay, signal);
-      }
+      return await requestWithRetry(
+        this.pool,
+        { origin: this.base.origin, path: url, method: 'POST', headers: this.headers(opts.stream ?? false), body: payload },
+        { maxRetries: this.opts.maxRetries, signal, retryBy },
+        {
+          failure: (err) => explainNetworkFailure(this.info, err),
+          status: (status, text, ctx) => explainHttpFailure(this.info, status, text, { requestUrl: `${this.base.origin}${url}`, ...ctx }),
+        },
+      );
     } catch (err) {
       if (!opts.deadline) deadline.clear();
       throw this.mapDeadline(err, deadline);

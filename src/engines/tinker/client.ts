@@ -9,10 +9,17 @@
 // server's profile (profiles.ts), chosen by `tinker.server` or detected from its answers.
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { originDispatcher } from '../../util/proxy.ts';
 import { OpenClawError } from '../../errors/index.ts';
-import { retryDelay } from '../openai-compatible/retry.ts';
-import { parseBaseUrl } from '../../util/base-url.ts';
+import {
+  normalizeBaseUrl,
+  openPool,
+  retryDelay,
+  sleep as sleepFor,
+  statusError,
+  withRetries,
+  type StatusContext,
+  type StatusHints,
+} from '../../http/index.ts';
 import { SeqStore } from './seq.ts';
 import {
   PROFILES,
@@ -174,10 +181,10 @@ export class TinkerClient {
   sessionId: string | undefined;
 
   constructor(opts: TinkerClientOptions) {
-    const url = parseBaseUrl(opts.baseUrl, 'tinker.base_url', `hosted: ${HOSTED_TINKER_URL}; SkyRL: http://HOST:8000`);
+    const url = normalizeBaseUrl(opts.baseUrl, 'tinker.base_url', `hosted: ${HOSTED_TINKER_URL}; SkyRL: http://HOST:8000`);
     this.baseUrl = opts.baseUrl;
     // Accept "…", "…/" and "…/api/v1": every path lives under /api/v1.
-    this.prefix = `${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}/api/v1`;
+    this.prefix = `${url.root.replace(/\/api$/, '')}/api/v1`;
     this.timeoutMs = opts.timeoutMs ?? 3_600_000;
     this.pollMs = opts.pollIntervalMs ?? 250;
     this.heartbeatMs = opts.heartbeatMs ?? 10_000;
@@ -188,7 +195,7 @@ export class TinkerClient {
     // A retrieve_future long-poll is held up to 300 s by SkyRL: allow more before undici gives up.
     this.origin = url.origin;
     // HTTP(S)_PROXY / NO_PROXY apply (util/proxy.ts).
-    this.pool = originDispatcher(url.origin, { connections: opts.connections ?? 32, headersTimeout: 330_000, bodyTimeout: 330_000 });
+    this.pool = openPool(url.origin, { connections: opts.connections ?? 32, attemptTimeoutMs: 330_000 });
     this.headers = { 'content-type': 'application/json' };
     if (opts.apiKey !== undefined && opts.apiKey !== '') this.headers['x-api-key'] = opts.apiKey;
     this.seq = new SeqStore(join(opts.stateDir, SEQ_FILE));
@@ -273,43 +280,7 @@ export class TinkerClient {
 
   /** Maps a non-2xx answer (or an error body) to an OpenClawError that says what to check. */
   private statusError(what: string, a: HttpAnswer): OpenClawError {
-    const detail = answerDetail(a);
-    const full = loraSlotsFull(detail, what);
-    if (full) return full;
-    if (a.status === 401) {
-      return new OpenClawError(
-        'authentication',
-        `Tinker refused the API key for ${what} (401: ${detail}); set tinker.api_key or TINKER_API_KEY to a valid key (hosted keys start with "tml-")`,
-        { code: 'tinker_bad_key' },
-      );
-    }
-    if (a.status === 403)
-      return new OpenClawError('permission', `Tinker denied ${what} (403: ${detail}); the key lacks access to this model or project`, {
-        code: 'tinker_forbidden',
-      });
-    if (a.status === 404)
-      return new OpenClawError(
-        'not_found',
-        `Tinker ${what}: not found (404: ${detail}); check tinker.base_url (it must be the server root, not …/v1) and the model id or path`,
-        { code: 'tinker_not_found' },
-      );
-    if (a.status === 409) {
-      return new OpenClawError(
-        'data',
-        `Tinker refused ${what} (409: ${detail}); a seq_id was reused with another payload — resume from the last saved weights (a new model) instead of replaying`,
-        { code: 'tinker_seq_conflict' },
-      );
-    }
-    if (a.status === 400 || a.status === 422)
-      return new OpenClawError(
-        'upstream',
-        `Tinker rejected ${what} (${a.status}: ${detail}); check the request settings (base model, lengths, sampling params)`,
-        { code: 'tinker_rejected' },
-      );
-    return new OpenClawError('upstream', `Tinker ${what} failed (${a.status}: ${detail})`, {
-      code: 'tinker_error',
-      status: a.status >= 500 ? 502 : undefined,
-    });
+    return loraSlotsFull(answerDetail(a), what) ?? statusError(tinkerHints(what, answerDetail(a)), { status: a.status, body: a.text });
   }
 
   /** One plain (non-future) call, with retries on 429/5xx/connection errors. */
@@ -322,22 +293,19 @@ export class TinkerClient {
   ): Promise<unknown> {
     const signal = AbortSignal.timeout(timeoutMs);
     const text = body === undefined ? undefined : JSON.stringify(body);
-    for (let attempt = 0; ; attempt++) {
-      let a: HttpAnswer;
-      try {
-        a = await this.http(method, path, text, signal);
-      } catch (err) {
-        const delay =
-          !signal.aborted && (err as OpenClawError).kind === 'upstream_connection' ? retryDelay({ attempt, maxRetries: 2 }) : null;
-        if (delay === null) throw err;
-        await sleep(delay, signal);
-        continue;
-      }
-      if (a.status >= 200 && a.status < 300) return a.json;
-      const delay = a.status === 429 || a.status >= 500 ? retryDelay({ status: a.status, attempt, maxRetries: 2 }) : null;
-      if (delay === null) throw this.statusError(what, a);
-      await sleep(delay, signal);
-    }
+    const a = await withRetries(
+      () => this.http(method, path, text, signal),
+      {
+        maxRetries: 2,
+        signal,
+        // Tinker's retried statuses: rate limits and server errors (not 408/409: those are answers).
+        retryStatus: (status) => status === 429 || status >= 500,
+        retryFailure: (err) => (err as OpenClawError).kind === 'upstream_connection',
+        abortError: deadlinePassed,
+      },
+      { failure: (err) => err, status: (answer) => this.statusError(what, answer) },
+    );
+    return a.json;
   }
 
   // ---- the server's profile ----
@@ -941,18 +909,45 @@ function futureError(what: string, error: unknown, category: string | undefined)
   });
 }
 
+/** A wait cut by the call's deadline. */
+function deadlinePassed(): OpenClawError {
+  return new OpenClawError('upstream_timeout', 'Tinker call deadline passed while waiting', { code: 'tinker_timeout' });
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted)
-      return reject(new OpenClawError('upstream_timeout', 'Tinker call deadline passed while waiting', { code: 'tinker_timeout' }));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    function onAbort() {
-      clearTimeout(t);
-      reject(new OpenClawError('upstream_timeout', 'Tinker call deadline passed while waiting', { code: 'tinker_timeout' }));
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleepFor(ms, signal, deadlinePassed);
+}
+
+/** Tinker's hints for the status→error table (http/errors.ts): what to check, by status. */
+function tinkerHints(what: string, detail: string): StatusHints {
+  return {
+    auth: () => ({
+      message: `Tinker refused the API key for ${what} (401: ${detail}); set tinker.api_key or TINKER_API_KEY to a valid key (hosted keys start with "tml-")`,
+      code: 'tinker_bad_key',
+    }),
+    forbidden: () => ({
+      message: `Tinker denied ${what} (403: ${detail}); the key lacks access to this model or project`,
+      code: 'tinker_forbidden',
+    }),
+    not_found: () => ({
+      message: `Tinker ${what}: not found (404: ${detail}); check tinker.base_url (it must be the server root, not …/v1) and the model id or path`,
+      code: 'tinker_not_found',
+    }),
+    conflict: () => ({
+      message: `Tinker refused ${what} (409: ${detail}); a seq_id was reused with another payload — resume from the last saved weights (a new model) instead of replaying`,
+      code: 'tinker_seq_conflict',
+      kind: 'data',
+    }),
+    rejected: ({ status }: StatusContext) => ({
+      message: `Tinker rejected ${what} (${status}: ${detail}); check the request settings (base model, lengths, sampling params)`,
+      code: 'tinker_rejected',
+      kind: 'upstream',
+    }),
+    refused: ({ status }: StatusContext) => ({
+      message: `Tinker ${what} failed (${status}: ${detail})`,
+      code: 'tinker_error',
+      kind: 'upstream',
+      status: status >= 500 ? 502 : undefined,
+    }),
+  };
 }

@@ -2,7 +2,7 @@
 // SkyRL's open server on your GPUs). See docs/tinker.md.
 // In: the config's `tinker:` section (+ TINKER_BASE_URL / TINKER_API_KEY). Out: a TinkerClient
 // (typed calls, futures, persisted seq_ids), a TinkerEngine (PolicyEngine: generate, score,
-// trainStep, publish, save) and a teacher backend (`teacher.logprob_api: tinker`).
+// trainStep, publish, save) and prompt log-probs read from a sample (for scoring/teacher/tinker.ts).
 import type { Config } from '../../config/index.ts';
 import { HOSTED_TINKER_URL, TinkerClient } from './client.ts';
 import { legacyWeightsPath, readTinkerCheckpoint, LEGACY_STATE_FILE } from './state.ts';
@@ -29,7 +29,8 @@ export {
 } from './client.ts';
 export { TinkerEngine, checkTinkerTrainOptions, type TinkerEngineOptions } from './engine.ts';
 export { forwardBackwardBody, planForwardBackward, ppoLossFnConfig, toDatum, MAX_BYTES_PER_CALL, MAX_DATUMS_PER_CALL } from './datums.ts';
-export { tinkerTeacherBackend } from './teacher.ts';
+export { responseLogprobs } from './logprobs.ts';
+export type { SampleResult } from './wire.ts';
 export { CHECKPOINT_FILE, LEGACY_STATE_FILE, readTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
 
 /** Server URL and key from the config, else TINKER_BASE_URL / TINKER_API_KEY, else the hosted URL. */

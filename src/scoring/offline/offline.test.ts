@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJudgeSet } from '../../../bench/judge-metrics.ts';
-import { classifyNextState } from '../rules.ts';
+import { classifyNextState } from '../judge/rules.ts';
 import { RULE_EXAMPLES } from './examples.ts';
 import { readFeedback } from './index.ts';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatMessage } from '../engines/types.ts';
-import { runHintJudge, runPrmJudge } from './runners.ts';
-import type { CandidateTopK, JudgeCall, JudgeCallOptions, JudgedTurnInput } from './types.ts';
+import type { ChatMessage } from '../../engines/types.ts';
+import { runHintJudge, runPrmJudge } from './model.ts';
+import type { CandidateTopK, JudgeCall, JudgeCallOptions, JudgedTurnInput } from '../types.ts';
 
 const turn: JudgedTurnInput = {
   promptMessages: [{ role: 'user', content: 'How far is 3 miles in km?' }],

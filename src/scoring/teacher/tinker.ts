@@ -4,11 +4,8 @@
 // Top-K comes from `topk_prompt_logprobs`, which the hosted service answers and SkyRL's JAX
 // backend refuses: that refusal becomes an error that says to set scoring.distill_topk: 0.
 import { OpenClawError } from '../../errors/index.ts';
-import type { TeacherBackend } from '../../scoring/teacher.ts';
-import { teacherMismatch } from '../../scoring/teacher-dialects.ts';
-import type { TinkerClient } from './client.ts';
-import { responseLogprobs } from './logprobs.ts';
-import type { SampleResult } from './wire.ts';
+import { responseLogprobs, type SampleResult, type TinkerClient } from '../../engines/tinker/index.ts';
+import { teacherMismatch, type TeacherBackend } from './teacher.ts';
 
 /** A teacher backend scoring on `model` (base model id or tinker:// sampler path). */
 export function tinkerTeacherBackend(client: TinkerClient, model: string, opts: { ownsClient?: boolean } = {}): TeacherBackend {

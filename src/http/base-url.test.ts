@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OpenClawError } from '../../errors/index.ts';
+import { OpenClawError } from '../errors/index.ts';
 import { normalizeBaseUrl } from './base-url.ts';
 
 const plain = { origin: 'http://h:1', prefix: '/v1', url: 'http://h:1/v1', root: '' };

@@ -1,25 +1,28 @@
-// Judge runners: ask a judge model m times CONCURRENTLY through an injected `call`, parse each
+// The model judge: ask a judge model m times CONCURRENTLY through an injected `call`, parse each
 // answer, and reduce the votes (PRM: majority vote; hint judge: hint selection). A rejected call
 // or an answer without a usable \boxed{…} is a 'fail' vote whose error message is kept, so the
-// judge record shows why. Timeouts and retries belong to `call`, not here.
-
-import type { Vote } from '../samples/types.ts';
-import { eligibleIndices, selectHint } from './hint-select.ts';
-import { parseBoxedScore, parseHint } from './parse.ts';
-import { buildHintMessages, buildPrmMessages, type PromptLimits } from './prompts.ts';
+// judge record shows why. Timeouts and retries belong to `call` (`channelJudgeCall`: one chat
+// completion over an OpenAI-compatible channel, i.e. the http/ core), not here.
+import type { OpenAICompatibleChannel } from '../../engines/openai-compatible/index.ts';
+import { OpenClawError } from '../../errors/index.ts';
+import type { Vote } from '../../samples/types.ts';
+import { eligibleIndices, selectHint } from '../hint-select.ts';
+import { parseBoxedScore, parseHint } from '../parse.ts';
+import { buildHintMessages, buildPrmMessages, type PromptLimits } from '../prompts.ts';
 import type {
   CandidateTopK,
   HintCandidate,
   HintJudgeResult,
   HintStrategy,
   HintVoteDetail,
+  Judge,
   JudgeCall,
   JudgedTurnInput,
   OverlapMetric,
   PrmJudgeResult,
   VoteDetail,
-} from './types.ts';
-import { checkVoteCount, majorityVote } from './vote.ts';
+} from '../types.ts';
+import { checkVoteCount, majorityVote } from '../vote.ts';
 
 /** Options shared by both runners. */
 export interface JudgeRunOptions {
@@ -128,4 +131,43 @@ async function askConcurrently(messages: Parameters<JudgeCall>[0], opts: JudgeRu
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Settings of the model judge (from `judge.*` and `scoring.*`). */
+export interface ModelJudgeOptions {
+  call: JudgeCall;
+  m: number;
+  quorum: number;
+  temperature: number;
+  maxTokens: number;
+  strategy: HintStrategy;
+  minHintChars: number;
+}
+
+/** The model judge as a `Judge`. */
+export function modelJudge(o: ModelJudgeOptions): Judge {
+  const ask = { call: o.call, m: o.m, temperature: o.temperature, maxTokens: o.maxTokens };
+  return {
+    provider: 'model',
+    prm: (turn) => runPrmJudge(turn, { ...ask, quorum: o.quorum }),
+    hint: (turn, scoreCandidates) =>
+      runHintJudge(turn, {
+        ...ask,
+        strategy: o.strategy,
+        minHintChars: o.minHintChars,
+        scoreCandidates: o.strategy === 'overlap' ? scoreCandidates : undefined,
+      }),
+  };
+}
+
+/** A JudgeCall over an OpenAI-compatible channel: one chat completion, its text content. */
+export function channelJudgeCall(channel: OpenAICompatibleChannel, model: string, signal?: AbortSignal): JudgeCall {
+  return async (messages, o) => {
+    const json = await channel.complete({ model, messages, temperature: o.temperature, max_tokens: o.maxTokens }, signal);
+    const choice = (json.choices as Array<{ message?: { content?: unknown } }>)[0];
+    const content = choice?.message?.content;
+    if (typeof content !== 'string')
+      throw new OpenClawError('upstream', `judge ${channel.info.url} answered without text content`, { code: 'judge_no_content' });
+    return content;
+  };
 }

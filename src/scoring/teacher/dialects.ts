@@ -20,14 +20,8 @@
 // log-prob cannot be converted to T afterwards (the normaliser needs every logit), so these
 // dialects report `logprobTemperature = 1`; the `temperature` we send only affects sampling,
 // which scoring discards.
-import { OpenClawError } from '../errors/index.ts';
-
-/** Teacher log-probs of the response tokens, one per token, with optional top-K alternatives. */
-export interface TeacherScore {
-  logprobs: number[];
-  /** Per response position: the teacher's K most likely token ids and their log-probs, best first. */
-  topK?: Array<{ ids: number[]; logprobs: number[] }>;
-}
+import type { OpenClawError } from '../../errors/index.ts';
+import { teacherMismatch, type TeacherScore } from './teacher.ts';
 
 /** What one scoring call asks for. */
 export interface ScoreCall {
@@ -49,13 +43,6 @@ export interface HttpDialect {
   body(call: ScoreCall): Record<string, unknown>;
   /** Extracts and verifies the response positions; throws OpenClawError code 'teacher_mismatch'. */
   parse(json: unknown, call: ScoreCall): TeacherScore;
-}
-
-/** The error that tells the caller to drop the turn with reason 'teacher_mismatch'. */
-export function teacherMismatch(dialect: string, detail: string): OpenClawError {
-  return new OpenClawError('data', `teacher (${dialect}) ${detail}; the turn cannot be scored and must be dropped (never padded)`, {
-    code: 'teacher_mismatch',
-  });
 }
 
 type Json = Record<string, unknown>;

@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OpenClawError } from '../../errors/index.ts';
-import { teacherClientFromBackend } from '../../scoring/teacher.ts';
+import { teacherFromBackend } from './teacher.ts';
 import { startFakeTinker } from '../../../test/support/fake-tinker.ts';
-import { TinkerClient } from './client.ts';
-import { tinkerTeacherBackend } from './teacher.ts';
+import { TinkerClient } from '../../engines/tinker/index.ts';
+import { tinkerTeacherBackend } from './tinker.ts';
 import { tempDir } from '../../../test/support/temp.ts';
 
 async function setup(model = 'Qwen/Qwen3-8B') {
   const fake = await startFakeTinker();
   const client = new TinkerClient({ baseUrl: fake.url, stateDir: tempDir('tinker-teacher-'), pollIntervalMs: 5 });
-  const teacher = teacherClientFromBackend(tinkerTeacherBackend(client, model, { ownsClient: true }), { maxConcurrency: 2 });
+  const teacher = teacherFromBackend(tinkerTeacherBackend(client, model, { ownsClient: true }), { maxConcurrency: 2 });
   return {
     fake,
     teacher,

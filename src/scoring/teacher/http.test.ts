@@ -2,12 +2,13 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createTeacherClient, type TeacherClient, type TeacherClientOptions } from './teacher.ts';
-import { OpenClawError } from '../errors/index.ts';
+import { createHttpTeacher, type HttpTeacherOptions } from './http.ts';
+import type { Teacher } from './teacher.ts';
+import { OpenClawError } from '../../errors/index.ts';
 
 // A scripted teacher over real HTTP on loopback. By default it answers like the real server of
 // the requested dialect; a test can replace `answer` to misbehave.
-type Answer = (path: string, body: Record<string, unknown>) => { status: number; json: unknown } | 'hang';
+type Answer = (path: string, body: Record<string, unknown>) => { status: number; json: unknown } | 'hang' | 'drop';
 let server: Server;
 let base: string;
 let answer: Answer;
@@ -64,6 +65,7 @@ before(async () => {
       requests.push({ path: req.url ?? '', body, auth: req.headers.authorization });
       const out = answer(req.url ?? '', body);
       if (out === 'hang') return;
+      if (out === 'drop') return req.socket.destroy();
       inFlight += 1;
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
@@ -92,8 +94,8 @@ beforeEach(() => {
   sockets.clear();
 });
 
-async function withClient(opts: Partial<TeacherClientOptions>, run: (c: TeacherClient) => Promise<void>) {
-  const client = createTeacherClient({ baseUrl: base, dialect: 'sglang', temperature: 0.8, ...opts });
+async function withClient(opts: Partial<HttpTeacherOptions>, run: (c: Teacher) => Promise<void>) {
+  const client = createHttpTeacher({ baseUrl: base, dialect: 'sglang', temperature: 0.8, ...opts });
   try {
     await run(client);
   } finally {
@@ -249,6 +251,28 @@ test('HTTP failures map to upstream error kinds; a silent server hits the deadli
   });
 });
 
+test('a transient failure (503, a dropped connection) is retried within the deadline; a 500 or a 4xx is not', async () => {
+  const failOnce = (first: ReturnType<Answer>): Answer => {
+    let calls = 0;
+    return (path, body) => (calls++ === 0 ? first : realAnswer(path, body));
+  };
+  await withClient({ timeoutMs: 10_000 }, async (c) => {
+    answer = failOnce({ status: 503, json: { error: 'loading' } });
+    assert.deepEqual((await c.score(prompt, response)).logprobs, expected);
+    assert.equal(requests.length, 2, 'one 503, then the answer');
+    requests = [];
+    answer = failOnce('drop');
+    assert.deepEqual((await c.score(prompt, response)).logprobs, expected);
+    assert.equal(requests.length, 2, 'one dropped connection, then the answer');
+    requests = [];
+    answer = failOnce({ status: 500, json: { error: 'boom' } });
+    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && /HTTP 500/.test(e.message));
+    answer = failOnce({ status: 400, json: { error: 'bad' } });
+    await assert.rejects(c.score(prompt, response), (e: unknown) => e instanceof OpenClawError && /HTTP 400/.test(e.message));
+    assert.equal(requests.length, 2, 'neither a 500 nor a 400 is sent again');
+  });
+});
+
 test('bad inputs and bad options are refused before any request', async () => {
   await withClient({}, async (c) => {
     await assert.rejects(
@@ -260,15 +284,15 @@ test('bad inputs and bad options are refused before any request', async () => {
   });
   assert.equal(requests.length, 0);
   assert.throws(
-    () => createTeacherClient({ baseUrl: 'not a url', dialect: 'vllm', temperature: 1 }),
+    () => createHttpTeacher({ baseUrl: 'not a url', dialect: 'vllm', temperature: 1 }),
     (e: unknown) => e instanceof OpenClawError && e.kind === 'config' && e.param === 'teacher.base_url',
   );
   assert.throws(
-    () => createTeacherClient({ baseUrl: base, dialect: 'embedded' as 'vllm', temperature: 1 }),
+    () => createHttpTeacher({ baseUrl: base, dialect: 'embedded' as 'vllm', temperature: 1 }),
     (e: unknown) => e instanceof OpenClawError && e.param === 'teacher.logprob_api',
   );
   assert.throws(
-    () => createTeacherClient({ baseUrl: base, dialect: 'vllm', temperature: 1, maxConcurrency: 0 }),
+    () => createHttpTeacher({ baseUrl: base, dialect: 'vllm', temperature: 1, maxConcurrency: 0 }),
     (e: unknown) => e instanceof OpenClawError && e.kind === 'config',
   );
 });
@@ -280,7 +304,7 @@ test('sglang and vllm report that their log-probs are at temperature 1', async (
 
 test('close aborts scoring still running instead of waiting for teacher.timeout_s', async () => {
   answer = () => 'hang';
-  const client = createTeacherClient({ baseUrl: base, dialect: 'sglang', temperature: 0.8, timeoutMs: 60_000 });
+  const client = createHttpTeacher({ baseUrl: base, dialect: 'sglang', temperature: 0.8, timeoutMs: 60_000 });
   const scoring = client.score([1, 2, 3], [4, 5]);
   scoring.catch(() => undefined);
   while (requests.length === 0) await new Promise((r) => setTimeout(r, 5));

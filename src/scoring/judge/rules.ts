@@ -18,13 +18,13 @@
 // languages other than English and Chinese, tool outputs that mention "error" while succeeding
 // and tools that fail silently. Use a judge model whenever one is available.
 
-import type { Vote } from '../samples/types.ts';
-import { selectHint } from './hint-select.ts';
-import { readFeedback } from './offline/index.ts';
-import { readToolOutput } from './offline/tools/index.ts';
-import { contentToText, stripInternalContext } from './text.ts';
-import type { HintJudgeResult, JudgedNextState, JudgedTurnInput, PrmJudgeResult, VoteDetail } from './types.ts';
-import { checkVoteCount, majorityVote } from './vote.ts';
+import type { Vote } from '../../samples/types.ts';
+import { selectHint } from '../hint-select.ts';
+import { readFeedback } from '../offline/index.ts';
+import { readToolOutput } from '../offline/tools/index.ts';
+import { contentToText, stripInternalContext } from '../text.ts';
+import type { HintJudgeResult, Judge, JudgedNextState, JudgedTurnInput, PrmJudgeResult, VoteDetail } from '../types.ts';
+import { checkVoteCount, majorityVote } from '../vote.ts';
 
 /** What the rules judge concluded about one next state. */
 export interface RulesVerdict {
@@ -101,4 +101,13 @@ function describe(verdict: RulesVerdict): string {
 
 function repeat<T>(m: number, make: () => T): T[] {
   return Array.from({ length: checkVoteCount(m) }, make);
+}
+
+/** The rules judge as a `Judge`. */
+export function rulesJudge(opts: RulesJudgeOptions): Judge {
+  return {
+    provider: 'rules',
+    prm: (turn) => runRulesPrmJudge(turn, opts),
+    hint: (turn) => runRulesHintJudge(turn, opts),
+  };
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from './rules.ts';
-import type { JudgedNextState, JudgedTurnInput } from './types.ts';
+import type { JudgedNextState, JudgedTurnInput } from '../types.ts';
 
 const user = (content: JudgedNextState['content']): JudgedNextState => ({ role: 'user', content });
 const tool = (content: string): JudgedNextState => ({ role: 'tool', content });

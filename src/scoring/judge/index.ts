@@ -1,0 +1,14 @@
+// scoring/judge: the `Judge` implementations (model.ts: a judge model; rules.ts: offline rules)
+// and the one factory from the config (from-config.ts).
+export {
+  runPrmJudge,
+  runHintJudge,
+  modelJudge,
+  channelJudgeCall,
+  type JudgeRunOptions,
+  type PrmRunOptions,
+  type HintRunOptions,
+  type ModelJudgeOptions,
+} from './model.ts';
+export { classifyNextState, runRulesPrmJudge, runRulesHintJudge, rulesJudge, type RulesVerdict, type RulesJudgeOptions } from './rules.ts';
+export { createJudge, judgeModelCall, type OwnedJudge } from './from-config.ts';
