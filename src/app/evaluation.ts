@@ -28,7 +28,8 @@ export function evaluationPartsFor(
   const parts: EvaluationParts = { teacher, tokenizer: policy.chatTokenizer };
   if (replay && config.judge.provider === 'openai_compatible') {
     // One connection: the check asks one answer's votes at a time, beside the scoring pipeline's calls.
-    const judge = given.judgeCall !== undefined ? { call: given.judgeCall, close: async () => {} } : judgeModelCall(config, { connections: 1 })!;
+    const judge =
+      given.judgeCall !== undefined ? { call: given.judgeCall, close: async () => {} } : judgeModelCall(config, { connections: 1 })!;
     owned.push(judge.close);
     parts.hintCheck = {
       call: judge.call,

@@ -77,4 +77,3 @@ for (const profile of ['hosted', 'skyrl-train'] as const) {
     }
   });
 }
-
