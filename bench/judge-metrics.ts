@@ -6,6 +6,8 @@
 // A hint matches when it covers at least 75% of the expected hint's words (CJK: characters) and
 // at least half of its own words are expected ones.
 
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { OpenClawError } from '../src/errors/index.ts';
 
 export interface JudgeSetItem {
@@ -145,3 +147,27 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
     falseHintRate: ratio(falseHints, clean.length),
   };
 }
+
+/** The sets' format: the 7-column one starts with its header line. */
+export function parseAnySet(text: string, set: string): JudgeSetItem[] {
+  return text.startsWith(`${HELDOUT2_HEADER.join('\t')}`) ? parseJudgeSet2(text, set) : parseJudgeSet(text, set);
+}
+
+/** Reads bench/judge-set/NAME.tsv in either format, or null when the file is not there. */
+export function loadJudgeSet(name: string): JudgeSetItem[] | null {
+  const path = join(import.meta.dirname, 'judge-set', `${name}.tsv`);
+  if (!existsSync(path)) return null;
+  return parseAnySet(readFileSync(path, 'utf8'), name);
+}
+
+/**
+ * The labelled development sets, by author group: a set and the sets written by the same hands
+ * are one group, so that leave-one-group-out scores a group no part of the training saw.
+ * Sealed sets (bench/judge.ts SEALED_SETS) are not here and no script reads them.
+ */
+export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
+  authors: ['dev', 'heldout'],
+  'heldout-2': ['heldout-2'],
+  'heldout-3': ['heldout-3'],
+  'train-blind': ['train-blind'],
+};

@@ -9,7 +9,10 @@
 
 import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
+import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { readSignals } from './signals.ts';
 import type { ClauseReading } from './types.ts';
 
@@ -38,8 +41,36 @@ const POSITIVE_AT = 0.25;
 /** A clause at or below this polarity complains. */
 const NEGATIVE_AT = -0.25;
 
-/** Reads a user's reply (plain text, internal context already removed). */
-export function readFeedback(text: string, context: { request?: string } = {}): FeedbackReading {
+const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
+let committedModel: ReplyModel | null | undefined;
+
+/** The committed classifier (reply-model.json, written by scripts/train-judge.ts), loaded once; null if absent. */
+export function loadReplyModel(): ReplyModel | null {
+  if (committedModel === undefined)
+    committedModel = existsSync(MODEL_PATH) ? (JSON.parse(readFileSync(MODEL_PATH, 'utf8')) as ReplyModel) : null;
+  return committedModel;
+}
+
+/**
+ * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
+ * the classifier's score over it (`model` null: the rules alone). The hint stays the rules' own:
+ * kept on −1, kept on +1 only when the rules read a wish for later, dropped on 0.
+ */
+export function readFeedback(
+  text: string,
+  context: { request?: string } = {},
+  model: ReplyModel | null = loadReplyModel(),
+): FeedbackReading {
+  const rules = readFeedbackByRules(text, context);
+  if (model === null) return rules;
+  const { score, probs } = predictScore(model, replyFeatures(text, rules, detectLanguage(text)));
+  if (score === rules.score) return rules;
+  const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
+  return { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
+}
+
+/** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
+export function readFeedbackByRules(text: string, context: { request?: string } = {}): FeedbackReading {
   const lang = detectLanguage(text);
   if (lang !== 'en' && lang !== 'zh') return readOtherLanguage(text, lang);
   const signal = readSignals(text, context.request);
