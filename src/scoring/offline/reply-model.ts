@@ -103,7 +103,7 @@ export interface TrainOptions {
  */
 export function trainReplyModel(examples: ReplyExample[], opts: TrainOptions = {}): ReplyModel {
   const epochs = opts.epochs ?? 40;
-  const lr = opts.learningRate ?? 0.3;
+  const lr = opts.learningRate ?? 0.03;
   const l2 = opts.l2 ?? 1e-4;
   const minCount = opts.minCount ?? 2;
   const featureLists = examples.map((e) => replyFeatures(e.text, e.reading, e.lang));

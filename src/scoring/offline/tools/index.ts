@@ -42,6 +42,25 @@ function unwrap(text: string): { text: string; exit: number | null } {
   }
 }
 
+/**
+ * The fix a failing output states in words no parser owns, quoted: "Did you mean --out-dir?", a
+ * command shown on its own indented line after "…, use" / "run:", npm's "retry this command
+ * with …" (its `npm ERR!` prefixes and line wrap removed).
+ */
+export function statedFix(lines: string[]): string | null {
+  const plain = lines.map((l) => l.replace(/^npm (?:ERR!|error)\s?/, ''));
+  for (const line of plain) {
+    const mean = /\b[Dd]id you mean\b[^?]*\?/.exec(line);
+    if (mean !== null) return mean[0].trim();
+  }
+  for (let i = 0; i + 1 < plain.length; i++) {
+    if (/\b(?:use|run|try|with)\s*:?\s*$/i.test(plain[i]) && /^\s{2,}\S/.test(lines[i + 1])) return plain[i + 1].trim();
+  }
+  const retry = /\b(retry|try again|re-?run)\b[^.]*?\bwith\b.+?(?=\s+to\s|[.;]\s|[.;]?$)/i.exec(plain.join(' '));
+  if (retry !== null) return retry[0].replace(/\s+/g, ' ').trim();
+  return null;
+}
+
 /** Reads a tool's output (plain text). */
 export function readToolOutput(raw: string): ToolReading {
   const { text, exit } = unwrap(raw);
@@ -51,14 +70,14 @@ export function readToolOutput(raw: string): ToolReading {
   if (exit !== null && exit !== 0) found.push({ score: -1, hint: null, cue: `exit ${exit}` });
   const failures = found.filter((f) => f.score === -1);
   const cues = found.map((f) => f.cue);
-  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? null, cues };
+  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines), cues };
   const successes = found.filter((f) => f.score === 1);
   if (successes.length > 0) return { score: 1, hint: successes.find((f) => f.hint !== null)?.hint ?? null, cues };
   if (found.length > 0) return { score: 0, hint: null, cues };
   // Nothing recognised: error words say it failed; other output is taken as done.
   const cleaned = text.replace(BENIGN_ERROR, '');
   const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
-  if (hit !== null) return { score: -1, hint: null, cues: [`tool_error:"${hit[0]}"`] };
+  if (hit !== null) return { score: -1, hint: statedFix(lines), cues: [`tool_error:"${hit[0]}"`] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
   return { score: 1, hint: null, cues: ['tool_ok'] };
 }
