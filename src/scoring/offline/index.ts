@@ -10,6 +10,7 @@
 import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { existsSync, readFileSync } from 'node:fs';
+import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
 import { join } from 'node:path';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
@@ -62,11 +63,20 @@ export function readFeedback(
   model: ReplyModel | null = loadReplyModel(),
 ): FeedbackReading {
   const rules = readFeedbackByRules(text, context);
-  if (model === null) return rules;
-  const { score, probs } = predictScore(model, replyFeatures(text, rules, detectLanguage(text)));
-  if (score === rules.score) return rules;
-  const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
-  return { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
+  const lang = detectLanguage(text);
+  let reading = rules;
+  if (model !== null) {
+    const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
+    if (score !== rules.score) {
+      const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
+      reading = { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
+    }
+  }
+  if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
+  // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
+  if (reading.score !== -1) return reading;
+  const hint = mergeHints(reading.hint, correctionHint(text, lang));
+  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
 }
 
 /** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
