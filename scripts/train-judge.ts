@@ -11,8 +11,5 @@ const path = join(import.meta.dirname, '..', 'src', 'scoring', 'offline', 'reply
 // Laid out as biome formats JSON (one feature a line), so `biome check` passes on the committed file.
 const row = (v: number[]) => `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
 const weights = Object.entries(model.weights).map(([name, v]) => `    ${JSON.stringify(name)}: ${row(v)}`);
-writeFileSync(
-  path,
-  `{\n  "version": ${model.version},\n  "bias": ${row(model.bias)},\n  "weights": {\n${weights.join(',\n')}\n  }\n}\n`,
-);
+writeFileSync(path, `{\n  "version": ${model.version},\n  "bias": ${row(model.bias)},\n  "weights": {\n${weights.join(',\n')}\n  }\n}\n`);
 console.log(`wrote ${path}: ${Object.keys(model.weights).length} features`);
