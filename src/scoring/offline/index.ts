@@ -14,7 +14,7 @@ import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts'
 import { join } from 'node:path';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
-import { readSignals } from './signals.ts';
+import { readIntlSignals, readSignals } from './signals.ts';
 import type { ClauseReading } from './types.ts';
 
 export type { ClauseReading } from './types.ts';
@@ -82,7 +82,10 @@ export function readFeedback(
 /** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
 export function readFeedbackByRules(text: string, context: { request?: string } = {}): FeedbackReading {
   const lang = detectLanguage(text);
-  if (lang !== 'en' && lang !== 'zh') return readOtherLanguage(text, lang);
+  if (lang !== 'en' && lang !== 'zh') {
+    const shared = readIntlSignals(text);
+    return shared !== null ? { score: shared.score, hint: null, cues: [shared.cue] } : readOtherLanguage(text, lang);
+  }
   const signal = readSignals(text, context.request);
   const reading = readClauses(text);
   if (signal === null) return reading;

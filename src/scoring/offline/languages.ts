@@ -28,7 +28,7 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい)/,
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました)/,
   },
   es: {
     approve:
@@ -40,7 +40,7 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó)\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo)\b/i,
   },
   de: {
     approve:
@@ -64,7 +64,7 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:
-      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable)/i,
+      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris)/i,
   },
 };
 
