@@ -18,7 +18,7 @@ const OPENING: Record<Lang, RegExp> = {
 };
 // Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
 const CONTRAST: Record<Lang, RegExp> = {
-  en: /,?\s+not\s+[\p{L}\d'"$€£]|\binstead of\b|\brather than\b/iu,
+  en: /,\s*not\s+(?!what|that|how|quite|really|sure|even|at all|bad|great|good|helpful)[\p{L}\d'"$€£]|\binstead of\b|\brather than\b/iu,
   zh: /是[^，。,]{1,20}不是|不是[^，。,]{1,20}(?:而是|[，,]是)/,
   ja: /(ではなく|じゃなく)/,
   es: /,\s*no\s+[\p{L}\d'"]/iu,

@@ -42,6 +42,9 @@ const POSITIVE_AT = 0.25;
 /** A clause at or below this polarity complains. */
 const NEGATIVE_AT = -0.25;
 
+/** The classifier overrules the rules only when at least this sure (leave-one-group-out, docs/judge.md). */
+const OVERRIDE_AT = 0.6;
+
 const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
 let committedModel: ReplyModel | null | undefined;
 
@@ -67,7 +70,7 @@ export function readFeedback(
   let reading = rules;
   if (model !== null) {
     const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
-    if (score !== rules.score) {
+    if (score !== rules.score && probs[score + 1] >= OVERRIDE_AT && !rulesAreSure(rules, score)) {
       const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
       reading = { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
     }
@@ -77,6 +80,17 @@ export function readFeedback(
   if (reading.score !== -1) return reading;
   const hint = mergeHints(reading.hint, correctionHint(text, lang));
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
+}
+
+/**
+ * Where the rules are sure, the classifier may not flip the sign: a reply with a structural
+ * complaint ("not good", "do it again") stays −1, unmixed strong praise ("Wonderful, …") stays +1.
+ */
+function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
+  if (rules.score === -1 && score === 1) return rules.cues.some((c) => /^complaint:/.test(c));
+  if (rules.score === 1 && score === -1)
+    return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;
+  return false;
 }
 
 /** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
