@@ -92,9 +92,12 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
   return items;
 }
 
-/** Words of a text for hint matching: lower-case Latin words and numbers, single CJK characters. */
+/**
+ * Words of a text for hint matching: lower-case Latin words and numbers, single CJK characters
+ * (Chinese characters and Japanese kana alike: without the kana a Japanese sentence was one word).
+ */
 export function hintWords(text: string): string[] {
-  return text.toLowerCase().match(/[\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
+  return text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
 }
 
 /** Whether a judged hint says what the expected hint says (see the file comment). */

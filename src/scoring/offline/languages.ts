@@ -91,6 +91,8 @@ export function detectLanguage(text: string): Lang {
   return bestHits > english && (bestHits >= 2 || (bestHits === 1 && n <= 3)) ? best : 'en';
 }
 
+const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
+
 /** Reads a reply in ja/es/de/fr by its cues. */
 export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr'): FeedbackReading {
   const c = CUES[lang];
@@ -102,7 +104,8 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
   const instructions = sentences.filter((s) => c.instruction.test(s) || c.future.test(s));
   const negative = c.negative.exec(t.replace(c.approve, ''));
   const positive = c.positive.exec(t);
-  const hint = instructions.length > 0 ? instructions.map((s) => s.trim()).join(' ') : null;
+  // "ただ、…", "pero …", "aber …", "mais …": the joiner belongs to the praise before it.
+  const hint = instructions.length > 0 ? instructions.map((s) => s.trim().replace(JOINER, '')).join(' ') : null;
   const future = hint !== null && instructions.every((s) => c.future.test(s));
   const cues = [
     negative && `${lang}:negative:"${negative[0]}"`,
