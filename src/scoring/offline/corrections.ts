@@ -9,16 +9,16 @@ import type { Lang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
-  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped)|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"$€£]))/iu,
-  zh: /(应该是|应该用|我(说|要)的是|你(忘|漏)了|是[^，。,]{1,20}不是|不是[^，。,]{1,20}而是)/,
-  ja: /(ではなく|じゃなく|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
-  es: /\b(?:quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
-  de: /\b(?:ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
-  fr: /(?:je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"$€£]))/iu,
+  zh: /(应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
+  ja: /(ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
+  es: /\b(?:tienes que|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
+  de: /\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
+  fr: /(?:il faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
 };
 // Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
 const CONTRAST: Record<Lang, RegExp> = {
-  en: /,\s*not\s+(?!what|that|how|quite|really|sure|even|at all|bad|great|good|helpful)[\p{L}\d'"$€£]|\binstead of\b|\brather than\b/iu,
+  en: /\d\S*(?: [\p{L}.]+){0,2}\.? not \d|,\s*not\s+(?!what|that|how|quite|really|sure|even|at all|bad|great|good|helpful)[\p{L}\d'"$€£]|\binstead of\b|\brather than\b/iu,
   zh: /是[^，。,]{1,20}不是|不是[^，。,]{1,20}(?:而是|[，,]是)/,
   ja: /(ではなく|じゃなく)/,
   es: /,\s*no\s+[\p{L}\d'"]/iu,

@@ -26,9 +26,9 @@ const DISBELIEF =
 const SARCASM =
   /\b(oh |wow,? )?(great|wonderful|perfect|fantastic|brilliant|awesome|nice),? (another|yet another|more|one more)\b|\bthanks for nothing\b|\bnot\.?\s*$|^wow[.,!]*\s+(very|so|super|really|truly)\s+(helpful|useful)\b/i;
 const NOT_ABOUT_ANSWER =
-  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b|^(hang on|hold on|one sec(ond)?|give me a (sec|second|minute)|brb|afk|be right back)\b/i;
+  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b|^(hang on|hold on|one sec(ond)?|give me a (sec|second|minute)|brb|afk|be right back)\b|\b(meant for my \w+|sorry,? (my )?(cat|kid|dog) \w+)|^(unrelated|completely different thing|different topic|random q(uestion)?|off[- ]topic|totally unrelated)\b|\bcan we (switch|change) (topics?|subjects?)\b/i;
 const DEFER =
-  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b|^(i )?(haven'?t|have not|didn'?t get to) (tried|tested|run|ran|checked|looked at) (it|this|that)( yet)?\b|^not sure yet\b/i;
+  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b|^(i )?(haven'?t|have not|didn'?t get to) (tried|tested|run|ran|checked|looked at|applied|had a chance)\b|^not sure yet\b|\b(park (this|it) for now|no rush|still (thinking|deciding)|can'?t (test|try|check) (it )?until|(wait|waiting) for \w+ to)\b/i;
 
 // The same in the other languages (read before any language's own cues): wrong window, deferral,
 // "are you sure?", and "why does it print null?".
