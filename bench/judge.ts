@@ -1,12 +1,16 @@
 // `npm run bench:judge`: the offline judge (or, with `--judge-config F`, the judge model that
-// config F names) on the hand-labelled replies of bench/judge-set/ (dev.tsv, used while building
-// the judge, and heldout.tsv, never tuned on). Prints, per set and overall: accuracy, recall of
-// −1 / 0 / +1, hint recall, hint precision, false hints on positive or neutral replies, and the
-// offline judge's time per reply, and the same per group (user/tool, language). heldout-2.tsv and
-// heldout-3.tsv (each written from the labelling rules alone by someone who never read the judge;
-// -3 is kept fresh for the next version of the judge) are scored too, in aggregate only: their
-// items are never printed, not even with `--show-misses`. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
-// recall ≥ 0.80, false hints ≤ 5%. `--show-misses` lists the replies judged wrong.
+// config F names) on the hand-labelled next states of bench/judge-set/. Prints, per set and per
+// group (tool outputs; user replies per language): accuracy, recall of −1 / 0 / +1, hint recall,
+// hint precision, false hints on positive or neutral replies, and the offline judge's CPU time per
+// reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
+//   development sets (DEV_SETS): dev and heldout (the judge's authors), heldout-2, heldout-3 and
+//     train-blind (independent authors; all three already measured); `--show-misses` lists their
+//     misses; scripts/train-judge.ts trains the reply classifier on them.
+//   sealed sets (SEALED_SETS, now heldout-4): aggregates only, never an item, not with
+//     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
+// `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier;
+// `--loso` leaves one author group out at a time (train on the others, score it): the honest
+// proxy for a set nobody here has read.
 import { loadConfig } from '../src/config/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import { channelJudgeCall } from '../src/pipeline/index.ts';
@@ -106,7 +110,7 @@ async function main(): Promise<void> {
     print(SEALED.has(set) ? `${set} (sealed)` : set, results);
     printGroups(set, results);
   }
-  print('all development sets', all);
+  if (all.length > 0) print('all development sets', all);
   if (call === null && timed.length > 0) {
     // Time again now that the model is loaded and the code is warm (the first reply pays wink's
     // ~70 ms start): CPU time, the median of 5 passes over the set, as the machine may be busy.

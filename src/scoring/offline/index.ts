@@ -1,17 +1,21 @@
-// The offline judge's reader of a user's reply (`judge.provider: rules`): splits it into
-// sentences and clauses, reads each (English with wink-nlp, Chinese with cue lists), then decides
-//   −1  a complaint (sentiment, structure or a bare "no"), or an instruction without praise;
-//    0  an instruction that comes with praise ("thanks! next time …"), a follow-up question, a
-//       new task, an acknowledgement ("ok", "I see"), or nothing readable;
-//   +1  praise or relief without complaint or instruction;
-// and the hint: in each sentence, the text from its first instruction clause to the sentence
-// end, joined. Deterministic: the same text gives the same verdict.
+// The offline judge's reader of a user's reply (`judge.provider: rules`). First the rules: signals
+// that settle a whole reply (signals.ts: approving negation, defect questions, sarcasm, wrong
+// window, a repeat of the request), then sentences and clauses (English with wink-nlp, Chinese
+// with cue lists; languages.ts for ja/es/de/fr):
+//   −1  a complaint (sentiment, structure or a bare "no"), or an instruction to change this answer;
+//    0  a follow-up question, a new task, an acknowledgement ("ok", "I see"), or nothing readable;
+//   +1  praise or relief without complaint, or with only a wish for later ("thanks! next time …").
+// Then the reply classifier (reply-model.ts, weights in reply-model.json from scripts/train-judge.ts)
+// reads the rules' verdict and cues with the words and character n-grams, and overrules the score
+// when it is sure (p ≥ 0.6) and the rules are not (never the sign of a structural complaint or of
+// unmixed strong praise). Hint: the instruction part of each sentence, or on a failure the
+// correction it states ("It's Canberra.", corrections.ts). Deterministic: same text, same verdict.
 
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
-import { existsSync, readFileSync } from 'node:fs';
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
-import { join } from 'node:path';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { readIntlSignals, readSignals } from './signals.ts';
