@@ -45,6 +45,11 @@ export function correctionHint(text: string, lang: Lang): string | null {
   const langs = [lang, ...(Object.keys(OPENING) as Lang[]).filter((l) => l !== lang)];
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i].replace(LEAD, '');
+    // "8 fl oz. not 12.": a bare "not Y" says the sentence before it was the right value.
+    if (i > 0 && /^not\s+\S+[.!]?$/i.test(part) && !DESCRIBES.test(parts[i - 1])) return parts[i - 1].replace(LEAD, '').trim();
+    // "the average of 4, 8, 15 is 9, you said 11": the clause before "you said/gave …" is the fix.
+    const saidAt = part.search(/,\s*(?:but |and )?you (?:said|gave|wrote|put|got|have|used|had)\b/i);
+    if (saidAt > 0) return part.slice(0, saidAt).trim();
     const open = langs.map((l) => OPENING[l].exec(part)).find((m) => m !== null) ?? null;
     if (open !== null) {
       // The cue opens a clause ("…, but you left out X"): start there; at the start, keep it all.
@@ -55,6 +60,21 @@ export function correctionHint(text: string, lang: Lang): string | null {
     // "It looks like a slide deck, not an essay" describes the answer; it does not say what to write.
     // Contrast cues of the detected language only: ", no …" is a Spanish contrast, an English list.
     if (CONTRAST[lang].test(part) && !DESCRIBES.test(part)) return part.trim();
+  }
+  if (lang !== 'en') return null;
+  // No cue anywhere: "there are 3 r's", "haiku is 5-7-5" — a stated value (a number) in a clause
+  // about the thing, not about "you" or the answer ("That one is $1,400" describes the answer).
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const fact = parts[i]
+      .split(/,\s+/)
+      .reverse()
+      .find(
+        (c) =>
+          /\b(?:there (?:are|is|were) (?:only )?\d|(?:is|are|equals?|should be|=)\s+(?:about |around |roughly |exactly )?[\d$€£])/i.test(
+            c,
+          ) && !/\byou\b|^(?:that|this|it|these|those)\b/i.test(c),
+      );
+    if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();
   }
   return null;
 }
