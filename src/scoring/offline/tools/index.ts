@@ -70,7 +70,10 @@ export function statedFix(lines: string[]): string | null {
   if (missing !== null) return missing[0];
   // A sentence that tells the reader what to do: "Please select a different name and try again.",
   // "Grant the role … to the service account.", up to its first comma.
-  const advice = /(?:^|[.:;!]\s+)((?:Please|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b[^.,;]*)/.exec(joined);
+  const advice =
+    /(?:^|[.:;!]\s+)((?:Please|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b[^.,;]*)/.exec(
+      joined,
+    );
   return advice !== null ? advice[1].trim() : null;
 }
 

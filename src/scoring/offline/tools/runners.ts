@@ -30,8 +30,7 @@ function expectedValue(text: string): string | null {
 function otherSummaries(text: string): ToolFinding[] {
   const line = /^.*\b(?:\d+ (?:runs?|tests?|examples?|assertions?|passed)|Passed:\s*\d+|Total:\s*\d+)\b.*$/im.exec(text);
   if (line === null) return [];
-  const bad =
-    count(line[0], /(\d+) (?:failed|failures?|errors?)\b/gi) + count(line[0], /\b(?:Failed|Failures|Errors):\s*(\d+)/g);
+  const bad = count(line[0], /(\d+) (?:failed|failures?|errors?)\b/gi) + count(line[0], /\b(?:Failed|Failures|Errors):\s*(\d+)/g);
   const good = count(line[0], /(\d+) (?:runs?|tests?|examples?|passed)\b/gi) + count(line[0], /\bPassed:\s*(\d+)/g);
   if (bad > 0) return [finding(-1, `tests:"${line[0].trim().slice(0, 60)}"`, expectedValue(text))];
   return good > 0 ? [finding(1, `tests:"${line[0].trim().slice(0, 60)}"`)] : [];

@@ -190,7 +190,8 @@ const info: ToolParser = (text, lines) => {
   // `git log --oneline`: "a1b2c3d Bump version to 2.3.1" on every line.
   if (lines.length > 0 && lines.every((l) => /^[0-9a-f]{7,40} (?:\(.*?\) )?\S/.test(l.trim()))) return [finding(0, 'git:log')];
   // A table with its header only (`docker ps`, `kubectl get` with nothing running): an empty list.
-  if (lines.length === 1 && /^[A-Z][A-Z ]*[A-Z](?:\s{2,}[A-Z][A-Z ]*[A-Z]){2,}\s*$/.test(lines[0].trim())) return [finding(0, 'empty table')];
+  if (lines.length === 1 && /^[A-Z][A-Z ]*[A-Z](?:\s{2,}[A-Z][A-Z ]*[A-Z]){2,}\s*$/.test(lines[0].trim()))
+    return [finding(0, 'empty table')];
   const logLines = lines.filter((l) => /^\s*(?:\S+\s+){0,2}\[?(?:INFO|DEBUG|TRACE|NOTICE)\]?\b/.test(l));
   if (lines.length > 0 && logLines.length === lines.length) return [finding(0, 'log lines')];
   if (/^(?:Nothing to (?:do|be done)|No changes|nothing to (?:do|update))\b/im.test(t)) return [finding(0, 'nothing to do')];
