@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { classifyNextState } from '../rules.ts';
 import { readFeedback } from './index.ts';
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
-import { CLASSES, predictScore, replyFeatures, trainReplyModel } from './reply-model.ts';
+import { type ReplyScore, predictScore, replyFeatures, trainReplyModel } from './reply-model.ts';
 
 test('a failure that states what was right carries it as the hint, in six languages', () => {
   assert.equal(correctionHint("Sydney? Seriously? It's Canberra.", 'en'), "It's Canberra.");
@@ -68,7 +68,7 @@ test('tool output that only shows data is information; stated fixes are quoted',
 });
 
 test('the classifier trains deterministically and only overrules the rules when sure', () => {
-  const ex = (text: string, score: (typeof CLASSES)[number]) => ({
+  const ex = (text: string, score: ReplyScore) => ({
     text,
     score,
     lang: 'en',
