@@ -6,6 +6,8 @@
 // A hint matches when it covers at least 75% of the expected hint's words (CJK: characters) and
 // at least half of its own words are expected ones.
 
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { OpenClawError } from '../src/errors/index.ts';
 
 export interface JudgeSetItem {
@@ -90,9 +92,12 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
   return items;
 }
 
-/** Words of a text for hint matching: lower-case Latin words and numbers, single CJK characters. */
+/**
+ * Words of a text for hint matching: lower-case Latin words and numbers, single CJK characters
+ * (Chinese characters and Japanese kana alike: without the kana a Japanese sentence was one word).
+ */
 export function hintWords(text: string): string[] {
-  return text.toLowerCase().match(/[\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
+  return text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
 }
 
 /** Whether a judged hint says what the expected hint says (see the file comment). */
@@ -145,3 +150,27 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
     falseHintRate: ratio(falseHints, clean.length),
   };
 }
+
+/** The sets' format: the 7-column one starts with its header line. */
+export function parseAnySet(text: string, set: string): JudgeSetItem[] {
+  return text.startsWith(`${HELDOUT2_HEADER.join('\t')}`) ? parseJudgeSet2(text, set) : parseJudgeSet(text, set);
+}
+
+/** Reads bench/judge-set/NAME.tsv in either format, or null when the file is not there. */
+export function loadJudgeSet(name: string): JudgeSetItem[] | null {
+  const path = join(import.meta.dirname, 'judge-set', `${name}.tsv`);
+  if (!existsSync(path)) return null;
+  return parseAnySet(readFileSync(path, 'utf8'), name);
+}
+
+/**
+ * The labelled development sets, by author group: a set and the sets written by the same hands
+ * are one group, so that leave-one-group-out scores a group no part of the training saw.
+ * Sealed sets (bench/judge.ts SEALED_SETS) are not here and no script reads them.
+ */
+export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
+  authors: ['dev', 'heldout'],
+  'heldout-2': ['heldout-2'],
+  'heldout-3': ['heldout-3'],
+  'train-blind': ['train-blind'],
+};

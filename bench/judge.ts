@@ -1,14 +1,16 @@
 // `npm run bench:judge`: the offline judge (or, with `--judge-config F`, the judge model that
-// config F names) on the hand-labelled replies of bench/judge-set/ (dev.tsv, used while building
-// the judge, and heldout.tsv, never tuned on). Prints, per set and overall: accuracy, recall of
-// −1 / 0 / +1, hint recall, hint precision, false hints on positive or neutral replies, and the
-// offline judge's time per reply, and the same per group (user/tool, language). heldout-2.tsv and
-// heldout-3.tsv (each written from the labelling rules alone by someone who never read the judge;
-// -3 is kept fresh for the next version of the judge) are scored too, in aggregate only: their
-// items are never printed, not even with `--show-misses`. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint
-// recall ≥ 0.80, false hints ≤ 5%. `--show-misses` lists the replies judged wrong.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// config F names) on the hand-labelled next states of bench/judge-set/. Prints, per set and per
+// group (tool outputs; user replies per language): accuracy, recall of −1 / 0 / +1, hint recall,
+// hint precision, false hints on positive or neutral replies, and the offline judge's CPU time per
+// reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
+//   development sets (DEV_SETS): dev and heldout (the judge's authors), heldout-2, heldout-3 and
+//     train-blind (independent authors; all three already measured); `--show-misses` lists their
+//     misses; scripts/train-judge.ts trains the reply classifier on them.
+//   sealed sets (SEALED_SETS, now heldout-4): aggregates only, never an item, not with
+//     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
+// `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier;
+// `--loso` leaves one author group out at a time (train on the others, score it): the honest
+// proxy for a set nobody here has read.
 import { loadConfig } from '../src/config/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import {
@@ -19,11 +21,20 @@ import {
   type JudgeCall,
   type JudgedTurnInput,
 } from '../src/scoring/index.ts';
-import { hintMatches, parseJudgeSet, parseJudgeSet2, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
+import { loadReplyModel, readFeedback } from '../src/scoring/offline/index.ts';
+import type { ReplyModel } from '../src/scoring/offline/reply-model.ts';
+import { DEVELOPMENT_SETS, hintMatches, loadJudgeSet, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
+import { groupItems, trainOnGroups } from './judge-train.ts';
 
-const SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3'] as const;
-/** Sets whose items are never printed (held out from whoever tunes the judge). */
-const SEALED = new Set<string>(['heldout-2', 'heldout-3']);
+/** Development sets: scored with per-item misses under `--show-misses`. */
+const DEV_SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3', 'train-blind'] as const;
+/**
+ * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
+ * their aggregates (overall and per group) and never their items. A missing file is skipped.
+ */
+export const SEALED_SETS = ['heldout-4'] as const;
+const SETS = [...DEV_SETS, ...SEALED_SETS];
+const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
 const MODEL_CONCURRENCY = 4;
 const args = process.argv.slice(2);
@@ -31,6 +42,10 @@ const configAt = args.indexOf('--judge-config');
 const configPath = configAt >= 0 ? args[configAt + 1] : undefined;
 if (configAt >= 0 && configPath === undefined) throw new Error('--judge-config needs a config file path');
 const showMisses = args.includes('--show-misses');
+// `--loso`: leave one author group out (see leaveOneGroupOut); `--rules-only`: no classifier.
+const loso = args.includes('--loso');
+const rulesOnly = args.includes('--rules-only');
+const model = rulesOnly ? null : loadReplyModel();
 // `--sets dev,heldout` scores only those sets (while tuning, the sealed set is not run at all).
 const setsAt = args.indexOf('--sets');
 const onlySets = setsAt >= 0 ? new Set((args[setsAt + 1] ?? '').split(',')) : null;
@@ -66,21 +81,28 @@ async function main(): Promise<void> {
     close = () => channel.close();
     call = channelJudgeCall(channel, c.judge.model_id!);
   }
-  console.log(`judge: ${call === null ? 'offline (judge.provider: rules)' : `model from ${configPath}`}`);
+  if (loso) return leaveOneGroupOut();
+  const mode = rulesOnly ? 'offline, rules only (no classifier)' : 'offline (judge.provider: rules)';
+  console.log(`judge: ${call === null ? mode : `model from ${configPath}`}`);
   const all: Array<{ item: JudgeSetItem; got: Judgement }> = [];
+  const timed: JudgeSetItem[] = [];
   let offlineMs = 0;
   for (const set of SETS) {
     if (onlySets !== null && !onlySets.has(set)) continue;
-    const raw = readFileSync(join(import.meta.dirname, 'judge-set', `${set}.tsv`), 'utf8');
-    const items = set.startsWith('heldout-') ? parseJudgeSet2(raw, set) : parseJudgeSet(raw, set);
+    const items = loadJudgeSet(set);
+    if (items === null) {
+      console.log(`${set.padEnd(22)} skipped: bench/judge-set/${set}.tsv is not there`);
+      continue;
+    }
     const results: Array<{ item: JudgeSetItem; got: Judgement }> = [];
     if (call === null) {
       for (const item of items) {
         const t0 = performance.now();
-        const got = classifyNextState({ role: item.role, content: item.text }, judgeContext(item));
+        const got = offlineJudge(item, model);
         offlineMs += performance.now() - t0;
         results.push({ item, got });
       }
+      timed.push(...items);
     } else {
       // A few replies at a time, so a remote judge model is not asked 600 times in a row.
       for (let i = 0; i < items.length; i += MODEL_CONCURRENCY) {
@@ -89,37 +111,78 @@ async function main(): Promise<void> {
         batch.forEach((item, k) => results.push({ item, got: judged[k] }));
       }
     }
-    all.push(...results);
-    print(set, results);
+    // Sealed sets count in their own lines only, never in "all development sets".
+    if (!SEALED.has(set)) all.push(...results);
+    print(SEALED.has(set) ? `${set} (sealed)` : set, results);
     printGroups(set, results);
   }
-  print('all', all);
-  if (call === null) {
+  if (all.length > 0) print('all development sets', all);
+  if (call === null && timed.length > 0) {
     // Time again now that the model is loaded and the code is warm (the first reply pays wink's
     // ~70 ms start): CPU time, the median of 5 passes over the set, as the machine may be busy.
     const passes: number[] = [];
     for (let p = 0; p < 5; p++) {
       const t0 = process.cpuUsage();
-      for (const { item } of all) classifyNextState({ role: item.role, content: item.text }, judgeContext(item));
+      for (const item of timed) offlineJudge(item, model);
       const used = process.cpuUsage(t0);
-      passes.push((used.user + used.system) / 1000 / all.length);
+      passes.push((used.user + used.system) / 1000 / timed.length);
     }
     passes.sort((a, b) => a - b);
     console.log(
-      `CPU time per reply: ${passes[2].toFixed(3)} ms (median of 5 passes; first pass incl. model load: ${(offlineMs / all.length).toFixed(3)} ms wall)`,
+      `CPU time per reply: ${passes[2].toFixed(3)} ms (median of 5 passes; first pass incl. model load: ${(offlineMs / timed.length).toFixed(3)} ms wall)`,
     );
   }
-  if (showMisses) {
-    for (const { item, got } of all) {
-      if (SEALED.has(item.set)) continue;
-      const hintOk = item.hint === null ? got.hint === null || item.score < 0 : got.hint !== null && hintMatches(item.hint, got.hint);
-      if (got.score !== item.score || !hintOk)
-        console.log(
-          `MISS ${item.set}:${item.line} want ${item.score} ${JSON.stringify(item.hint)} got ${got.score} ${JSON.stringify(got.hint)} :: ${item.text}`,
-        );
-    }
-  }
+  if (showMisses) for (const r of all) printMiss(r);
   await close();
+}
+
+/** The offline judge on one item, with the given reply classifier (null: rules only). */
+function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null): Judgement {
+  if (item.role === 'tool') return classifyNextState({ role: 'tool', content: item.text }, judgeContext(item));
+  const r = readFeedback(item.text, {}, replyModel);
+  return { score: r.score, hint: r.hint };
+}
+
+function printMiss({ item, got }: { item: JudgeSetItem; got: Judgement }): void {
+  if (SEALED.has(item.set)) return;
+  const hintOk = item.hint === null ? got.hint === null || item.score < 0 : got.hint !== null && hintMatches(item.hint, got.hint);
+  if (got.score !== item.score || !hintOk)
+    console.log(
+      `MISS ${item.set}:${item.line} want ${item.score} ${JSON.stringify(item.hint)} got ${got.score} ${JSON.stringify(got.hint)} :: ${item.text}`,
+    );
+}
+
+/**
+ * Leave one author group out: for each group of development sets, train the classifier on the
+ * other groups (and the rules' examples), score the group left out. The sets have different
+ * authors, so this is the honest proxy for a set nobody here has seen; the committed model's
+ * score on its own training sets is not. Also prints the rules alone on the same items.
+ */
+function leaveOneGroupOut(): void {
+  console.log('leave-one-group-out: classifier trained without the group it scores');
+  const pooled: Array<{ item: JudgeSetItem; got: Judgement }> = [];
+  const pooledRules: Array<{ item: JudgeSetItem; got: Judgement }> = [];
+  for (const group of Object.keys(DEVELOPMENT_SETS)) {
+    const items = groupItems([group]);
+    if (items.length === 0) {
+      console.log(`${group.padEnd(22)} skipped: no set file`);
+      continue;
+    }
+    const foldModel = trainOnGroups(Object.keys(DEVELOPMENT_SETS).filter((g) => g !== group));
+    const results = items.map((item) => ({ item, got: offlineJudge(item, foldModel) }));
+    const rules = items.map((item) => ({ item, got: offlineJudge(item, null) }));
+    print(`${group} (rules only)`, rules);
+    print(`${group} (left out)`, results);
+    printGroups(group, results);
+    if (group !== 'authors') {
+      pooled.push(...results);
+      pooledRules.push(...rules);
+    }
+    if (showMisses) for (const r of results) printMiss(r);
+  }
+  print('independent sets, rules only', pooledRules);
+  print('independent sets, left out', pooled);
+  printGroups('independent', pooled);
 }
 
 /** What the offline judge is told about the turn: the set's context line, as the assistant's answer. */

@@ -396,6 +396,14 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   const none = { instruction: null, newTask: false };
   if (rest.length === 0) return none;
   const [head, second] = rest;
+  // "now can you make it also lowercase the extensions?", "could you turn it into an alias too?":
+  // more work on top of an answer that stands, not a change to it.
+  if (
+    (openers.has('now') || openers.has('next') || /\b(too|as well)\W*$/.test(lower)) &&
+    /\b(can|could|would|will) you\b|^\W*(?:please )?(?:make|add|turn|write|do)\b/.test(lower) &&
+    !/\b(instead|rather|only|not|no|shorter|longer|less|fewer|again)\b/.test(lower)
+  )
+    return { instruction: null, newTask: true };
   if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || NEGATIVE_IMPERATIVES.has(head.text))
     return { instruction: 'negative imperative', newTask: false };
   if (LIMIT.test(lower)) return { instruction: 'limit', newTask: false };

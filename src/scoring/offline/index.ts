@@ -1,28 +1,28 @@
-// The offline judge's reader of a user's reply (`judge.provider: rules`): splits it into
-// sentences and clauses, reads each (English with wink-nlp, Chinese with cue lists), then decides
-//   −1  a complaint (sentiment, structure or a bare "no"), or an instruction without praise;
-//    0  an instruction that comes with praise ("thanks! next time …"), a follow-up question, a
-//       new task, an acknowledgement ("ok", "I see"), or nothing readable;
-//   +1  praise or relief without complaint or instruction;
-// and the hint: in each sentence, the text from its first instruction clause to the sentence
-// end, joined. Deterministic: the same text gives the same verdict.
+// The offline judge's reader of a user's reply (`judge.provider: rules`). First the rules: signals
+// that settle a whole reply (signals.ts: approving negation, defect questions, sarcasm, wrong
+// window, a repeat of the request), then sentences and clauses (English with wink-nlp, Chinese
+// with cue lists; languages.ts for ja/es/de/fr):
+//   −1  a complaint (sentiment, structure or a bare "no"), or an instruction to change this answer;
+//    0  a follow-up question, a new task, an acknowledgement ("ok", "I see"), or nothing readable;
+//   +1  praise or relief without complaint, or with only a wish for later ("thanks! next time …").
+// Then the reply classifier (reply-model.ts, weights in reply-model.json from scripts/train-judge.ts)
+// reads the rules' verdict and cues with the words and character n-grams, and overrules the score
+// when it is sure (p ≥ 0.6) and the rules are not (never the sign of a structural complaint or of
+// unmixed strong praise). Hint: the instruction part of each sentence, or on a failure the
+// correction it states ("It's Canberra.", corrections.ts). Deterministic: same text, same verdict.
 
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
+import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
-import { readSignals } from './signals.ts';
-import type { ClauseReading } from './types.ts';
+import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
+import { readIntlSignals, readSignals } from './signals.ts';
+import type { ClauseReading, FeedbackReading } from './types.ts';
 
-export type { ClauseReading } from './types.ts';
+export type { ClauseReading, FeedbackReading } from './types.ts';
 export { RULE_EXAMPLES, type RuleExample } from './examples.ts';
-
-/** What the reader concluded about a user's reply. */
-export interface FeedbackReading {
-  score: 1 | 0 | -1;
-  hint: string | null;
-  /** What decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`). */
-  cues: string[];
-}
 
 // A comma, then "not" and a noun phrase; "not really/sure/bad/…" are hedges, not contrasts.
 const CONTRAST =
@@ -38,10 +38,64 @@ const POSITIVE_AT = 0.25;
 /** A clause at or below this polarity complains. */
 const NEGATIVE_AT = -0.25;
 
-/** Reads a user's reply (plain text, internal context already removed). */
-export function readFeedback(text: string, context: { request?: string } = {}): FeedbackReading {
+/** The classifier overrules the rules only when at least this sure (leave-one-group-out, docs/judge.md). */
+const OVERRIDE_AT = 0.6;
+
+const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
+let committedModel: ReplyModel | null | undefined;
+
+/** The committed classifier (reply-model.json, written by scripts/train-judge.ts), loaded once; null if absent. */
+export function loadReplyModel(): ReplyModel | null {
+  if (committedModel === undefined)
+    committedModel = existsSync(MODEL_PATH) ? (JSON.parse(readFileSync(MODEL_PATH, 'utf8')) as ReplyModel) : null;
+  return committedModel;
+}
+
+/**
+ * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
+ * the classifier's score over it (`model` null: the rules alone). The hint stays the rules' own:
+ * kept on −1, kept on +1 only when the rules read a wish for later, dropped on 0.
+ */
+export function readFeedback(
+  text: string,
+  context: { request?: string } = {},
+  model: ReplyModel | null = loadReplyModel(),
+): FeedbackReading {
+  const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
-  if (lang !== 'en' && lang !== 'zh') return readOtherLanguage(text, lang);
+  let reading = rules;
+  if (model !== null) {
+    const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
+    if (score !== rules.score && probs[score + 1] >= OVERRIDE_AT && !rulesAreSure(rules, score)) {
+      const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
+      reading = { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
+    }
+  }
+  if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
+  // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
+  if (reading.score !== -1) return reading;
+  const hint = mergeHints(reading.hint, correctionHint(text, lang));
+  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
+}
+
+/**
+ * Where the rules are sure, the classifier may not flip the sign: a reply with a structural
+ * complaint ("not good", "do it again") stays −1, unmixed strong praise ("Wonderful, …") stays +1.
+ */
+function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
+  if (rules.score === -1 && score === 1) return rules.cues.some((c) => /^complaint:/.test(c));
+  if (rules.score === 1 && score === -1)
+    return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;
+  return false;
+}
+
+/** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
+export function readFeedbackByRules(text: string, context: { request?: string } = {}): FeedbackReading {
+  const lang = detectLanguage(text);
+  if (lang !== 'en' && lang !== 'zh') {
+    const shared = readIntlSignals(text);
+    return shared !== null ? { score: shared.score, hint: null, cues: [shared.cue] } : readOtherLanguage(text, lang);
+  }
   const signal = readSignals(text, context.request);
   const reading = readClauses(text);
   if (signal === null) return reading;

@@ -4,7 +4,7 @@
 // read before the complaints they contain, and acknowledgements/deferrals that are neutral.
 // Hints are the instruction sentence in the user's own words.
 
-import type { FeedbackReading } from './index.ts';
+import type { FeedbackReading } from './types.ts';
 
 export type Lang = 'en' | 'zh' | 'ja' | 'es' | 'de' | 'fr';
 
@@ -25,9 +25,10 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     negative:
       /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて)/,
     future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
-    instruction: /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に))/,
+    instruction:
+      /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい)/,
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました)/,
   },
   es: {
     approve:
@@ -35,11 +36,11 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$/i,
     negative:
       /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre)\b/i,
-    future: /\b(la próxima vez|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
+    future: /\b(la próxima( vez)?|para la próxima|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
     instruction:
-      /\b(por favor|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
+      /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó)\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo)\b/i,
   },
   de: {
     approve:
@@ -49,7 +50,7 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?)\b/i,
     future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer)\b/i,
     instruction:
-      /\b(bitte|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
+      /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
       /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt)\b/i,
   },
@@ -61,9 +62,9 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?)/i,
     future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
-      /(s'il (te|vous) pla[iî]t|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
+      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:
-      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable)/i,
+      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris)/i,
   },
 };
 
@@ -90,6 +91,8 @@ export function detectLanguage(text: string): Lang {
   return bestHits > english && (bestHits >= 2 || (bestHits === 1 && n <= 3)) ? best : 'en';
 }
 
+const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
+
 /** Reads a reply in ja/es/de/fr by its cues. */
 export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr'): FeedbackReading {
   const c = CUES[lang];
@@ -101,7 +104,8 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
   const instructions = sentences.filter((s) => c.instruction.test(s) || c.future.test(s));
   const negative = c.negative.exec(t.replace(c.approve, ''));
   const positive = c.positive.exec(t);
-  const hint = instructions.length > 0 ? instructions.map((s) => s.trim()).join(' ') : null;
+  // "ただ、…", "pero …", "aber …", "mais …": the joiner belongs to the praise before it.
+  const hint = instructions.length > 0 ? instructions.map((s) => s.trim().replace(JOINER, '')).join(' ') : null;
   const future = hint !== null && instructions.every((s) => c.future.test(s));
   const cues = [
     negative && `${lang}:negative:"${negative[0]}"`,

@@ -15,7 +15,7 @@ const APPROVING_NEGATION =
   /\b(nothing to (add|complain about|change|fix|criticise|criticize)|no complaints?|can'?t complain|(leave|keep) it (like that|as is|as it is)|(fine|good|ok) as (is|it is)|(is|are) (gone|fixed) now|no (more )?\w+ (any ?more|now)|(doesn'?t|does not|don'?t|isn'?t|no longer|not) \w+(ing)? (any ?more|now)\b|no thanks?,? (that'?s|that is|that covers|all good|i'?m good))/i;
 // A question about a visible defect: "why is it printing null?", "should it really hang this long?".
 const DEFECT_QUESTION =
-  /\b(why|how come)\b.*\b(null|undefined|nan|none|empty|blank|error|errors|wrong|fail\w*|crash\w*|hang\w*|zero|twice|duplicated?|missing|broken|negative|still)\b.*\?|\b(is (it|this|that)|should (it|this|that)) (really |even )?(supposed to|meant to|normal|expected|really)\b.*\?/i;
+  /\b(why|how come)\b.*\b(null|undefined|nan|none|empty|blank|error|errors|wrong|fail\w*|crash\w*|hang\w*|deadlock\w*|throws?|raises?|\w+error|exception|leak\w*|zero|twice|duplicated?|missing|broken|negative|still)\b.*\?|\b(is (it|this|that)|should (it|this|that)) (really |even )?(supposed to|meant to|normal|expected|really)\b.*\?/i;
 // A count that came out wrong: "i said ten and got seven", "I asked for five names and there are only three".
 const COUNT_MISMATCH =
   /\bi (asked for|said|wanted|needed|requested)\b.*\b(got|get|there (are|is|were)|only|you gave|but)\b.*\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b/i;
@@ -26,15 +26,26 @@ const DISBELIEF =
 const SARCASM =
   /\b(oh |wow,? )?(great|wonderful|perfect|fantastic|brilliant|awesome|nice),? (another|yet another|more|one more)\b|\bthanks for nothing\b|\bnot\.?\s*$|^wow[.,!]*\s+(very|so|super|really|truly)\s+(helpful|useful)\b/i;
 const NOT_ABOUT_ANSWER =
-  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b/i;
+  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b|^(hang on|hold on|one sec(ond)?|give me a (sec|second|minute)|brb|afk|be right back)\b|\b(meant for my \w+|sorry,? (my )?(cat|kid|dog) \w+)|^(unrelated|completely different thing|different topic|random q(uestion)?|off[- ]topic|totally unrelated)\b|\bcan we (switch|change) (topics?|subjects?)\b/i;
 const DEFER =
-  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b/i;
+  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b|^(i )?(haven'?t|have not|didn'?t get to) (tried|tested|run|ran|checked|looked at|applied|had a chance)\b|^not sure yet\b|\b(park (this|it) for now|no rush|still (thinking|deciding)|can'?t (test|try|check) (it )?until|(wait|waiting) for \w+ to)\b/i;
+
+// The same in the other languages (read before any language's own cues): wrong window, deferral,
+// "are you sure?", and "why does it print null?".
+const NOT_ABOUT_ANSWER_INTL =
+  /(me equivoqué de (chat|ventana|conversación)|(mauvaise|mauvais) (fenêtre|onglet|conversation)|je me suis trompée? de (fenêtre|conversation|chat)|falsche(s|n|r)? (fenster|chat|tab)|发错(了)?(窗口|群|人|地方)?|别管(了)?$|(別の|違う)(ウィンドウ|チャット|画面)|(ウィンドウ|チャット)を間違え|誤爆)/i;
+const DISBELIEF_INTL =
+  /^(are you sure|you sure)\b.*\?|\b(are you sure about that)\b|你确定|真的吗[？?]|本当(に|ですか)[？?]|(¿)?(estás|está) seguro|bist du (dir )?sicher|(tu es|t'es|vous êtes) sûr/i;
+const DEFECT_QUESTION_INTL =
+  /((为什么|为啥|怎么)[^？?]*(null|undefined|nan|空|错|报错|不对|失败|卡)|(por qué|porque)[^?]*(undefined|null|nan|error|vac[ií]o|falla)|pourquoi[^?]*(null|undefined|nan|erreur|vide|plante)|(warum|wieso)[^?]*(null|undefined|nan|fehler|leer|abstürzt)|(なぜ|なんで|どうして)[^？?]*(null|undefined|エラー|空|失敗))[^?？]*[?？]/i;
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** A signal that decides the whole reply, or null to read it clause by clause. */
 export function readSignals(text: string, request?: string): Signal | null {
   const t = text.trim();
+  const intl = readIntlSignals(t);
+  if (intl !== null) return intl;
   if (NOT_ABOUT_ANSWER.test(t)) return { score: 0, cue: 'not about the answer' };
   if (DEFER.test(t)) return { score: 0, cue: 'deferred' };
   if (DISBELIEF.test(t)) return { score: -1, cue: 'disbelief' };
@@ -48,5 +59,13 @@ export function readSignals(text: string, request?: string): Signal | null {
     if (b.length >= 3 && a.size >= 3 && b.filter((w) => a.has(w)).length / b.length >= 0.8) return { score: -1, cue: 'repeated request' };
   }
   if (APPROVING_NEGATION.test(t)) return { score: 1, cue: 'approving negation' };
+  return null;
+}
+
+/** The signals every language shares (wrong window, "are you sure?", "why … null?"), or null. */
+export function readIntlSignals(text: string): Signal | null {
+  if (NOT_ABOUT_ANSWER_INTL.test(text)) return { score: 0, cue: 'not about the answer' };
+  if (DISBELIEF_INTL.test(text)) return { score: -1, cue: 'disbelief' };
+  if (DEFECT_QUESTION_INTL.test(text)) return { score: -1, cue: 'question exposing a defect' };
   return null;
 }

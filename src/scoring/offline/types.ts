@@ -15,3 +15,11 @@ export interface ClauseReading {
   /** A plain follow-up question (neutral unless it complains). */
   question: boolean;
 }
+
+/** What the reader concluded about a user's reply. */
+export interface FeedbackReading {
+  score: 1 | 0 | -1;
+  hint: string | null;
+  /** What decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`). */
+  cues: string[];
+}

@@ -22,6 +22,9 @@ export interface ToolReading {
 
 const TOOL_ERROR_EN =
   /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*)/im;
+/** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
+const SUCCESS_LINE =
+  /^\s*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
 /** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
 const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
 const TOOL_ERROR_ZH = /(错误|失败|异常|エラー|失敗)/;
@@ -42,6 +45,55 @@ function unwrap(text: string): { text: string; exit: number | null } {
   }
 }
 
+/**
+ * The fix a failing output states in words no parser owns, quoted: "Did you mean --out-dir?", a
+ * command shown on its own indented line after "…, use" / "run:", npm's "retry this command
+ * with …" (its `npm ERR!` prefixes and line wrap removed).
+ */
+export function statedFix(lines: string[]): string | null {
+  const plain = lines.map((l) => l.replace(/^npm (?:ERR!|error)\s?/, ''));
+  for (const line of plain) {
+    const mean = /\b[Dd]id you mean\b[^?]*\?/.exec(line);
+    if (mean !== null) return mean[0].trim();
+  }
+  for (let i = 0; i + 1 < plain.length; i++) {
+    if (/\b(?:use|run|try|with)\s*:?\s*$/i.test(plain[i]) && /^\s{2,}\S/.test(lines[i + 1])) return plain[i + 1].trim();
+  }
+  for (let i = 0; i + 1 < plain.length; i++) {
+    // Ubuntu's "Command 'pyhton' not found, did you mean:" then the candidates on the next lines.
+    if (/did you mean:?\s*$/i.test(plain[i])) return plain[i + 1].trim();
+  }
+  const joined = plain.join(' ').replace(/\s+/g, ' ');
+  const retry = /\b(retry|try again|re-?run)\b[^.]*?\bwith\b.+?(?=\s+to\s|[.;]\s|[.;]?$)/i.exec(joined);
+  if (retry !== null) return retry[0].trim();
+  const missing = /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?:? ['"`]?[\w.-]+['"`]?/i.exec(joined);
+  if (missing !== null) return missing[0];
+  // A sentence that tells the reader what to do: "Please select a different name and try again.",
+  // "Grant the role … to the service account.", up to its first comma.
+  const advice =
+    /(?:^|[.:;!]\s+)((?:Please|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b[^.,;]*)/.exec(
+      joined,
+    );
+  return advice !== null ? advice[1].trim() : null;
+}
+
+/**
+ * Whether an output only shows data: a table (columns two spaces apart), an `ls -l` listing, a
+ * JSON value, `key: value` / `key = value` lines, a bare number, path or URL, a `[1] 4821` job line.
+ */
+function looksLikeData(text: string, lines: string[]): boolean {
+  const t = text.trim();
+  if (lines.length === 0) return true;
+  if (/^[{[]/.test(t)) return true;
+  if (/^total \d+$/m.test(t)) return true;
+  const columns = lines.filter((l) => (l.trim().match(/\S\s{2,}(?=\S)/g) ?? []).length >= 2 || /\s[|│]\s/.test(l));
+  if (columns.length >= Math.ceil(lines.length / 2)) return true;
+  const values = lines.filter((l) =>
+    /^\s*(?:[\w.\- ]{1,40}:\s+\S|[\w.-]+\s*=\s*\S|\d[\d,.]*(?:\s+\S+)?$|[\w+]+:\/\/\S+$|[~.]?\/\S*$|\[\d+\] \d+$|#\s)/.test(l),
+  );
+  return values.length === lines.length;
+}
+
 /** Reads a tool's output (plain text). */
 export function readToolOutput(raw: string): ToolReading {
   const { text, exit } = unwrap(raw);
@@ -51,14 +103,17 @@ export function readToolOutput(raw: string): ToolReading {
   if (exit !== null && exit !== 0) found.push({ score: -1, hint: null, cue: `exit ${exit}` });
   const failures = found.filter((f) => f.score === -1);
   const cues = found.map((f) => f.cue);
-  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? null, cues };
+  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines), cues };
   const successes = found.filter((f) => f.score === 1);
   if (successes.length > 0) return { score: 1, hint: successes.find((f) => f.hint !== null)?.hint ?? null, cues };
   if (found.length > 0) return { score: 0, hint: null, cues };
   // Nothing recognised: error words say it failed; other output is taken as done.
   const cleaned = text.replace(BENIGN_ERROR, '');
   const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
-  if (hit !== null) return { score: -1, hint: null, cues: [`tool_error:"${hit[0]}"`] };
+  if (hit !== null) return { score: -1, hint: statedFix(lines), cues: [`tool_error:"${hit[0]}"`] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
+  // Output that says it did something is a success; a listing, a table or a bare value is
+  // information; other output (a program's own words) is taken as done.
+  if (looksLikeData(text, lines) && !SUCCESS_LINE.test(cleaned)) return { score: 0, hint: null, cues: ['information'] };
   return { score: 1, hint: null, cues: ['tool_ok'] };
 }

@@ -23,6 +23,19 @@ function expectedValue(text: string): string | null {
   return null;
 }
 
+/**
+ * Other runners' count lines: dotnet "Failed: 0, Passed: 57, …", minitest "130 runs, 412
+ * assertions, 0 failures, 0 errors", gradle "12 tests completed, 2 failed": failures by count.
+ */
+function otherSummaries(text: string): ToolFinding[] {
+  const line = /^.*\b(?:\d+ (?:runs?|tests?|examples?|assertions?|passed)|Passed:\s*\d+|Total:\s*\d+)\b.*$/im.exec(text);
+  if (line === null) return [];
+  const bad = count(line[0], /(\d+) (?:failed|failures?|errors?)\b/gi) + count(line[0], /\b(?:Failed|Failures|Errors):\s*(\d+)/g);
+  const good = count(line[0], /(\d+) (?:runs?|tests?|examples?|passed)\b/gi) + count(line[0], /\bPassed:\s*(\d+)/g);
+  if (bad > 0) return [finding(-1, `tests:"${line[0].trim().slice(0, 60)}"`, expectedValue(text))];
+  return good > 0 ? [finding(1, `tests:"${line[0].trim().slice(0, 60)}"`)] : [];
+}
+
 const testRunners: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   // pytest: "=== 1 failed, 3 passed in 0.12s ===", "=== 3 passed in 0.1s ===", "no tests ran".
@@ -56,6 +69,7 @@ const testRunners: ToolParser = (text) => {
   // Jest's per-file banners: "FAIL src/x.test.ts" / "PASS src/x.test.ts".
   if (/^\s*FAIL\s+\S+\.(?:[jt]sx?|mjs|cjs)\b/m.test(text)) out.push(finding(-1, 'jest:FAIL', expectedValue(text)));
   else if (/^\s*PASS\s+\S+/m.test(text)) out.push(finding(1, 'jest:PASS'));
+  if (out.length === 0) out.push(...otherSummaries(text));
   return out;
 };
 
@@ -84,7 +98,9 @@ const compilers: ToolParser = (text, lines) => {
     /^(?:\S+\(\d+,\d+\): error TS\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|\s*\d+:\d+\s+error\s)/m.exec(
       text,
     );
-  const found = /^Found (\d+) errors?\b/m.exec(text);
+  // ruff --fix: "Found 6 errors (6 fixed, 0 remaining)." is a clean run.
+  const found = /^Found (\d+) errors?\b(?! \(\d+ fixed, 0 remaining\))/m.exec(text);
+  if (/^Found \d+ errors? \(\d+ fixed, 0 remaining\)/m.test(text)) return [finding(1, 'linter: all fixed')];
   const eslint = /✖ \d+ problems? \((\d+) errors?/.exec(text);
   if (diag !== null || (found !== null && Number(found[1]) > 0) || (eslint !== null && Number(eslint[1]) > 0)) {
     out.push(finding(-1, `compiler:"${(diag ?? found ?? eslint)![0].trim()}"`, hint ?? lintHint(text)));

@@ -184,9 +184,14 @@ const info: ToolParser = (text, lines) => {
   if (t === '' || /^(?:\[\]|\{\}|null|""|''|None|undefined|\(empty\)|0)$/.test(t)) return [finding(0, 'empty output')];
   if (
     lines.length <= 3 &&
-    lines.every((l) => /(?:\bversion\b|^v?\d+\.\d+(?:\.\d+)?\S*$|^[\w.-]+ v?\d+\.\d+(?:\.\d+)?\S*(?: .*)?$)/i.test(l.trim()))
+    lines.every((l) => /(?:\bversion\b|^v?\d+\.\d+(?:\.\d+)?\S*$|^[\w.-]+\s+v?\d+\.\d+(?:\.\d+)?\S*(?: .*)?$)/i.test(l.trim()))
   )
     return [finding(0, 'version string')];
+  // `git log --oneline`: "a1b2c3d Bump version to 2.3.1" on every line.
+  if (lines.length > 0 && lines.every((l) => /^[0-9a-f]{7,40} (?:\(.*?\) )?\S/.test(l.trim()))) return [finding(0, 'git:log')];
+  // A table with its header only (`docker ps`, `kubectl get` with nothing running): an empty list.
+  if (lines.length === 1 && /^[A-Z][A-Z ]*[A-Z](?:\s{2,}[A-Z][A-Z ]*[A-Z]){2,}\s*$/.test(lines[0].trim()))
+    return [finding(0, 'empty table')];
   const logLines = lines.filter((l) => /^\s*(?:\S+\s+){0,2}\[?(?:INFO|DEBUG|TRACE|NOTICE)\]?\b/.test(l));
   if (lines.length > 0 && logLines.length === lines.length) return [finding(0, 'log lines')];
   if (/^(?:Nothing to (?:do|be done)|No changes|nothing to (?:do|update))\b/im.test(t)) return [finding(0, 'nothing to do')];

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { classifyNextState } from '../judge/rules.ts';
+import { readFeedback } from './index.ts';
+import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
+import { type ReplyScore, predictScore, replyFeatures, trainReplyModel } from './reply-model.ts';
+
+test('a failure that states what was right carries it as the hint, in six languages', () => {
+  assert.equal(correctionHint("Sydney? Seriously? It's Canberra.", 'en'), "It's Canberra.");
+  assert.equal(
+    correctionHint('Good summary but you left out the budget decision, please add it.', 'en'),
+    'you left out the budget decision, please add it.',
+  );
+  assert.equal(correctionHint('8 fl oz. not 12.', 'en'), '8 fl oz.');
+  assert.equal(correctionHint('the average of 4, 8, 15 is 9, you said 11', 'en'), 'the average of 4, 8, 15 is 9');
+  assert.equal(correctionHint('你数错了，是5个不是4个', 'zh'), '是5个不是4个');
+  assert.equal(correctionHint('Contaste mal: son 12 invitados, no 10.', 'es'), 'son 12 invitados, no 10.');
+  assert.equal(correctionHint("Das stimmt nicht, der Artikel ist 'die', nicht 'der'.", 'de'), "der Artikel ist 'die', nicht 'der'.");
+  assert.equal(
+    correctionHint('Non, je voulais le résultat en euros, pas en dollars.', 'fr'),
+    'je voulais le résultat en euros, pas en dollars.',
+  );
+  // Not corrections: a description of the answer, a complaint without a fix.
+  assert.equal(correctionHint('It looks like a spreadsheet, not a letter.', 'en'), null);
+  assert.equal(correctionHint("That's not what I was after.", 'en'), null);
+});
+
+test('hints: the narrower of instruction and stated correction; a long wish loses its "going forward"', () => {
+  assert.equal(mergeHints('please add it.', 'you left out X, please add it.'), 'you left out X, please add it.');
+  assert.equal(
+    mergeHints('Runs fine - I wanted the top 5 per region, not overall.', 'I wanted the top 5 per region, not overall.'),
+    'I wanted the top 5 per region, not overall.',
+  );
+  assert.equal(withoutFutureLead("Going forward, I'd rather you not use one-letter names."), "I'd rather you not use one-letter names.");
+  assert.equal(withoutFutureLead('Next time, skip the preamble.'), 'Next time, skip the preamble.');
+});
+
+test('replies about something else, deferrals and disbelief in any language', () => {
+  const score = (t: string) => readFeedback(t).score;
+  assert.equal(score('Ay perdón, me equivoqué de chat.'), 0);
+  assert.equal(score('Ah pardon, mauvaise fenêtre.'), 0);
+  assert.equal(score('hang on, my kid is calling me, brb'), 0);
+  assert.equal(score("Haven't had a chance to run it yet."), 0);
+  assert.equal(score('你确定？北京到上海高铁要十个小时？'), -1);
+  assert.equal(score('¿Por qué me devuelve undefined?'), -1);
+});
+
+test('tool output that only shows data is information; stated fixes are quoted', () => {
+  const read = (t: string) => {
+    const v = classifyNextState({ role: 'tool', content: t });
+    return [v.score, v.hint];
+  };
+  assert.deepEqual(read('REPOSITORY   TAG       IMAGE ID       CREATED       SIZE'), [0, null]);
+  assert.deepEqual(read('a1b2c3d Bump version to 2.3.1\n9f8e7d6 Fix typo'), [0, null]);
+  assert.deepEqual(read('total 24\n-rw-r--r-- 1 me me 220 Jan 1 README.md'), [0, null]);
+  assert.deepEqual(read('Passed!  - Failed:     0, Passed:    57, Skipped:     0, Total:    57'), [1, null]);
+  assert.deepEqual(read('Found 6 errors (6 fixed, 0 remaining).'), [1, null]);
+  assert.deepEqual(read('Usage: sitegen build [OPTIONS]\n\nError: No such option: --output-dir Did you mean --out-dir?'), [
+    -1,
+    'Did you mean --out-dir?',
+  ]);
+  assert.deepEqual(
+    read(
+      'fatal: The current branch feature/x has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin feature/x',
+    ),
+    [-1, 'git push --set-upstream origin feature/x'],
+  );
+});
+
+test('the classifier trains deterministically and only overrules the rules when sure', () => {
+  const ex = (text: string, score: ReplyScore) => ({
+    text,
+    score,
+    lang: 'en',
+    reading: { score: 0 as const, hint: null, cues: [] },
+  });
+  const data = [
+    ex('meh whatever', -1),
+    ex('meh no', -1),
+    ex('lovely thanks', 1),
+    ex('lovely work', 1),
+    ex('ok noted', 0),
+    ex('ok sure', 0),
+  ];
+  const a = trainReplyModel(data);
+  assert.deepEqual(a, trainReplyModel(data));
+  const feats = (t: string) => replyFeatures(t, { score: 0, hint: null, cues: [] }, 'en');
+  assert.equal(predictScore(a, feats('meh')).score, -1);
+  assert.equal(predictScore(a, feats('lovely')).score, 1);
+  // With the committed model: a structural complaint stays −1 whatever the words around it.
+  assert.equal(readFeedback('My teacher would spot the formatting instantly, not good. Do it again.').score, -1);
+  assert.equal(readFeedback('Wonderful, my students will understand this.').score, 1);
+});

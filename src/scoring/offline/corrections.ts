@@ -1,0 +1,104 @@
+// The correction a failing reply states as a fact rather than an instruction: "It's Canberra.",
+// "You forgot the GROUP BY.", "I said under $800.", "是5个不是4个", "son 12 invitados, no 10",
+// "der Artikel ist 'die', nicht 'der'", "je voulais le résultat en euros, pas en dollars". These
+// say what the answer should have been, so they are hints as much as "make it shorter" is. Used
+// only once the reply is read as a failure (−1): the last segment (sentence, or part after a
+// dash, semicolon or colon) that carries such a cue, from the cue on when the cue opens a clause.
+
+import type { Lang } from './languages.ts';
+
+// Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
+const OPENING: Record<Lang, RegExp> = {
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"$€£]))/iu,
+  zh: /(应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
+  ja: /(ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
+  es: /\b(?:tienes que|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
+  de: /\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
+  fr: /(?:il faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
+};
+// Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
+const CONTRAST: Record<Lang, RegExp> = {
+  en: /\d\S*(?: [\p{L}.]+){0,2}\.? not \d|,\s*not\s+(?!what|that|how|quite|really|sure|even|at all|bad|great|good|helpful)[\p{L}\d'"$€£]|\binstead of\b|\brather than\b/iu,
+  zh: /是[^，。,]{1,20}不是|不是[^，。,]{1,20}(?:而是|[，,]是)/,
+  ja: /(ではなく|じゃなく)/,
+  es: /,\s*no\s+[\p{L}\d'"]/iu,
+  de: /,\s*nicht\s+[\p{L}\d'"]/iu,
+  fr: /,\s*pas\s+[\p{L}\d'"«]/iu,
+};
+// Cue words a preceding verdict clause may carry ("Non, …", "Das stimmt nicht, …") that are not part of the fix.
+const LEAD = /^(?:no|nope|wrong|non|nein|não|not quite|das stimmt nicht|c'est faux|eso no es|不对|错了|違います)[,.!:，、。]\s*/i;
+
+const DESCRIBES = /^(?:it|this|that|these|those) (?:looks|reads|sounds|feels|seems)\b/i;
+
+/** Segments of a reply: sentences, then parts after a dash, semicolon or colon. */
+function segments(text: string): string[] {
+  return text
+    .split(/(?<=[.!?。！？])\s*|\s+[-–—]\s+|[;；]\s*|(?<=[:：])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** The last stated correction in a failing reply, or null. */
+export function correctionHint(text: string, lang: Lang): string | null {
+  const parts = segments(text);
+  // The detected language's cues first, then the others' (a short reply may be detected wrongly).
+  const langs = [lang, ...(Object.keys(OPENING) as Lang[]).filter((l) => l !== lang)];
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i].replace(LEAD, '');
+    // "8 fl oz. not 12.": a bare "not Y" says the sentence before it was the right value.
+    if (i > 0 && /^not\s+\S+[.!]?$/i.test(part) && !DESCRIBES.test(parts[i - 1])) return parts[i - 1].replace(LEAD, '').trim();
+    // "the average of 4, 8, 15 is 9, you said 11": the clause before "you said/gave …" is the fix.
+    const saidAt = part.search(/,\s*(?:but |and )?you (?:said|gave|wrote|put|got|have|used|had)\b/i);
+    if (saidAt > 0) return part.slice(0, saidAt).trim();
+    const open = langs.map((l) => OPENING[l].exec(part)).find((m) => m !== null) ?? null;
+    if (open !== null) {
+      // The cue opens a clause ("…, but you left out X"): start there; at the start, keep it all.
+      const before = part.slice(0, open.index);
+      const cut = /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*$/i.test(before) ? open.index : 0;
+      return part.slice(cut).trim();
+    }
+    // "It looks like a slide deck, not an essay" describes the answer; it does not say what to write.
+    // Contrast cues of the detected language only: ", no …" is a Spanish contrast, an English list.
+    if (CONTRAST[lang].test(part) && !DESCRIBES.test(part)) return part.trim();
+  }
+  if (lang !== 'en') return null;
+  // No cue anywhere: "there are 3 r's", "haiku is 5-7-5" — a stated value (a number) in a clause
+  // about the thing, not about "you" or the answer ("That one is $1,400" describes the answer).
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const fact = parts[i]
+      .split(/,\s+/)
+      .reverse()
+      .find(
+        (c) =>
+          /\b(?:there (?:are|is|were) (?:only )?\d|(?:is|are|equals?|should be|=)\s+(?:about |around |roughly |exactly )?[\d$€£])/i.test(
+            c,
+          ) && !/\byou\b|^(?:that|this|it|these|those)\b/i.test(c),
+      );
+    if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();
+  }
+  return null;
+}
+
+// "Going forward, …", "À l'avenir, …": the marker says when, the rest says what.
+const FUTURE_LEAD =
+  /^(?:(?:one thing |just )?for next time|next time|going forward|in (?:the )?future|from now on|à l'avenir|la prochaine fois|para la próxima(?: vez)?|en el futuro|de ahora en adelante|in zukunft|künftig|beim nächsten mal|nächstes mal)\s*(?:[,:]|\s[-–—])\s*/i;
+
+/** A hint without its leading "Going forward," (the when, not the what). */
+export function withoutFutureLead(hint: string): string {
+  // Only before a long wish: in a short one ("Next time, skip the preamble.") the marker is a
+  // large part of what a reader quotes as the hint, in a long one it is noise.
+  const rest = hint.replace(FUTURE_LEAD, '');
+  return (rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 5 ? rest : hint;
+}
+
+/**
+ * Joins the rules' instruction hint and the stated correction: the narrower one when one contains
+ * the other, the instruction when they are apart (an instruction says what to do more surely).
+ */
+export function mergeHints(instruction: string | null, correction: string | null): string | null {
+  if (instruction === null) return correction;
+  if (correction === null) return instruction;
+  if (instruction.includes(correction)) return correction;
+  if (correction.includes(instruction)) return correction;
+  return instruction;
+}
