@@ -79,7 +79,7 @@ for (const thread of [false, true]) {
       // The session goes on after the restart: its waiting turn 4 gets this request as next state.
       await chat(second.url, 'crash-A', [...hist, a('Sure, here you go.'), u('and breakfast?')]);
       // A deadline, not a speed check: re-judging after a restart waits on a loaded machine.
-      await waitFor('no pending turns after restart', async () => (await health(second.url)).scoring.samples.pending === 0, 30_000);
+      await waitFor('no pending turns after restart', async () => (await health(second.url)).scoring.samples.pending === 0, 90_000);
       child.kill('SIGTERM');
       await exited(child);
     } finally {
