@@ -13,6 +13,7 @@ import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, intAtLeast, overridesFrom, positiveNumber } from './flags.ts';
 import { ShutdownBackstop, untilStopSignal } from './signals.ts';
+// engine-server/tinker/profiles.ts, not engine-server/index.ts: the same reason (the embedded engine).
 import { TINKER_PROFILES, type TinkerProfileName } from '../engine-server/tinker/profiles.ts';
 
 const PERSONA_LIST = PERSONA_NAMES.join(', ');
@@ -198,7 +199,7 @@ export function buildProgram(): Command {
         const profile = opts.profile as TinkerProfileName;
         const maxLoraAdapters = opts.maxLoraAdapters as number | undefined;
         const script =
-          opts.script !== undefined ? await (await import('../engine-server/tinker/script.ts')).loadScript(String(opts.script)) : undefined;
+          opts.script !== undefined ? await (await import('../engine-server/index.ts')).loadScript(String(opts.script)) : undefined;
         if (script !== undefined && opts.tinker !== true)
           throw new OpenClawError('invalid_request', '--script answers Tinker sampling: add --tinker');
         const tinker = opts.tinker === true ? { stateDir: opts.stateDir as string, profile, maxLoraAdapters, script } : undefined;
@@ -206,7 +207,7 @@ export function buildProgram(): Command {
         let checkpoint = opts.checkpoint as string | undefined;
         if (checkpoint === undefined && tokenizer !== undefined) {
           // A random model over the tokenizer's vocabulary, built once per state dir and reused.
-          const { writeVocabCheckpoint, VOCAB_MODEL_DEFAULTS } = await import('../engine-server/tinker/vocab.ts');
+          const { writeVocabCheckpoint, VOCAB_MODEL_DEFAULTS } = await import('../engine-server/index.ts');
           const { createHash } = await import('node:crypto');
           const tag = createHash('sha256').update(resolve(tokenizer)).digest('hex').slice(0, 8);
           checkpoint = join(String(opts.stateDir), `base-vocab-${tag}-d${VOCAB_MODEL_DEFAULTS.dModel}`);

@@ -2,7 +2,7 @@
 // buffer, and the session views (newest sessions last). (The tests' in-memory source is
 // test/support/memory-dashboard-source.ts.)
 import type { Evaluation } from '../evaluation/index.ts';
-import type { TurnSummary } from '../gateway/views.ts';
+import type { TurnSummary } from '../gateway/index.ts';
 import type { StepBuffer } from './steps.ts';
 import type { DashboardSource, DashboardStatus, Page, PageRequest, SessionListItem, StepPoint } from './types.ts';
 

@@ -1,7 +1,7 @@
 // What the dashboard reads: the `DashboardSource` the app implements over the trainer log, the
 // session views and the sample store, and the shapes the JSON API answers with.
 import type { Evaluation } from '../evaluation/index.ts';
-import type { TurnSummary } from '../gateway/views.ts';
+import type { TurnSummary } from '../gateway/index.ts';
 
 /** The header numbers of the page: who is serving, what is waiting, how far training got. */
 export interface DashboardStatus {

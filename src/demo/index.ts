@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { evaluationOfRun, formatEvaluation } from '../evaluation/index.ts';
 import type { Mode } from '../methods/index.ts';
-import { createPersona } from '../sim/personas.ts';
+import { createPersona } from '../sim/index.ts';
 import { learn, type DemoEngine, type LearnOptions, type LearnResult, type ProgressEvent } from './learn.ts';
 
 export {

@@ -7,3 +7,5 @@
 export { startEngineServer, serveEngine, buildEngineServer, type EngineServerOptions, type RunningEngineServer } from './server.ts';
 export { handleGenerate } from './generate.ts';
 export type { EngineServerTokenizer } from './validate.ts';
+export { loadScript } from './tinker/script.ts';
+export { writeVocabCheckpoint, VOCAB_MODEL_DEFAULTS } from './tinker/vocab.ts';

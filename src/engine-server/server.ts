@@ -9,7 +9,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { bearerMatches, keyDigest } from '../gateway/server.ts';
+import { bearerMatches, keyDigest } from '../gateway/index.ts';
 import { OpenClawError, toOpenAIError } from '../errors/index.ts';
 import { EmbeddedChatTokenizer, TokenChatChannel, loadChatTokenizer } from '../chat/index.ts';
 import type { PolicyEngine } from '../engines/types.ts';

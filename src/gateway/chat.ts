@@ -10,7 +10,7 @@ import { prefixHashes, sessionHints, contentText, type SessionTracker, type Turn
 import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
 import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
 import type { TokenResolver } from './tokens.ts';
-import { sessionIdHeader } from '../sessions/session-id.ts';
+import { sessionIdHeader } from '../sessions/index.ts';
 import { writable, type ShutdownGate } from './shutdown.ts';
 
 /** What the chat path needs. */

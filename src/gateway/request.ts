@@ -9,7 +9,7 @@ import type { ChatMessage } from '../engines/types.ts';
 import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
 import { JsonObjectParts, rawMembers, type RawJson } from '../util/json-text.ts';
 import { withoutKeys } from '../util/objects.ts';
-import { checkSessionId } from '../sessions/session-id.ts';
+import { checkSessionId } from '../sessions/index.ts';
 
 /** Our session metadata fields: read here, never forwarded. */
 const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);

@@ -10,7 +10,7 @@ import { handleChat, prepareTurn, runTurn, type ChatDeps } from './chat.ts';
 import type { ServerMetrics } from './metrics.ts';
 import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
-import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/session-id.ts';
+import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/index.ts';
 import { ShutdownGate, shuttingDownError, type DrainResult } from './shutdown.ts';
 import {
   answerUnknownExpectation,

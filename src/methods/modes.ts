@@ -7,7 +7,7 @@
 import { MODES, type Mode } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { AdvantageTerms, HoldoutMetric } from '../rl/index.ts';
-import type { SampleType } from '../samples/types.ts';
+import type { SampleType } from '../samples/index.ts';
 import { decideCombine, decideOpd, decideRl, type TurnRule } from './turn-rules.ts';
 
 /** What one mode uses and decides. */

@@ -30,7 +30,7 @@
 //
 // Votes recorded on a sample: the PRM votes for 'rl' and 'opd+rl', the hint-judge votes for 'opd'.
 
-import type { Sample, SampleType, Vote } from '../samples/types.ts';
+import type { Sample, SampleType, Vote } from '../samples/index.ts';
 import type { Decision, DropReason, FinishedTurn, MethodFlags, TeacherSignal, TurnSignals } from './types.ts';
 
 /** What a turn rule sees: the turn (with at least one response token), its signals and the flags. */

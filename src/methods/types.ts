@@ -2,7 +2,7 @@
 // (a sample, or a drop with a fixed reason) out.
 
 import type { TopK } from '../engines/types.ts';
-import type { Sample, Vote } from '../samples/types.ts';
+import type { Sample, Vote } from '../samples/index.ts';
 
 /** The mode flags of the CLI and config (`training.*`). */
 export interface MethodFlags {

@@ -3,7 +3,7 @@
 // written per judged turn.
 import type { ChatMessage } from '../engines/types.ts';
 import type { TurnJudgement } from '../gateway/index.ts';
-import type { Vote } from '../samples/types.ts';
+import type { Vote } from '../samples/index.ts';
 
 /**
  * Renders chat messages (and the request's tools) to prompt token ids with the policy's chat

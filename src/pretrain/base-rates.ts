@@ -4,7 +4,7 @@
 // work (the teacher = model + hint must prefer the asked style), so both are checked here.
 
 import type { PolicyEngine } from '../engines/types.ts';
-import type { Tokenizer } from '../engines/embedded/tokenizer.ts';
+import type { Tokenizer } from '../engines/embedded/index.ts';
 import { heldOutPrompts, withHint } from './corpus.ts';
 import { promptIds } from './encode.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';

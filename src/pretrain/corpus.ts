@@ -4,9 +4,9 @@
 // answer follows it) and multi-turn snippets (thanks, or a complaint and a redo in the asked
 // style). Deterministic: the same seed gives the same corpus.
 
-import { HINT_MARKER } from '../scoring/hint-inject.ts';
+import { HINT_MARKER } from '../scoring/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { Rng } from '../engines/embedded/rng.ts';
+import { Rng } from '../util/rng.ts';
 import { COMPLAINTS, STYLE_INSTRUCTIONS, SYSTEM_PROMPTS, THANKS } from './instructions.ts';
 import { drawParaphrase } from './paraphrases.ts';
 import { pick, renderAnswer, renderThanksReply } from './render.ts';

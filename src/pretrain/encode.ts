@@ -5,8 +5,8 @@
 
 import type { ChatMessage } from '../engines/types.ts';
 import { applyChatTemplate, messageBody } from '../chat/index.ts';
-import type { SupervisedExample } from '../engines/embedded/pretrain.ts';
-import type { Tokenizer } from '../engines/embedded/tokenizer.ts';
+import type { SupervisedExample } from '../engines/embedded/index.ts';
+import type { Tokenizer } from '../engines/embedded/index.ts';
 import type { Dialogue } from './corpus.ts';
 
 /** The prompt ids of a conversation, ready for the assistant's answer. */

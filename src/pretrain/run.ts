@@ -6,15 +6,15 @@
 
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { initBackend } from '../engines/embedded/backend.ts';
-import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../engines/embedded/checkpoint.ts';
+import { initBackend } from '../engines/embedded/index.ts';
+import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../engines/embedded/index.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { EmbeddedEngine } from '../engines/embedded/engine.ts';
-import { Gpt, paramCount, type GptConfig } from '../engines/embedded/model.ts';
-import { AdamW, DEFAULT_ADAMW } from '../engines/embedded/optimizer.ts';
-import { cosineLr, supervisedLoss, supervisedStep, type SupervisedExample } from '../engines/embedded/pretrain.ts';
-import { Rng } from '../engines/embedded/rng.ts';
-import { Tokenizer, trainBpe } from '../engines/embedded/tokenizer.ts';
+import { EmbeddedEngine } from '../engines/embedded/index.ts';
+import { Gpt, paramCount, type GptConfig } from '../engines/embedded/index.ts';
+import { AdamW, DEFAULT_ADAMW } from '../engines/embedded/index.ts';
+import { cosineLr, supervisedLoss, supervisedStep, type SupervisedExample } from '../engines/embedded/index.ts';
+import { Rng } from '../util/rng.ts';
+import { Tokenizer, trainBpe } from '../engines/embedded/index.ts';
 import { formatBaseRates, measureBaseRates, type BaseRateReport } from './base-rates.ts';
 import { generateCorpus, resolveCorpusOptions, type CorpusOptions } from './corpus.ts';
 import { dialogueExample, tokenizerTexts } from './encode.ts';

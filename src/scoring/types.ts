@@ -2,7 +2,7 @@
 // called (an injected function, so this folder has no HTTP code), and what a judge run returns.
 
 import type { ChatMessage, TopK } from '../engines/types.ts';
-import type { Vote } from '../samples/types.ts';
+import type { Vote } from '../samples/index.ts';
 
 /** Who produced the next state: the user replying, or a tool returning the result of a call. */
 export type NextStateRole = 'user' | 'tool';

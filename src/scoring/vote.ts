@@ -10,7 +10,7 @@
 // (e.g. 2 of 3) when judge failures are common and one stray vote should not move the policy.
 
 import { OpenClawError } from '../errors/index.ts';
-import type { Vote } from '../samples/types.ts';
+import type { Vote } from '../samples/index.ts';
 import type { VoteOutcome } from './types.ts';
 
 /** Options of `majorityVote`. */

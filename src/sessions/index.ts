@@ -40,3 +40,4 @@ export {
   type PromptTokenCounter,
   type PromptTokenizer,
 } from './context-limit.ts';
+export { sessionIdHeader, checkSessionId, MAX_SESSION_ID_PARAM } from './session-id.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng } from '../engines/embedded/rng.ts';
+import { Rng } from '../util/rng.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

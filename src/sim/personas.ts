@@ -5,7 +5,7 @@
 // the judge reads. A persona is deterministic given its random source.
 
 import { OpenClawError } from '../errors/index.ts';
-import { detectStyles, hasMinorityStyle, type StyleName } from '../pretrain/styles.ts';
+import { detectStyles, hasMinorityStyle, type StyleName } from '../pretrain/index.ts';
 import { COMPLAINT_OPENERS, CORRECTIONS, NO_ANSWER_OPENERS, REDO_RATE, REDO_REQUESTS, REPEAT_OPENERS, THANKS_REPLIES } from './phrases.ts';
 
 /** A source of uniform draws in [0, 1) (the embedded engine's `Rng` is one). */

@@ -11,8 +11,8 @@
 // personas.test.ts checks every combination against the offline judge, and that no phrase is one
 // of the judge's own cue words or examples.
 
-import { STYLE_INSTRUCTIONS } from '../pretrain/instructions.ts';
-import { STYLE_NAMES, type StyleName } from '../pretrain/styles.ts';
+import { STYLE_INSTRUCTIONS } from '../pretrain/index.ts';
+import { STYLE_NAMES, type StyleName } from '../pretrain/index.ts';
 
 /** What a satisfied user sends before moving on. */
 export const THANKS_REPLIES: readonly string[] = [

@@ -4,6 +4,7 @@
 // arrow the table forbids is fixed, or listed in ALLOWED_ARROWS with why and what removes it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   findCycle,
@@ -50,6 +51,20 @@ const ALLOWED_ARROWS: AllowedArrow[] = [];
 /** File circles, each named by one of its imports, until the change that closes it lands. */
 const ALLOWED_CYCLE_EDGES: Array<Edge & { why: string }> = [];
 
+/**
+ * Imports from another folder that name a file instead of its index.ts, kept on purpose: each
+ * index pulls in its whole folder, and these importers must not load the embedded engine (tfjs).
+ */
+const ALLOWED_INDEX_BYPASSES: Array<{ from: string; to: string; why: string }> = [
+  ...['chat/embedded-chat-template.ts', 'chat/embedded-chat-tokenizer.ts', 'chat/load-chat-tokenizer.ts'].map((from) => ({
+    from,
+    to: 'engines/embedded/tokenizer.ts',
+    why: 'chat/ renders for Hugging Face policies too: the BPE tokenizer alone, not the engine',
+  })),
+  { from: 'cli/main.ts', to: 'sim/personas.ts', why: 'CLI start-up: the persona names, not the pretraining code' },
+  { from: 'cli/main.ts', to: 'engine-server/tinker/profiles.ts', why: 'CLI start-up: the profile names, not the engine server' },
+];
+
 /** Folders whose code does no I/O (docs/design.md §3): they import no package at all. */
 const PURE_FOLDERS = ['rl', 'methods'];
 
@@ -66,6 +81,21 @@ test('no file of src/ imports itself through other files', () => {
   assert.equal(cycle, null, `import cycle: ${cycle?.join(' -> ')}`);
   const closed = ALLOWED_CYCLE_EDGES.filter((e) => !graph.get(e.from)?.includes(e.to) || !reaches(graph, e.to, e.from));
   assert.deepEqual(closed, [], 'these circles are closed now: remove them from ALLOWED_CYCLE_EDGES');
+});
+
+test('imports from another folder go through its index.ts (the few exceptions say why)', () => {
+  const bypasses = indexBypasses(graph, (dir) => existsSync(`${SRC}${dir}/index.ts`));
+  const allowed = new Set(ALLOWED_INDEX_BYPASSES.map((a) => `${a.from} -> ${a.to}`));
+  assert.deepEqual(
+    bypasses.filter((b) => !allowed.has(b)),
+    [],
+    "import these through the folder's index.ts (add the name to its exports)",
+  );
+  assert.deepEqual(
+    [...allowed].filter((a) => !bypasses.includes(a)),
+    [],
+    'no import needs these any more: remove them from ALLOWED_INDEX_BYPASSES',
+  );
 });
 
 test('arrows between folders of src/ point down the layer table', () => {

@@ -9,13 +9,13 @@
 import { existsSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError, invalidRequest } from '../../errors/index.ts';
-import { initBackend } from '../../engines/embedded/backend.ts';
-import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../../engines/embedded/checkpoint.ts';
-import { Gpt, type GptConfig } from '../../engines/embedded/model.ts';
-import { AdamW } from '../../engines/embedded/optimizer.ts';
-import { generateTokens, scoreTokens, type GeneratedTokens } from '../../engines/embedded/sampling.ts';
-import { ServedSnapshot } from '../../engines/embedded/snapshot.ts';
-import { Tokenizer } from '../../engines/embedded/tokenizer.ts';
+import { initBackend } from '../../engines/embedded/index.ts';
+import { fromHost, readCheckpoint, toHost, writeCheckpoint } from '../../engines/embedded/index.ts';
+import { Gpt, type GptConfig } from '../../engines/embedded/index.ts';
+import { AdamW } from '../../engines/embedded/index.ts';
+import { generateTokens, scoreTokens, type GeneratedTokens } from '../../engines/embedded/index.ts';
+import { ServedSnapshot } from '../../engines/embedded/index.ts';
+import { Tokenizer } from '../../engines/embedded/index.ts';
 import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
 import {
   disposeTrainingModel,

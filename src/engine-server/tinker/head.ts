@@ -8,8 +8,8 @@
 // Row-wise log-softmax makes the chunked values identical to the plain ones.
 
 import * as tf from '@tensorflow/tfjs';
-import { gatherRows, type Gpt } from '../../engines/embedded/model.ts';
-import { trainLogprobs, type PackedBatch } from '../../engines/embedded/train.ts';
+import { gatherRows, type Gpt } from '../../engines/embedded/index.ts';
+import { trainLogprobs, type PackedBatch } from '../../engines/embedded/index.ts';
 
 /** Elements of one [rows, V] logits chunk (~64 MB of float32). */
 export const HEAD_CHUNK_ELEMENTS = 1 << 24;

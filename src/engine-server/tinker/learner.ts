@@ -15,11 +15,11 @@
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
-import type { Gpt } from '../../engines/embedded/model.ts';
-import type { AdamW, AdamWConfig } from '../../engines/embedded/optimizer.ts';
-import type { PackedBatch } from '../../engines/embedded/train.ts';
+import type { Gpt } from '../../engines/embedded/index.ts';
+import type { AdamW, AdamWConfig } from '../../engines/embedded/index.ts';
+import type { PackedBatch } from '../../engines/embedded/index.ts';
 import { learnerLogprobs } from './head.ts';
-import { LOG_RATIO_BOUND } from '../../rl/ppo.ts';
+import { LOG_RATIO_BOUND } from '../../rl/index.ts';
 import type { Reduction } from './profiles.ts';
 
 /** The loss functions served. */

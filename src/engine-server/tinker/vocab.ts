@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OpenClawError } from '../../errors/index.ts';
-import type { Tokenizer } from '../../engines/embedded/tokenizer.ts';
-import { loadHfTokenizer } from '../../tokenize/hf-tokenizer.ts';
+import type { Tokenizer } from '../../engines/embedded/index.ts';
+import { loadHfTokenizer } from '../../tokenize/index.ts';
 
 /** Text ↔ ids for the served vocabulary; special-token text (e.g. `<|im_end|>`) maps to its id. */
 export interface TextCodec {
@@ -74,12 +74,7 @@ export const VOCAB_MODEL_DEFAULTS: VocabModelShape = { dModel: 16, nLayer: 1, nH
  * tokenizer (no tokenizer.json of its own: serve it with that tokenizer). Returns its vocabulary.
  */
 export async function writeVocabCheckpoint(dir: string, tokenizerDir: string, shape: Partial<VocabModelShape> = {}): Promise<number> {
-  const [{ initBackend }, { Gpt }, { toHost, writeCheckpoint }, { DEFAULT_ADAMW }] = await Promise.all([
-    import('../../engines/embedded/backend.ts'),
-    import('../../engines/embedded/model.ts'),
-    import('../../engines/embedded/checkpoint.ts'),
-    import('../../engines/embedded/optimizer.ts'),
-  ]);
+  const { initBackend, Gpt, toHost, writeCheckpoint, DEFAULT_ADAMW } = await import('../../engines/embedded/index.ts');
   const s = { ...VOCAB_MODEL_DEFAULTS, ...Object.fromEntries(Object.entries(shape).filter(([, v]) => v !== undefined)) };
   const vocabSize = hfVocabSize(JSON.parse(await readFile(join(tokenizerDir, 'tokenizer.json'), 'utf8')));
   await initBackend();

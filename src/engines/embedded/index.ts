@@ -28,4 +28,8 @@ export { readCheckpoint, writeCheckpoint, type CheckpointConfig, type Checkpoint
 export { EmbeddedEngine, type EmbeddedEngineOptions } from './engine.ts';
 export { WorkerEngine, type WorkerEngineOptions } from './worker-engine.ts';
 export { benchEngine, formatBench, matmulGflops, BENCH_CONFIG, type EngineBenchOptions, type EngineBenchResult } from './bench.ts';
-export { Rng } from './rng.ts';
+export { fromHost, toHost } from './checkpoint.ts';
+export { ServedSnapshot } from './snapshot.ts';
+export { gatherRows } from './model.ts';
+export { cosineLr, supervisedLoss, supervisedStep } from './pretrain.ts';
+export type { SupervisedExample } from './pretrain.ts';

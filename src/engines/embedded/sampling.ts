@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { OpenClawError, invalidRequest } from '../../errors/index.ts';
 import type { TopK } from '../types.ts';
 import type { Gpt, KvCache } from './model.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../../util/rng.ts';
 
 /** What to sample. */
 export interface GenerateTokensRequest {

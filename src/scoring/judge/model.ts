@@ -5,7 +5,7 @@
 // completion over an OpenAI-compatible channel, i.e. the http/ core), not here.
 import type { OpenAICompatibleChannel } from '../../engines/openai-compatible/index.ts';
 import { OpenClawError } from '../../errors/index.ts';
-import type { Vote } from '../../samples/types.ts';
+import type { Vote } from '../../samples/index.ts';
 import { eligibleIndices, selectHint } from '../hint-select.ts';
 import { parseBoxedScore, parseHint } from '../parse.ts';
 import { buildHintMessages, buildPrmMessages, type PromptLimits } from '../prompts.ts';

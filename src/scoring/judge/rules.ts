@@ -18,10 +18,10 @@
 // languages other than English and Chinese, tool outputs that mention "error" while succeeding
 // and tools that fail silently. Use a judge model whenever one is available.
 
-import type { Vote } from '../../samples/types.ts';
+import type { Vote } from '../../samples/index.ts';
 import { selectHint } from '../hint-select.ts';
 import { readFeedback } from '../offline/index.ts';
-import { readToolOutput } from '../offline/tools/index.ts';
+import { readToolOutput } from '../offline/index.ts';
 import { contentToText, stripInternalContext } from '../text.ts';
 import type { HintJudgeResult, Judge, JudgedNextState, JudgedTurnInput, PrmJudgeResult, VoteDetail } from '../types.ts';
 import { checkVoteCount, majorityVote } from '../vote.ts';

@@ -225,3 +225,4 @@ export function judgeCueWords(): string[] {
     ...alternatives(INSTRUCTION_ZH),
   ];
 }
+export { readToolOutput } from './tools/index.ts';
