@@ -14,6 +14,7 @@ import { makeSample } from '../test/support/sample-fixtures.ts';
 import type { VersionEvaluator } from '../src/trainer/index.ts';
 import { tempDir } from '../test/support/temp.ts';
 import { embeddedTrainConfig } from '../test/support/train-sessions.ts';
+import { PROMPTS, latencyDuring, latencyReport } from './serving-latency.ts';
 
 const N = Number(process.env.BENCH_REPLAY ?? 16);
 const P = Number(process.env.BENCH_PROBES ?? 8);
@@ -21,12 +22,7 @@ const MAX_TOKENS = Number(process.env.BENCH_MAX_TOKENS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CHATS = Number(process.env.BENCH_CHATS ?? 30);
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-
-const prompts = ['How do I water a cactus?', 'Explain recursion briefly.', 'Write a haiku about rain.', 'What is a hash map?'];
+const prompts = PROMPTS;
 const out = tempDir('ocrl-bench-eval-');
 const probeFile = join(out, 'probes.jsonl');
 writeFileSync(
@@ -77,39 +73,16 @@ const staged = {
   score: (r: Parameters<typeof engine.score>[0]) => engine.scoreTrained!(r),
 };
 
-async function chatLatency(i: number): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(`${server.url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-session-id': `bench-${i}`, 'x-turn-type': 'side' },
-    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompts[i % prompts.length] }], max_tokens: 16 }),
-  });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`chat answered ${res.status}`);
-  return performance.now() - t0;
-}
-
 const evalS: number[] = [];
-const idle: number[] = [];
-const during: number[] = [];
 let last: Record<string, { value: number; samples: number }> = {};
-for (let round = 0; round < ROUNDS; round++) {
-  for (let i = 0; i < CHATS / ROUNDS; i++) idle.push(await chatLatency(i));
-  let evaluating = true;
-  const run = (async () => {
-    const r = await evaluator.evaluate(staged, (req) => engine.score(req));
-    evalS.push(r.seconds);
-    last = r.metrics;
-    evaluating = false;
-  })();
-  for (let i = 0; evaluating; i++) during.push(await chatLatency(i));
-  await run;
-}
+const { idle, during } = await latencyDuring(server.url, { rounds: ROUNDS, chats: CHATS }, async () => {
+  const r = await evaluator.evaluate(staged, (req) => engine.score(req));
+  evalS.push(r.seconds);
+  last = r.metrics;
+});
 await server.close();
 
 const mean = evalS.reduce((a, b) => a + b, 0) / evalS.length;
-const line = (name: string, xs: number[]) =>
-  `${name.padEnd(24)} n=${String(xs.length).padStart(3)}  p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms`;
 console.log(`${N} held-out prompts + ${P} probes, answers of up to ${MAX_TOKENS} tokens, ${ROUNDS} evaluations`);
 console.log(
   `metrics: ${Object.entries(last)
@@ -117,6 +90,4 @@ console.log(
     .join(' ')}`,
 );
 console.log(`evaluation per version: mean ${(mean * 1000).toFixed(0)} ms, ${((mean * 1000) / (N + P)).toFixed(1)} ms per prompt`);
-console.log(line('chat while idle', idle));
-console.log(line('chat during evaluation', during));
-console.log(`p99 during / idle: ${(pct(during, 99) / pct(idle, 99)).toFixed(2)}× (target ≤ 2×)`);
+console.log(latencyReport(idle, during, 'evaluation'));

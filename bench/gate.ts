@@ -11,15 +11,11 @@ import { makeSample } from '../test/support/sample-fixtures.ts';
 import { holdoutValue, judgeCandidate } from '../src/trainer/gate.ts';
 import { tempDir } from '../test/support/temp.ts';
 import { embeddedTrainConfig } from '../test/support/train-sessions.ts';
+import { PROMPTS, latencyDuring, latencyReport } from './serving-latency.ts';
 
 const N = Number(process.env.BENCH_HOLDOUT ?? 32);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 5);
 const CHATS = Number(process.env.BENCH_CHATS ?? 40);
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 const out = tempDir('ocrl-bench-gate-');
 const config = embeddedTrainConfig(out, BASE_CHECKPOINT, {
@@ -35,7 +31,7 @@ const engine = server.engine!;
 server.trainer!.pause(); // the bench calls the gate itself
 
 // N held-out samples: answers of the policy to varied prompts, as live traffic would leave them.
-const prompts = ['How do I water a cactus?', 'Explain recursion briefly.', 'Write a haiku about rain.', 'What is a hash map?'];
+const prompts = PROMPTS;
 for (let i = 0; i < N; i++) {
   const promptIds =
     server.engine!.kind === 'embedded'
@@ -54,43 +50,18 @@ for (let i = 0; i < N; i++) {
 }
 const held = server.store.reserveHoldout(() => true).moved;
 
-async function chatLatency(i: number): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(`${server.url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-session-id': `bench-${i}`, 'x-turn-type': 'side' },
-    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompts[i % prompts.length] }], max_tokens: 16 }),
-  });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`chat answered ${res.status}`);
-  return performance.now() - t0;
-}
-
 const checkMs: number[] = [];
-const idle: number[] = [];
-const during: number[] = [];
-for (let round = 0; round < CHECKS; round++) {
-  for (let i = 0; i < CHATS / CHECKS; i++) idle.push(await chatLatency(i));
-  let evaluating = true;
-  const checks = (async () => {
-    const t0 = performance.now();
-    const held = server.store.holdoutSamples(N);
-    const scoreTrained = engine.scoreTrained!.bind(engine);
-    judgeCandidate(config, await holdoutValue(config, held, scoreTrained), await holdoutValue(config, held, scoreTrained));
-    checkMs.push(performance.now() - t0);
-    evaluating = false;
-  })();
-  for (let i = 0; evaluating; i++) during.push(await chatLatency(i));
-  await checks;
-}
+const { idle, during } = await latencyDuring(server.url, { rounds: CHECKS, chats: CHATS }, async () => {
+  const t0 = performance.now();
+  const held = server.store.holdoutSamples(N);
+  const scoreTrained = engine.scoreTrained!.bind(engine);
+  judgeCandidate(config, await holdoutValue(config, held, scoreTrained), await holdoutValue(config, held, scoreTrained));
+  checkMs.push(performance.now() - t0);
+});
 await server.close();
 
-const line = (name: string, xs: number[]) =>
-  `${name.padEnd(22)} n=${String(xs.length).padStart(3)}  p50 ${pct(xs, 50).toFixed(1)} ms  p99 ${pct(xs, 99).toFixed(1)} ms`;
 console.log(`held-out samples: ${held} (answers of up to 32 tokens), ${CHECKS} gate checks`);
 console.log(
   `gate check (baseline + candidate, training thread): mean ${(checkMs.reduce((a, b) => a + b, 0) / checkMs.length).toFixed(0)} ms, ${(checkMs.reduce((a, b) => a + b, 0) / checkMs.length / held).toFixed(1)} ms per held-out sample`,
 );
-console.log(line('chat while idle', idle));
-console.log(line('chat during a check', during));
-console.log(`p99 during / idle: ${(pct(during, 99) / pct(idle, 99)).toFixed(2)}× (target ≤ 2×)`);
+console.log(latencyReport(idle, during, 'a check'));

@@ -7,19 +7,11 @@ import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
 import { makeSample } from '../support/sample-fixtures.ts';
 import { tempDir } from '../support/temp.ts';
+import { CLI_BIN, runCli } from '../support/cli.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
+const BIN = CLI_BIN;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 function tmpConfig(text: string): string {
   const dir = tempDir('ocrl-cli-');

@@ -4,26 +4,15 @@
 // file that is not a store. rollback: a stopped run's kept version becomes its newest checkpoint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SampleStore, SAMPLE_STORE_FILE } from '../../src/samples/index.ts';
 import { makeSample } from '../support/sample-fixtures.ts';
 import { newestCheckpoint, saveCheckpoint } from '../../src/trainer/index.ts';
 import { tempDir } from '../support/temp.ts';
+import { runCli } from '../support/cli.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 test('report prints one row per policy version and leaves a running store as it was', async (t) => {
   const dir = tempDir('ocrl-report-');

@@ -4,7 +4,6 @@
 // never use the proxy, so a proxy set in CI's environment cannot capture the tests' own servers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { proxyFor } from '../../src/util/proxy.ts';
@@ -17,8 +16,8 @@ import { ScriptedTeacher } from '../support/scripted-teacher.ts';
 import { startFakeTinker } from '../support/fake-tinker.ts';
 import { TestProxy } from '../support/test-proxy.ts';
 import { tempDir } from '../support/temp.ts';
+import { runCli } from '../support/cli.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
 const NO_PROXY_VARS = { http_proxy: '', https_proxy: '', no_proxy: '', HTTP_PROXY: '', HTTPS_PROXY: '', NO_PROXY: '' };
 const port = (url: string) => new URL(url).port;
 
@@ -53,20 +52,7 @@ test('proxyFor: which requests go through which proxy', () => {
   assert.equal(proxyFor('http://model.example', { ...env, no_proxy: 'model.example', NO_PROXY: '' }), undefined);
 });
 
-/** Runs the CLI with extra environment. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...NO_PROXY_VARS, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { ...NO_PROXY_VARS, ...env });
 
 test('doctor reaches a model server and an SGLang teacher only reachable through HTTP_PROXY; NO_PROXY bypasses it', async () => {
   const up = await new ScriptedUpstream().start();

@@ -5,7 +5,6 @@
 // version_evaluations, GET /evaluation and `openclaw-rl report` on the stopped run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -15,19 +14,9 @@ import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
 import { ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { LIKED, embeddedTrainConfig, feedLikedAnswer, metricsLines } from '../support/train-sessions.ts';
+import { runCli } from '../support/cli.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'openclaw-rl.js');
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 const HELD = 4;
 
