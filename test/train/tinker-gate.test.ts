@@ -77,3 +77,57 @@ for (const profile of ['hosted', 'skyrl-train'] as const) {
     }
   });
 }
+
+// SkyRL-JAX samples through the training adapter, so a refused version has already answered; the
+// gate's on_fail rollback must put the serving version's state back (loaded into a new training
+// model, then published), so the adapter that answers is no longer the refused one.
+test('skyrl-jax Tinker: a refused version is rolled back to the serving state in a new training model', { timeout: 240_000 }, async () => {
+  const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile: 'skyrl-jax' });
+  const rec = await startTinkerRecorder(tinker.url);
+  const out = tempDir('ocrl-tinker-gate-jax-');
+  const config = parseConfig(
+    {
+      mode: 'openclaw-rl',
+      output_dir: out,
+      server: { port: 0 },
+      tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded', server: 'skyrl-jax' },
+      rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
+      training: { batch_size: 2, lr: 1e-2, epochs: 1 },
+      evaluation: {
+        holdout_fraction: 0.4,
+        gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: 'rollback' },
+      },
+    },
+    { env: {} },
+  );
+  const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+  try {
+    const engine = server.engine!;
+    invertAdvantages(engine);
+    await feedLikedAnswer(server, 12, 180_000);
+    const checked = metricsLines(out).filter((m) => m.gate_candidate !== undefined);
+    assert.ok(checked.length > 0, 'the gate checked versions');
+    assert.ok(
+      checked.every((m) => m.gate_passed === 0 && m.gate_candidate < m.gate_baseline),
+      `inverted training was refused: ${JSON.stringify(checked)}`,
+    );
+    const paths = rec.requests.map((r) => r.path);
+    assert.ok(paths.filter((p) => p === '/forward').length >= checked.length, 'scored with forward');
+    // The serving version is the base model (a checkpoint with no tinker.json): each rollback
+    // unloads the refused training model and the next step trains a new one from the base.
+    assert.ok(paths.filter((p) => p === '/unload_model').length >= checked.length, `refused models unloaded: ${paths.join(' ')}`);
+    assert.ok(paths.filter((p) => p === '/create_model').length >= checked.length, 'a new training model per rollback');
+    assert.equal(server.channel.version(), 0, 'the base model still serves');
+    // No failed steps: a failure after optim_step would retrain the batch on moved weights.
+    assert.ok(metricsLines(out).every((m) => m.train_rollout_logprob_abs_diff === undefined || m.train_rollout_logprob_abs_diff < 1e-3));
+    // The training state is the serving one again: the trained weights score LIKED as the served ones do.
+    const trained = (await engine.scoreTrained!(LIKED)).logprobs;
+    const served = (await engine.score(LIKED)).logprobs;
+    trained.forEach((v, i) => assert.ok(Math.abs(v - served[i]) < 1e-3, `restored ${trained} vs served ${served}`));
+  } finally {
+    await server.close();
+    await rec.close();
+    await tinker.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});

@@ -448,14 +448,12 @@ export class TinkerEngine implements PolicyEngine {
    * Rollback: the current training model is unloaded and the checkpoint's state goes into a new
    * one (seq_ids of the old one are never reused); served as `version` at once — the checkpoint's
    * sampler path, or on servers that sample only from loaded models a sampler published from the
-   * new model.
+   * new model. A checkpoint without tinker.json was saved before anything was trained: it is the
+   * base model, which a new training model starts from and the sampler serves directly.
    */
   async restore(dir: string, version: number): Promise<void> {
     const ck = readTinkerCheckpoint(dir);
-    if (ck === undefined) {
-      throw new OpenClawError('data', `${dir} has no tinker.json: it holds no trained Tinker state to roll back to`);
-    }
-    if (ck.base_model !== this.opts.baseModel) {
+    if (ck !== undefined && ck.base_model !== this.opts.baseModel) {
       throw new OpenClawError('config', `${dir} was trained from ${ck.base_model}, not ${this.opts.baseModel}`, {
         param: 'tinker.base_model',
       });
@@ -466,11 +464,15 @@ export class TinkerEngine implements PolicyEngine {
     this.trained++;
     this.trainedSinceServed = false;
     const previous = this.modelId;
-    this.loadFrom = ck.weights_path;
-    this.weightsPath = ck.weights_path;
+    this.loadFrom = ck?.weights_path;
+    this.weightsPath = ck?.weights_path;
     this.modelId = undefined;
     // The abandoned training model would hold its LoRA slot until our session ends.
     if (previous !== undefined) await this.client.unloadModel(previous, 30_000);
+    if (ck === undefined) {
+      this.served = { path: undefined, version };
+      return;
+    }
     const { profile } = await this.client.server();
     if (!profile.samplerNeedsModel) {
       this.served = { path: ck.sampler_path ?? undefined, version };
