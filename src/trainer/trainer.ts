@@ -3,7 +3,8 @@
 // train step, publish the new weights (serving never pauses: the engine swaps them atomically),
 // then mark the batch trained by this step, log it, and checkpoint every `save_interval` steps.
 // A step is one transaction: everything that can fail without side effects runs first, and a step
-// that fails before publishing returns its batch to ready and leaves no record anywhere.
+// that fails before the engine's update returns its batch to ready and leaves no record anywhere
+// (one that fails after it keeps the batch trained: it is never applied twice).
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.ts';
@@ -294,6 +295,7 @@ export class Trainer {
     });
     if (lease.samples.length === 0) return undefined;
     let settled = false; // the lease is trained or refused: no longer returned to ready on a failure
+    let updated = false; // the engine's training state took this batch's update
     try {
       // Everything that can fail without a side effect comes first.
       const versionAtLease = engine.version();
@@ -319,6 +321,7 @@ export class Trainer {
       const staged = evaluator !== undefined && (await evaluator.canStage());
       if (evaluator !== undefined && staged && this.trainedIsServed) await evaluator.baseline(engine.version(), trainedModel(engine));
       const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
+      updated = engineMetrics !== undefined;
       let verdict: GateVerdict | undefined;
       if (held !== undefined && baseline !== undefined) {
         const enough = baseline.samples >= config.evaluation.gate!.min_samples;
@@ -404,9 +407,18 @@ export class Trainer {
         await this.checkpoint();
       return m;
     } catch (err) {
-      // Before publishing nothing changed that serving or a record could see: the batch goes back.
-      // After it, the step is kept (its weights serve) and only the failed part is reported.
-      if (!settled) store.releaseLease(lease.leaseId);
+      // Before the update nothing changed that serving, training or a record could see: the batch
+      // goes back. After the update (a gate check or a rollback failed) the training weights hold
+      // it already: training the batch again would apply it twice, so it counts as trained by this
+      // step, and the update serves with the next version that passes. After publishing, the step
+      // is kept (its weights serve) and only the failed part is reported.
+      if (!settled && updated) {
+        store.markTrained(lease.leaseId, this.step + 1);
+        this.deps.log?.warn(
+          { step: this.step + 1, err: (err as Error).message },
+          'step failed after its update: the batch stays trained, unpublished',
+        );
+      } else if (!settled) store.releaseLease(lease.leaseId);
       throw err;
     }
   }
