@@ -148,29 +148,19 @@ test('a failed step returns the batch to ready; a later step trains it', async (
 });
 
 test('a step that fails after the engine applied its update keeps the batch trained: it is never trained twice', async () => {
-  const { dir, store, engine } = setup();
-  const config = parseConfig(
-    {},
-    {
-      env: {},
-      overrides: {
-        output_dir: dir,
-        'training.batch_size': 2,
-        mode: 'openclaw-rl',
-        'evaluation.holdout_fraction': 1e-9,
-        'evaluation.gate': { min_samples: 1 },
-      },
-    },
-  );
+  const { store, engine, trainer } = setup({
+    mode: 'openclaw-rl',
+    'evaluation.holdout_fraction': 1e-9,
+    'evaluation.gate': { min_samples: 1 },
+  });
   // The gate's check of the trained weights fails (a lost server, say) after trainStep succeeded.
   let scored = 0;
-  const gated = Object.assign(engine, {
+  Object.assign(engine, {
     scoreTrained: async () => {
       if (++scored > 1) throw new Error('scoring server went away');
       return { logprobs: [-1], version: engine.v };
     },
   });
-  const trainer = new Trainer({ engine: gated, store, config });
   store.addSample(makeSample('h', 1, { policyVersion: 0, reward: 1, responseIds: [5], rolloutLogprobs: [-1] }));
   store.reserveHoldout(() => true);
   store.addSample(makeSample('s', 1, { policyVersion: 0 }));

@@ -13,29 +13,35 @@ import { startTinkerRecorder } from '../support/tinker-recorder.ts';
 import { tempDir } from '../support/temp.ts';
 import { LIKED, feedLikedAnswer, invertAdvantages, metricsLines } from '../support/train-sessions.ts';
 
+/** The stand-in of `profile`, a recorder in front of it, and a training server gated on held-out turns. */
+async function startGated(profile: 'hosted' | 'skyrl-jax' | 'skyrl-train', onFail: 'hold' | 'rollback') {
+  const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile });
+  const rec = await startTinkerRecorder(tinker.url);
+  const out = tempDir('ocrl-tinker-gate-');
+  const config = parseConfig(
+    {
+      mode: 'openclaw-rl',
+      output_dir: out,
+      server: { port: 0 },
+      tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded', server: profile },
+      rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
+      training: { batch_size: 2, lr: 1e-2, epochs: 1 },
+      evaluation: {
+        holdout_fraction: 0.4,
+        gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: onFail },
+      },
+    },
+    { env: {} },
+  );
+  const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+  return { tinker, rec, out, server };
+}
+
 for (const profile of ['hosted', 'skyrl-train'] as const) {
   test(`${profile} Tinker: the gate scores the trained weights and refuses inverted training; serving stays on version 0`, {
     timeout: 240_000,
   }, async () => {
-    const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile });
-    const rec = await startTinkerRecorder(tinker.url);
-    const out = tempDir('ocrl-tinker-gate-');
-    const config = parseConfig(
-      {
-        mode: 'openclaw-rl',
-        output_dir: out,
-        server: { port: 0 },
-        tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded', server: profile },
-        rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
-        training: { batch_size: 2, lr: 1e-2, epochs: 1 },
-        evaluation: {
-          holdout_fraction: 0.4,
-          gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: 'hold' },
-        },
-      },
-      { env: {} },
-    );
-    const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+    const { tinker, rec, out, server } = await startGated(profile, 'hold');
     try {
       const engine = server.engine!;
       invertAdvantages(engine);
@@ -82,25 +88,7 @@ for (const profile of ['hosted', 'skyrl-train'] as const) {
 // gate's on_fail rollback must put the serving version's state back (loaded into a new training
 // model, then published), so the adapter that answers is no longer the refused one.
 test('skyrl-jax Tinker: a refused version is rolled back to the serving state in a new training model', { timeout: 240_000 }, async () => {
-  const tinker = await startEmbeddedTinker({ ctx: 96, baseModel: 'openclaw-rl-embedded', profile: 'skyrl-jax' });
-  const rec = await startTinkerRecorder(tinker.url);
-  const out = tempDir('ocrl-tinker-gate-jax-');
-  const config = parseConfig(
-    {
-      mode: 'openclaw-rl',
-      output_dir: out,
-      server: { port: 0 },
-      tinker: { base_url: rec.url, base_model: 'openclaw-rl-embedded', server: 'skyrl-jax' },
-      rollout: { provider: 'tinker', model_id: 'openclaw-rl-embedded', tokenizer: tinker.checkpoint, temperature: 1, max_tokens: 8 },
-      training: { batch_size: 2, lr: 1e-2, epochs: 1 },
-      evaluation: {
-        holdout_fraction: 0.4,
-        gate: { metric: 'holdout_reward_logprob', max_drop: 0, min_samples: 2, on_fail: 'rollback' },
-      },
-    },
-    { env: {} },
-  );
-  const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
+  const { tinker, rec, out, server } = await startGated('skyrl-jax', 'rollback');
   try {
     const engine = server.engine!;
     invertAdvantages(engine);
