@@ -69,7 +69,7 @@ export interface RulesJudgeOptions {
 
 /** The rules judge in the PRM judge's result shape: m identical votes of the verdict's score. */
 export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOptions = {}): Promise<PrmJudgeResult> {
-  const verdict = classifyNextState(turn.nextState, turnContext(turn));
+  const verdict = verdictOf(turn);
   const details = repeat(opts.m ?? 3, (): VoteDetail => ({ vote: verdict.score, raw: describe(verdict), error: null }));
   const votes = details.map((d) => d.vote);
   const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1 });
@@ -78,7 +78,7 @@ export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOp
 
 /** The rules judge in the hint judge's result shape: m identical votes, +1 with the hint or −1. */
 export async function runRulesHintJudge(turn: JudgedTurnInput, opts: RulesJudgeOptions = {}): Promise<HintJudgeResult> {
-  const verdict = classifyNextState(turn.nextState, turnContext(turn));
+  const verdict = verdictOf(turn);
   const vote: Vote = verdict.hint !== null ? 1 : -1;
   const details = repeat(opts.m ?? 3, () => ({ vote, hint: verdict.hint, raw: describe(verdict), error: null }));
   const candidates = details.map((d) => ({ score: d.vote, hint: d.hint }));
@@ -87,9 +87,24 @@ export async function runRulesHintJudge(turn: JudgedTurnInput, opts: RulesJudgeO
   return { votes: details.map((d) => d.vote), details, candidates, selection, hint: selection.hint, provider: 'rules' };
 }
 
+/** Verdicts by turn: in combine mode the PRM and the hint judge read the same turn; it is read once. */
+const verdicts = new WeakMap<JudgedTurnInput, RulesVerdict>();
+
+function verdictOf(turn: JudgedTurnInput): RulesVerdict {
+  let v = verdicts.get(turn);
+  if (v === undefined) {
+    v = classifyNextState(turn.nextState, turnContext(turn));
+    verdicts.set(turn, v);
+  }
+  return v;
+}
+
 /** The user's last request and our answer, for the reader's repeat check. */
 function turnContext(turn: JudgedTurnInput): TurnContext {
-  const lastUser = [...turn.promptMessages].reverse().find((m) => m.role === 'user');
+  let lastUser: JudgedTurnInput['promptMessages'][number] | undefined;
+  for (let i = turn.promptMessages.length - 1; i >= 0 && lastUser === undefined; i--) {
+    if (turn.promptMessages[i].role === 'user') lastUser = turn.promptMessages[i];
+  }
   return { request: lastUser === undefined ? undefined : contentToText(lastUser.content), answer: turn.responseText };
 }
 
