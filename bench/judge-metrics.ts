@@ -173,4 +173,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-2': ['heldout-2'],
   'heldout-3': ['heldout-3'],
   'train-blind': ['train-blind'],
+  // Sealed for the judge of stop 29 and measured once then; development data since.
+  'heldout-4': ['heldout-4'],
 };

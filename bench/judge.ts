@@ -3,10 +3,10 @@
 // group (tool outputs; user replies per language): accuracy, recall of −1 / 0 / +1, hint recall,
 // hint precision, false hints on positive or neutral replies, and the offline judge's CPU time per
 // reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
-//   development sets (DEV_SETS): dev and heldout (the judge's authors), heldout-2, heldout-3 and
-//     train-blind (independent authors; all three already measured); `--show-misses` lists their
+//   development sets (DEVELOPMENT_SETS): dev and heldout (the judge's authors), heldout-2,
+//     heldout-3, train-blind and heldout-4 (independent authors; all already measured); `--show-misses` lists their
 //     misses; scripts/train-judge.ts trains the reply classifier on them.
-//   sealed sets (SEALED_SETS, now heldout-4): aggregates only, never an item, not with
+//   sealed sets (SEALED_SETS, now heldout-5): aggregates only, never an item, not with
 //     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
 // `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier;
 // `--loso` leaves one author group out at a time (train on the others, score it): the honest
@@ -27,12 +27,12 @@ import { DEVELOPMENT_SETS, hintMatches, loadJudgeSet, scoreJudgeSet, type Judgem
 import { groupItems, trainOnGroups } from './judge-train.ts';
 
 /** Development sets: scored with per-item misses under `--show-misses`. */
-const DEV_SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3', 'train-blind'] as const;
+const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
 /**
  * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
  * their aggregates (overall and per group) and never their items. A missing file is skipped.
  */
-export const SEALED_SETS = ['heldout-4'] as const;
+export const SEALED_SETS = ['heldout-5'] as const;
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
