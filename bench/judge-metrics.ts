@@ -175,4 +175,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'train-blind': ['train-blind'],
   // Sealed for the judge of stop 29 and measured once then; development data since.
   'heldout-4': ['heldout-4'],
+  // Written blind for training, hint-heavy (stop 30); skipped while the file is absent.
+  'train-blind-2': ['train-blind-2'],
 };
