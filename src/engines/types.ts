@@ -49,6 +49,14 @@ export interface GenerateRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * The temperature an engine's log-probs are at for sampling temperature T: T itself, or 1 for
+ * greedy decoding (T = 0), for sampled tokens and for `score` alike.
+ */
+export function logprobTemperature(temperature: number): number {
+  return temperature > 0 ? temperature : 1;
+}
+
 export interface ScoreRequest {
   promptIds: number[];
   responseIds: number[];

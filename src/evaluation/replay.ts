@@ -9,7 +9,7 @@
 // In: the samples / probes, the version's weights as a `VersionModel` (staged: the training
 // thread; published: the engine), the teacher, the judge. Out: metric values with sample counts.
 // One prompt at a time: an evaluation must never compete with serving for the machine.
-import type { GenerateRequest, GenerateResult, ScoreRequest, ScoreResult } from '../engines/types.ts';
+import { logprobTemperature, type GenerateRequest, type GenerateResult, type ScoreRequest, type ScoreResult } from '../engines/types.ts';
 import type { Probe } from '../config/index.ts';
 import { probeKl, rateOf, replayOpdAdvantage, replaySeed, type TokenMean } from '../rl/index.ts';
 import type { StoredSample } from '../samples/index.ts';
@@ -46,11 +46,6 @@ export type ReplayMetrics = Partial<
     MetricValue
   >
 >;
-
-/** The temperature a model's sampled log-probs come at (T, or 1 for greedy decoding). */
-function sampledLogprobTemperature(t: number): number {
-  return t > 0 ? t : 1;
-}
 
 function answerRequest(promptIds: number[], key: string, a: AnswerSettings): GenerateRequest {
   return {
@@ -98,7 +93,7 @@ export async function replayHeldOut(held: readonly StoredSample[], model: Versio
       const g = await model.generate(answerRequest(sample.promptIds, sample.id, s));
       if (g.tokenIds.length === 0) continue;
       const student =
-        teacherT === sampledLogprobTemperature(s.temperature)
+        teacherT === logprobTemperature(s.temperature)
           ? g.logprobs
           : (await model.score({ promptIds: sample.promptIds, responseIds: g.tokenIds, temperature: teacherT })).logprobs;
       const teacher = await s.teacher.score(sample.teacherPromptIds!, g.tokenIds);

@@ -66,6 +66,12 @@ export interface CombineInput {
   teacherLogprobs: ArrayLike<number> | null;
   /** Rollout (behaviour) log-probs, one per response token. */
   oldLogprobs: ArrayLike<number>;
+  /**
+   * The policy's log-probs of the same tokens at the temperature the teacher's come at, when that
+   * is not the rollout's (an SGLang/vLLM teacher reports T = 1 whatever T drew the tokens); the
+   * teacher term is then teacher_t − student_t, so both sides share one temperature. Absent: old.
+   */
+  studentLogprobs?: ArrayLike<number> | null;
   /** PRM score r (0 for an OPD-only sample). */
   reward: number;
   /** Weight of the OPD term, default 1. */
@@ -82,7 +88,7 @@ export function combineAdvantages(input: CombineInput): Float64Array {
   const wRl = input.wRl ?? 1;
   const out = grpoAdvantages(wRl * input.reward, input.oldLogprobs.length);
   if (input.teacherLogprobs === null) return out;
-  const opd = opdAdvantages(input.teacherLogprobs, input.oldLogprobs, { clip: input.opdClip });
+  const opd = opdAdvantages(input.teacherLogprobs, input.studentLogprobs ?? input.oldLogprobs, { clip: input.opdClip });
   for (let t = 0; t < out.length; t++) out[t] += wOpd * opd[t];
   return out;
 }
@@ -92,6 +98,8 @@ export interface AdvantageSample {
   reward: number;
   rolloutLogprobs: ArrayLike<number>;
   teacherLogprobs: ArrayLike<number> | null;
+  /** See `CombineInput.studentLogprobs`. */
+  studentLogprobs?: ArrayLike<number> | null;
 }
 
 /** How one term enters the advantage: not at all, as is (weight 1), or scaled by its configured weight. */
@@ -134,6 +142,7 @@ export function computeAdvantages(sample: AdvantageSample, config: AdvantageConf
   return combineAdvantages({
     teacherLogprobs: terms.teacher === 'off' ? null : sample.teacherLogprobs,
     oldLogprobs: sample.rolloutLogprobs,
+    studentLogprobs: sample.studentLogprobs,
     reward: terms.reward === 'off' ? 0 : sample.reward,
     wOpd: weightOf(terms.teacher, config.wOpd),
     wRl: weightOf(terms.reward, config.wRl),

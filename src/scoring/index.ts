@@ -54,6 +54,7 @@ export {
 } from './judge/index.ts';
 export {
   createTeacher,
+  teacherLogprobTemperature,
   createHttpTeacher,
   teacherFromBackend,
   teacherMismatch,

@@ -7,6 +7,7 @@ import { modeSpec } from '../methods/index.ts';
 import { holdoutDrop, holdoutMetric, holdoutPoint, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { turnKey } from '../util/turn-key.ts';
+import { teacherLogprobTemperature } from '../scoring/index.ts';
 
 export { holdoutPoint };
 
@@ -65,7 +66,10 @@ async function scoreAll(samples: StoredSample[], score: Score, temperature: numb
 
 /** The gate's metric on held-out samples, scored by `score` (the serving or the trained weights). */
 export async function holdoutValue(config: Config, held: StoredSample[], score: Score): Promise<HoldoutValue> {
-  return holdoutMetric(gateMetric(config), await scoreAll(held, score, config.rollout.temperature));
+  const metric = gateMetric(config);
+  // The teacher gap compares with the teacher's log-probs: score at the temperature they come at.
+  const temperature = metric === 'holdout_teacher_gap' ? teacherLogprobTemperature(config) : config.rollout.temperature;
+  return holdoutMetric(metric, await scoreAll(held, score, temperature));
 }
 
 /** The verdict on a candidate against the serving version's value on the same held-out samples. */

@@ -85,6 +85,43 @@ test('advantages per mode: combine adds w_opd·(teacher − old) and w_rl·r; ma
   assert.deepEqual(Array.from(advantages[2]), [0, 0, 0]);
 });
 
+test('an SGLang teacher (log-probs at T = 1) with rollouts at T = 0.8: the teacher term compares with the policy rescored at T = 1', async () => {
+  const teacherAt1 = { 'teacher.provider': 'openai_compatible', 'teacher.logprob_api': 'sglang', 'teacher.base_url': 'http://127.0.0.1:9' };
+  const { store, engine, trainer } = setup({ ...teacherAt1, 'rollout.temperature': 0.8, 'training.batch_size': 2 });
+  const asked: Array<{ temperature: number; responseIds: number[] }> = [];
+  Object.assign(engine, {
+    scoreTrained: async (r: { temperature: number; responseIds: number[] }) => {
+      asked.push({ temperature: r.temperature, responseIds: r.responseIds });
+      return { logprobs: [-2, -2, -2] };
+    },
+  });
+  store.addSample(
+    makeSample('t', 1, { policyVersion: 0, reward: 1, teacherLogprobs: [-1, -3, -2], rolloutLogprobs: [-0.5, -0.5, -0.5], type: 'opd+rl' }),
+  );
+  store.addSample(makeSample('t', 2, { policyVersion: 0, reward: -1, rolloutLogprobs: [-0.5, -0.5, -0.5] }));
+  await trainer.trainOnce();
+  // Only the sample with teacher log-probs is rescored, at the teacher's temperature.
+  assert.deepEqual(asked, [{ temperature: 1, responseIds: [7, 8, 9] }]);
+  const trained = engine.batches[0].map((s) => s.advantages);
+  // combine: w_opd·(teacher − rescored) + w_rl·r after reward normalisation (r = ±1 → ±1).
+  assert.deepEqual(trained, [
+    [2, 0, 1],
+    [-1, -1, -1],
+  ]);
+  // The PPO ratio still uses what the rollout recorded.
+  assert.deepEqual(engine.batches[0][0].rolloutLogprobs, [-0.5, -0.5, -0.5]);
+});
+
+test('with the embedded teacher (same temperature as the rollout) nothing is rescored', async () => {
+  const { store, engine, trainer } = setup({ 'rollout.temperature': 0.8 });
+  store.addSample(
+    makeSample('e', 1, { policyVersion: 0, reward: 1, teacherLogprobs: [-1, -3, -2], rolloutLogprobs: [-0.5, -0.5, -0.5], type: 'opd+rl' }),
+  );
+  store.addSample(makeSample('e', 2, { policyVersion: 0, reward: -1 }));
+  await trainer.trainOnce(); // RecordingEngine.score throws if called
+  assert.deepEqual(engine.batches[0][0].advantages, [0.5, -1.5, -0.5]); // teacher − rollout + r
+});
+
 test('a step trains the oldest batch, publishes, marks it trained and logs every metric key', async () => {
   const { store, engine, trainer, dir } = setup();
   for (let t = 1; t <= 3; t++) store.addSample(makeSample('s', t, { policyVersion: 0, reward: t === 2 ? -1 : 1 }));

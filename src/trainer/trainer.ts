@@ -15,6 +15,7 @@ import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
 import { HoldoutReserver, holdoutValue, judgeCandidate, type GateVerdict } from './gate.ts';
+import { studentLogprobsForOpd } from './opd-temperature.ts';
 import type { HoldoutValue } from '../rl/index.ts';
 import {
   evaluationStepMetrics,
@@ -80,8 +81,16 @@ export function trainOptionsFrom(config: Config): TrainOptions {
   };
 }
 
-/** Turns stored samples into engine train samples (advantages per token; masked samples skipped). */
-export function toTrainSamples(samples: StoredSample[], config: Config): { train: TrainSample[]; advantages: Float64Array[] } {
+/**
+ * Turns stored samples into engine train samples (advantages per token; masked samples skipped).
+ * `student[i]`: sample i's policy log-probs at the teacher's temperature (opd-temperature.ts), when
+ * the rollout's differ from it.
+ */
+export function toTrainSamples(
+  samples: StoredSample[],
+  config: Config,
+  student: ReadonlyArray<number[] | null> = [],
+): { train: TrainSample[]; advantages: Float64Array[] } {
   const rewards = config.training.normalize_rewards ? normalizeRewards(samples.map((s) => s.reward)) : samples.map((s) => s.reward);
   const settings: AdvantageConfig = {
     terms: modeSpec(config.mode).advantage,
@@ -96,7 +105,10 @@ export function toTrainSamples(samples: StoredSample[], config: Config): { train
       advantages.push(new Float64Array(s.responseIds.length));
       return;
     }
-    const adv = computeAdvantages({ reward: rewards[i], rolloutLogprobs: s.rolloutLogprobs, teacherLogprobs: s.teacherLogprobs }, settings);
+    const adv = computeAdvantages(
+      { reward: rewards[i], rolloutLogprobs: s.rolloutLogprobs, teacherLogprobs: s.teacherLogprobs, studentLogprobs: student[i] },
+      settings,
+    );
     advantages.push(adv);
     train.push({
       promptIds: s.promptIds,
@@ -299,7 +311,8 @@ export class Trainer {
     try {
       // Everything that can fail without a side effect comes first.
       const versionAtLease = engine.version();
-      const { train, advantages } = toTrainSamples(lease.samples, config);
+      const student = await studentLogprobsForOpd(lease.samples, config, (r) => (engine.scoreTrained ?? engine.score).call(engine, r));
+      const { train, advantages } = toTrainSamples(lease.samples, config, student);
       const stats = batchStats(
         lease.samples.map((s, i) => ({
           advantages: advantages[i],

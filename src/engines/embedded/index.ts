@@ -20,7 +20,7 @@ export {
   type Params,
   type KvCache,
 } from './model.ts';
-export { generateTokens, scoreTokens, logprobTemperature, type GenerateTokensRequest, type GeneratedTokens } from './sampling.ts';
+export { generateTokens, scoreTokens, type GenerateTokensRequest, type GeneratedTokens } from './sampling.ts';
 export { trainStep, lossTerms, packBatch, trainLogprobs, validateSample, type PackedBatch, type TrainContext } from './train.ts';
 export { AdamW, DEFAULT_ADAMW, type AdamWConfig } from './optimizer.ts';
 export { encodeSafetensors, decodeSafetensors, type HostTensor } from './safetensors.ts';

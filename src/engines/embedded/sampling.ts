@@ -5,7 +5,7 @@
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError, invalidRequest } from '../../errors/index.ts';
-import type { TopK } from '../types.ts';
+import { logprobTemperature, type TopK } from '../types.ts';
 import type { Gpt, KvCache } from './model.ts';
 import { Rng } from '../../util/rng.ts';
 
@@ -30,11 +30,6 @@ export interface GeneratedTokens {
   tokenIds: number[];
   logprobs: number[];
   finishReason: 'stop' | 'length';
-}
-
-/** The temperature log-probs are computed at: T itself, or 1 for greedy decoding. */
-export function logprobTemperature(temperature: number): number {
-  return temperature > 0 ? temperature : 1;
 }
 
 function checkTokens(name: string, ids: readonly number[], vocabSize: number): void {

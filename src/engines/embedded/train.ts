@@ -14,7 +14,7 @@ import { KL_VALUE_BOUND, LOG_RATIO_BOUND, sampleMeanWeights } from '../../rl/ind
 import type { LossConfig, TrainOptions, TrainSample, TrainStepMetrics } from '../types.ts';
 import { gatherRows, type Gpt } from './model.ts';
 import type { AdamW } from './optimizer.ts';
-import { logprobTemperature } from './sampling.ts';
+import { logprobTemperature } from '../types.ts';
 
 const TAIL_FLOOR = 1e-6;
 

@@ -2,9 +2,10 @@
 // openai_compatible, logprob_api sglang/vllm), the in-process policy engine (teacher.provider
 // embedded, when the caller has an engine), or the Tinker API (logprob_api tinker).
 import type { Config } from '../../config/index.ts';
-import type { PolicyEngine } from '../../engines/types.ts';
+import { logprobTemperature, type PolicyEngine } from '../../engines/types.ts';
 import { tinkerClientFromConfig } from '../../engines/tinker/index.ts';
 import { engineTeacherBackend } from './engine.ts';
+import { HTTP_DIALECTS } from './dialects.ts';
 import { createHttpTeacher } from './http.ts';
 import { teacherFromBackend, type Teacher } from './teacher.ts';
 import { tinkerTeacherBackend } from './tinker.ts';
@@ -35,4 +36,17 @@ export function createTeacher(config: Config, opts: { engine?: PolicyEngine } = 
     return teacherFromBackend(backend, bound);
   }
   return null;
+}
+
+/**
+ * The temperature the configured teacher's log-probs come at, as `createTeacher` builds it for a
+ * training run: SGLang, vLLM and Tinker report T = 1 whatever temperature is asked (dialects.ts);
+ * the embedded teacher is the policy engine scoring at the rollout's temperature. The trainer
+ * compares the policy with the teacher at this temperature.
+ */
+export function teacherLogprobTemperature(config: Config): number {
+  if (config.teacher.provider === 'openai_compatible')
+    return HTTP_DIALECTS[config.teacher.logprob_api as 'sglang' | 'vllm'].logprobTemperature;
+  // An embedded teacher is the engine itself on an embedded rollout, Tinker's sampler otherwise.
+  return config.rollout.provider === 'embedded' ? logprobTemperature(config.rollout.temperature) : 1;
 }
