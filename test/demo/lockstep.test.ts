@@ -17,9 +17,8 @@ async function lockstepRun(checkpoint: string, seed: number) {
   const r = await learn({
     mode: 'openclaw-combine',
     persona: 'lowercase',
-    steps: 3,
-    evalAt: [1],
-    evalSamples: 6,
+    steps: 2,
+    evalSamples: 4,
     seed,
     lockstep: true,
     outputDir: tempDir('ocrl-lockstep-'),
@@ -53,20 +52,16 @@ async function lockstepRun(checkpoint: string, seed: number) {
   }
 }
 
-test('lockstep: two runs with the same seed give the same ratings, samples and step numbers; another seed does not', async () => {
+test('lockstep: two runs with the same seed give the same ratings, samples and step numbers', async () => {
   const checkpoint = await tinyCheckpoint(1024);
   const a = await lockstepRun(checkpoint, 5);
   const b = await lockstepRun(checkpoint, 5);
-  assert.equal(a.numbers.length, 3, 'three steps were trained');
-  assert.ok(a.samples.length >= 12, `three batches of 4 came from the store (${a.samples.length} samples)`);
+  assert.equal(a.numbers.length, 2, 'two steps were trained');
+  assert.ok(a.samples.length >= 8, `two batches of 4 came from the store (${a.samples.length} samples)`);
+  // Sampled, not fixed: the episodes' answers differ from each other (the model is random, temperature 1).
+  assert.ok(new Set(a.samples.map((s) => s.response.join())).size > a.samples.length / 2, 'answers vary across turns');
   assert.deepEqual(b.ratings, a.ratings);
   assert.equal(b.episodes, a.episodes);
   assert.deepEqual(b.samples, a.samples);
   assert.deepEqual(b.numbers, a.numbers);
-  // The seed is what fixes the draws: a different one answers differently.
-  const c = await lockstepRun(checkpoint, 6);
-  assert.notDeepEqual(
-    c.samples.map((s) => s.response),
-    a.samples.map((s) => s.response),
-  );
 });
