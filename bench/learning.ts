@@ -4,8 +4,9 @@
 // persona's base rating pooled over all its runs, and writes
 // bench-results/learning.json, learning.md and learning.svg.
 // Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30),
-// BENCH_MAX_EPISODES (400), BENCH_DETERMINISTIC (1: lockstep runs, whose ratings repeat exactly for
-// the same tree and seeds; docs/benchmarks.md "Reproducible runs").
+// BENCH_MAX_EPISODES (400), BENCH_DETERMINISTIC (default 1: lockstep runs, whose ratings repeat
+// exactly for the same tree and seeds; 0: the server's own schedule, training while episodes go on;
+// docs/benchmarks.md "Reproducible runs").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODES, type Mode } from '../src/methods/index.ts';
@@ -28,7 +29,7 @@ const evalSamples = Number(process.env.BENCH_EVAL ?? 30);
 // step; the budget keeps the benchmark bounded and the table shows how far it got.
 const maxEpisodes = Number(process.env.BENCH_MAX_EPISODES ?? 400);
 const mid = Math.max(1, Math.floor(steps / 2));
-const lockstep = process.env.BENCH_DETERMINISTIC === '1';
+const lockstep = process.env.BENCH_DETERMINISTIC !== '0';
 const outDir = process.env.BENCH_OUT ?? 'bench-results';
 
 function stats(xs: number[]): { mean: number; sd: number } {
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
   }
   const table = lines.join('\n');
   process.stdout.write(
-    `learning benchmark${lockstep ? ' (deterministic: lockstep)' : ''}: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`,
+    `learning benchmark (${lockstep ? 'lockstep: repeats exactly' : "the server's own schedule: BENCH_DETERMINISTIC=0"}): ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`,
   );
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
