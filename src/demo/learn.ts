@@ -199,6 +199,8 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     ownServer = await startServer(config, {
       train: true,
       trainerPollMs: 50,
+      // Lockstep waits on each step with nothing served meanwhile: no reason to yield the CPU to serving.
+      trainingNice: opts.lockstep === true ? 0 : undefined,
       log: opts.log ?? pino({ level: 'error' }, pino.destination(2)),
       hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
     });
