@@ -3,7 +3,9 @@
 // first answers on held-out tasks is measured before training and at chosen steps. Used by
 // `openclaw-rl demo` and `npm run bench:learning`. With `engine: 'tinker'` the same model is
 // reached through the Tinker API instead: an embedded Tinker server starts on a loopback port and
-// the policy, trainer and teacher speak the protocol to it (`demo --engine tinker`).
+// the policy, trainer and teacher speak the protocol to it (`demo --engine tinker`). With `lockstep`
+// (bench:learning's default) every draw derives from the seed and steps happen at fixed points, so
+// a run repeats exactly; without it the trainer runs on the server's own schedule (the demo).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
