@@ -3,7 +3,10 @@
 // 0.7 (mean ± sd over seeds), the hint accept rate (how many next states became hints) and each
 // persona's base rating pooled over all its runs, and writes
 // bench-results/learning.json, learning.md and learning.svg.
-// Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30).
+// Knobs: BENCH_MODES, BENCH_PERSONAS, BENCH_SEEDS (comma lists), BENCH_STEPS (8), BENCH_EVAL (30),
+// BENCH_MAX_EPISODES (400), BENCH_DETERMINISTIC (default 1: lockstep runs, whose ratings repeat
+// exactly for the same tree and seeds; 0: the server's own schedule, training while episodes go on;
+// docs/benchmarks.md "Reproducible runs").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODES, type Mode } from '../src/methods/index.ts';
@@ -26,6 +29,7 @@ const evalSamples = Number(process.env.BENCH_EVAL ?? 30);
 // step; the budget keeps the benchmark bounded and the table shows how far it got.
 const maxEpisodes = Number(process.env.BENCH_MAX_EPISODES ?? 400);
 const mid = Math.max(1, Math.floor(steps / 2));
+const lockstep = process.env.BENCH_DETERMINISTIC !== '0';
 const outDir = process.env.BENCH_OUT ?? 'bench-results';
 
 function stats(xs: number[]): { mean: number; sd: number } {
@@ -97,7 +101,7 @@ async function main(): Promise<void> {
       const row: Row = { mode, persona, runs: [] };
       rows.push(row);
       for (const seed of seeds) {
-        const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed, maxEpisodes });
+        const r = await learn({ mode, persona, steps, evalAt: [mid], evalSamples, seed, maxEpisodes, lockstep });
         row.runs.push(r);
         process.stderr.write(
           `${mode} ${persona} seed ${seed}: ${JSON.stringify(r.ratings)} (${r.wallSeconds.toFixed(0)} s, ${r.episodes} episodes, hint accept rate ${r.hintAcceptRate.toFixed(2)})\n`,
@@ -132,7 +136,7 @@ async function main(): Promise<void> {
   }
   const table = lines.join('\n');
   process.stdout.write(
-    `learning benchmark: ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`,
+    `learning benchmark (${lockstep ? 'lockstep: repeats exactly' : "the server's own schedule: BENCH_DETERMINISTIC=0"}): ${seeds.length} seeds, ${evalSamples} held-out answers per rating, ${steps} steps (${((performance.now() - t0) / 60000).toFixed(1)} min)\n${table}\n`,
   );
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
@@ -142,6 +146,7 @@ async function main(): Promise<void> {
         steps,
         evalSamples,
         seeds,
+        lockstep,
         rows: rows.map((r) => ({ mode: r.mode, persona: r.persona, runs: r.runs.map(({ server: _s, ...x }) => x) })),
       },
       null,

@@ -73,6 +73,11 @@ export interface StartOptions {
   train?: boolean;
   /** Trainer poll interval while waiting for a batch (tests, demo). */
   trainerPollMs?: number;
+  /**
+   * Nice steps of the embedded engine's training thread (default 10, so serving keeps the CPU).
+   * 0 for a caller that waits on each step with nothing served meanwhile (the demo's lockstep runs).
+   */
+  trainingNice?: number;
   /** `train --fresh`: move the previous run's files aside and start from the configured weights. */
   fresh?: boolean;
 }
@@ -148,7 +153,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         resume.from ? 'resuming training from the newest checkpoint' : 'no checkpoint: training starts from the configured weights',
       );
     }
-    policy = await createPolicy(config, { channel: opts.channel, train: opts.train, resume });
+    policy = await createPolicy(config, { channel: opts.channel, train: opts.train, resume, trainingNice: opts.trainingNice });
   } catch (err) {
     store.close();
     throw err;

@@ -87,7 +87,7 @@ async function remotePolicy(config: Config, channel: ChatChannel): Promise<Polic
 }
 
 /** Embedded policy: the checkpoint in worker threads behind a TokenChatChannel. */
-async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: ResumePlan }): Promise<Policy> {
+async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: ResumePlan; trainingNice?: number }): Promise<Policy> {
   const dir = opts.resume?.from?.dir ?? config.rollout.checkpoint ?? BASE_CHECKPOINT;
   if (!existsSync(join(dir, 'config.json'))) {
     throw new OpenClawError(
@@ -96,7 +96,7 @@ async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: R
     );
   }
   const { WorkerEngine } = await import('../engines/embedded/index.ts');
-  const engine = await WorkerEngine.load(dir, { train: opts.train, version: opts.resume?.version });
+  const engine = await WorkerEngine.load(dir, { train: opts.train, version: opts.resume?.version, trainingNice: opts.trainingNice });
   if (engine.tokenizer === null) throw new OpenClawError('config', `rollout.checkpoint: ${dir} has no tokenizer.json`);
   const tok = new EmbeddedChatTokenizer(engine.tokenizer);
   const channel = new TokenChatChannel(engine, tok, {
@@ -183,7 +183,7 @@ function warnOnStderr(message: string): void {
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
 export async function createPolicy(
   config: Config,
-  opts: { channel?: ChatChannel; train?: boolean; resume?: ResumePlan } = {},
+  opts: { channel?: ChatChannel; train?: boolean; resume?: ResumePlan; trainingNice?: number } = {},
 ): Promise<Policy> {
   if (opts.channel)
     return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
@@ -192,5 +192,5 @@ export async function createPolicy(
     const engine = await (await import('./tinker.ts')).startTinkerEngine(config, warnOnStderr, opts.resume);
     return tokenPolicy(config, engine, { onWarning: warnOnStderr });
   }
-  return embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume });
+  return embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume, trainingNice: opts.trainingNice });
 }

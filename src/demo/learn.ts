@@ -3,7 +3,9 @@
 // first answers on held-out tasks is measured before training and at chosen steps. Used by
 // `openclaw-rl demo` and `npm run bench:learning`. With `engine: 'tinker'` the same model is
 // reached through the Tinker API instead: an embedded Tinker server starts on a loopback port and
-// the policy, trainer and teacher speak the protocol to it (`demo --engine tinker`).
+// the policy, trainer and teacher speak the protocol to it (`demo --engine tinker`). With `lockstep`
+// (bench:learning's default) every draw derives from the seed and steps happen at fixed points, so
+// a run repeats exactly; without it the trainer runs on the server's own schedule (the demo).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +15,7 @@ import type { Mode } from '../methods/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { BASE_CHECKPOINT, startServer, type RunningServer } from '../app/index.ts';
 import { serveEngine, type RunningEngineServer } from '../engine-server/index.ts';
-import { createPersona, evaluatePersona, HELD_OUT_TASKS, pickTask, Rng, runEpisode, type Persona } from '../sim/index.ts';
+import { createPersona, deriveSeed, evaluatePersona, HELD_OUT_TASKS, pickTask, Rng, runEpisode, type Persona } from '../sim/index.ts';
 import type { StepMetrics } from '../trainer/index.ts';
 
 /** Settings of one learning run. */
@@ -39,6 +41,16 @@ export interface LearnOptions {
   keepServing?: boolean;
   /** 'embedded' (default): the model in this process; 'tinker': through an embedded Tinker server. */
   engine?: DemoEngine;
+  /**
+   * Lockstep training, for a run that repeats: rounds of `concurrency` episodes; after each, wait
+   * until all its turns are judged, then train as many steps as full batches are ready (each on
+   * the first ready samples by session and turn), publish, rate if due, and start the next round.
+   * With every random draw derived from `seed`, the same tree, seed and options give the same
+   * ratings. Off (default): the server's own schedule — the trainer takes a batch as soon as one
+   * is ready and publishes while episodes go on, so which version answers which turn, and which
+   * turns share a batch, depend on timing.
+   */
+  lockstep?: boolean;
 }
 
 /** Where the demo's model is trained. */
@@ -138,7 +150,16 @@ export function learnConfig(opts: LearnOptions, outputDir: string): Config {
   );
 }
 
-async function evaluate(server: RunningServer, persona: Persona, n: number, config: Config): Promise<{ rating: number; n: number }> {
+/** What each seed of a run is derived from: `deriveSeed(seed, DRAW.x, …)`. */
+const DRAW = { persona: 1, sampling: 2, rating: 3 } as const;
+
+async function evaluate(
+  server: RunningServer,
+  persona: Persona,
+  n: number,
+  config: Config,
+  seed: number,
+): Promise<{ rating: number; n: number }> {
   const r = await evaluatePersona({
     baseUrl: server.url,
     model: config.rollout.model_id,
@@ -146,6 +167,8 @@ async function evaluate(server: RunningServer, persona: Persona, n: number, conf
     tasks: HELD_OUT_TASKS,
     samples: n,
     concurrency: 2,
+    // The same draws at every rating of the run: the versions are compared on equal terms.
+    seed: deriveSeed(seed, DRAW.rating),
   });
   return { rating: r.mean, n: r.n };
 }
@@ -178,6 +201,8 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     ownServer = await startServer(config, {
       train: true,
       trainerPollMs: 50,
+      // Lockstep waits on each step with nothing served meanwhile: no reason to yield the CPU to serving.
+      trainingNice: opts.lockstep === true ? 0 : undefined,
       log: opts.log ?? pino({ level: 'error' }, pino.destination(2)),
       hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
     });
@@ -197,14 +222,18 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
     : ownServer;
   opts.onProgress?.({ kind: 'server', url: server.url, outputDir });
   const trainer = server.trainer!;
+  const lockstep = opts.lockstep === true;
+  // Lockstep: the background loop never takes a step; the rounds below call trainOnce.
+  if (lockstep) trainer.pause();
+  const concurrency = opts.concurrency ?? 2;
+  const batchSize = config.training.batch_size;
   const ratings: Record<number, number> = {};
-  const rng = new Rng(seed);
   let episodes = 0;
   let failures = 0;
   let hintAcceptRate = 0;
   try {
     // The base rating is measured before any training step can happen (no samples yet).
-    const base = await evaluate(server, persona, evalSamples, config);
+    const base = await evaluate(server, persona, evalSamples, config, seed);
     ratings[0] = base.rating;
     opts.onProgress?.({ kind: 'eval', step: 0, rating: base.rating, n: base.n });
     // Episodes pause while a version is evaluated, and the trainer holds its next step, so each
@@ -217,54 +246,76 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
       const s = trainer.step;
       if (evaluated.has(s) || !(evalAt.has(s) || s >= opts.steps || final)) return;
       evaluated.add(s);
-      trainer.pause();
+      if (!lockstep) trainer.pause();
       gate = gate.then(async () => {
-        const r = await evaluate(server, persona, evalSamples, config);
+        const r = await evaluate(server, persona, evalSamples, config, seed);
         ratings[s] = r.rating;
         opts.onProgress?.({ kind: 'eval', step: s, rating: r.rating, n: r.n });
-        trainer.resume();
+        if (!lockstep) trainer.resume();
       });
     };
-    const worker = async (w: number) => {
-      while (trainer.step < opts.steps && !outOfEpisodes()) {
-        await gate;
-        // Back-pressure: a full batch is waiting, so let the trainer take it before talking more.
-        // Without it, episodes on a busy CPU outpace training and their samples go stale unused.
-        while (server.store.countReady() >= config.training.batch_size && trainer.step < opts.steps) await sleep(50);
-        if (trainer.step >= opts.steps || outOfEpisodes()) break;
-        const sessionId = `learn-${seed}-${w}-${episodes++}`;
-        try {
-          await runEpisode({
-            baseUrl: server.url,
-            model: config.rollout.model_id,
-            persona,
-            task: pickTask(rng),
-            sessionId,
-            rng,
-            maxTurns: 2,
-          });
-          failedInARow = 0;
-        } catch (err) {
-          // One bad episode (e.g. a conversation grown past the model's context) must not end the
-          // run; a run where nothing works must.
-          failures++;
-          if (++failedInARow >= 10)
-            throw new OpenClawError('internal', `10 episodes in a row failed; last error: ${(err as Error).message}`);
-          continue;
-        }
-        opts.onProgress?.({
-          kind: 'episode',
-          done: episodes,
-          samplesReady: server.store.countReady(),
-          batchSize: config.training.batch_size,
-          step: trainer.step,
+    // Episode i draws its task, the persona's words and its answers' tokens from seeds derived
+    // from (seed, i): the same in every run, whichever episode finishes first.
+    const playEpisode = async (): Promise<void> => {
+      const index = episodes++;
+      const rng = new Rng(deriveSeed(seed, DRAW.persona, index));
+      try {
+        await runEpisode({
+          baseUrl: server.url,
+          model: config.rollout.model_id,
+          persona,
+          task: pickTask(rng),
+          // Zero-padded, so session order (a lockstep batch's order) is episode order.
+          sessionId: `learn-${seed}-${String(index).padStart(6, '0')}`,
+          rng,
+          seed: deriveSeed(seed, DRAW.sampling, index),
+          maxTurns: 2,
         });
-        maybeEvaluate();
+        failedInARow = 0;
+      } catch (err) {
+        // One bad episode (e.g. a conversation grown past the model's context) must not end the
+        // run; a run where nothing works must.
+        failures++;
+        if (++failedInARow >= 10) throw new OpenClawError('internal', `10 episodes in a row failed; last error: ${(err as Error).message}`);
+        return;
       }
+      opts.onProgress?.({
+        kind: 'episode',
+        done: episodes,
+        samplesReady: server.store.countReady(),
+        batchSize,
+        step: trainer.step,
+      });
     };
-    const watcher = setInterval(maybeEvaluate, 100);
-    await Promise.all(Array.from({ length: opts.concurrency ?? 2 }, (_, w) => worker(w)));
-    clearInterval(watcher);
+    const unfinished = () => trainer.step < opts.steps && !outOfEpisodes();
+    if (lockstep) {
+      while (unfinished()) {
+        const round = Math.min(concurrency, (opts.maxEpisodes ?? Number.POSITIVE_INFINITY) - episodes);
+        await Promise.all(Array.from({ length: round }, playEpisode));
+        server.pipeline.drainIntake();
+        await server.pipeline.whenIdle();
+        while (server.store.countReady() >= batchSize && trainer.step < opts.steps) {
+          if ((await trainer.trainOnce({ order: 'session' })) === undefined) break;
+          maybeEvaluate();
+          await gate;
+        }
+      }
+    } else {
+      const worker = async () => {
+        while (unfinished()) {
+          await gate;
+          // Back-pressure: a full batch is waiting, so let the trainer take it before talking more.
+          // Without it, episodes on a busy CPU outpace training and their samples go stale unused.
+          while (server.store.countReady() >= batchSize && trainer.step < opts.steps) await sleep(50);
+          if (!unfinished()) break;
+          await playEpisode();
+          maybeEvaluate();
+        }
+      };
+      const watcher = setInterval(maybeEvaluate, 100);
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      clearInterval(watcher);
+    }
     await gate;
     // No more steps on leftovers: the last version is the one rated, also when the episode
     // budget ran out first.

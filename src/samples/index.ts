@@ -11,6 +11,7 @@ export type {
   DropTallyRow,
   Lease,
   LeaseOptions,
+  LeaseOrder,
   ListOptions,
   OpenOptions,
   PendingTurn,

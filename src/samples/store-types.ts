@@ -58,7 +58,16 @@ export type TurnStatus =
 export interface LeaseOptions {
   currentVersion?: number;
   maxStaleness?: number;
+  /**
+   * Which ready samples make the batch, and their order in it: 'arrival' (default) the oldest
+   * stored first; 'session' by session id, then turn, whatever order judging finished in (a
+   * reproducible run, whose concurrent episodes are judged in no fixed order).
+   */
+  order?: LeaseOrder;
 }
+
+/** See LeaseOptions.order. */
+export type LeaseOrder = 'arrival' | 'session';
 
 /** A batch taken by a trainer: `markTrained` or `releaseLease` it by `leaseId`. */
 export interface Lease {

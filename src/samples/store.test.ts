@@ -204,6 +204,34 @@ test('batches take the oldest ready samples; trained and released leases end whe
   assert.deepEqual(store.leaseBatch(4).samples, []);
 });
 
+test("order 'session': the batch is the first ready samples by session and turn, in that order, whatever order they were stored in", (t) => {
+  const store = openTemp(t);
+  // Judged in the order two concurrent episodes happened to finish.
+  for (const [session, turn] of [
+    ['e1', 1],
+    ['e0', 1],
+    ['e1', 0],
+    ['e2', 0],
+    ['e0', 0],
+  ] as const)
+    store.addSample(makeSample(session, turn));
+  const lease = store.leaseBatch(4, { order: 'session' });
+  assert.deepEqual(
+    lease.samples.map((s) => s.id),
+    ['e0:0', 'e0:1', 'e1:0', 'e1:1'],
+  );
+  assert.deepEqual(
+    store.listSamples({ state: 'ready' }).map((s) => s.id),
+    ['e2:0'],
+  );
+  // The default stays arrival order.
+  store.releaseLease(lease.leaseId);
+  assert.deepEqual(
+    store.leaseBatch(2).samples.map((s) => s.id),
+    ['e1:1', 'e0:1'],
+  );
+});
+
 test('a batch never drops the samples beyond its size', (t) => {
   const store = openTemp(t);
   for (let i = 0; i < 7; i++) store.addSample(makeSample('s', i));

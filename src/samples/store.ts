@@ -15,6 +15,7 @@ import type { Sample } from './types.ts';
 import type {
   Lease,
   LeaseOptions,
+  LeaseOrder,
   SampleTallyRow,
   VersionTally,
   ListOptions,
@@ -73,6 +74,9 @@ function openDatabase(path: string, opts: OpenOptions): Database.Database {
     (message) => `cannot open sample store ${path}: ${message}; check that the file is an openclaw-rl store and the folder is writable`,
   );
 }
+
+/** ORDER BY of each lease order (LeaseOptions.order); seq breaks ties (several samples of one turn). */
+const LEASE_ORDER: Readonly<Record<LeaseOrder, string>> = { arrival: 'seq', session: 'session_id, turn_id, seq' };
 
 /** A read-only connection: no folder, file, pragma or migration is written (the store keeps its WAL mode). */
 function openReadOnly(path: string, opts: OpenOptions): Database.Database {
@@ -389,11 +393,12 @@ export class SampleStore {
              WHERE state = 'ready' AND policy_version < ?`,
         ).run(now, opts.currentVersion - opts.maxStaleness).changes;
       }
+      const order = LEASE_ORDER[opts.order ?? 'arrival'];
       this.stmt(
         `UPDATE samples SET state = 'leased', lease_id = ?, lease_count = lease_count + 1, updated_at = ?
-           WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY seq LIMIT ?)`,
+           WHERE seq IN (SELECT seq FROM samples WHERE state = 'ready' ORDER BY ${order} LIMIT ?)`,
       ).run(leaseId, now, n);
-      return { leaseId, samples: this.leased(leaseId), staleDropped };
+      return { leaseId, samples: this.leased(leaseId, order), staleDropped };
     });
   }
 
@@ -509,8 +514,10 @@ export class SampleStore {
     ).changes;
   }
 
-  private leased(leaseId: string): StoredSample[] {
-    const rows = this.stmt(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY seq`).all(leaseId) as StoredSampleRow[];
+  private leased(leaseId: string, order = LEASE_ORDER.arrival): StoredSample[] {
+    const rows = this.stmt(`SELECT * FROM samples WHERE lease_id = ? AND state = 'leased' ORDER BY ${order}`).all(
+      leaseId,
+    ) as StoredSampleRow[];
     return rows.map(rowToSample);
   }
 

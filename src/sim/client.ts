@@ -30,6 +30,8 @@ export interface TurnMeta {
   sessionDone?: boolean;
   /** Overrides the client's `maxTokens` for this request. */
   maxTokens?: number;
+  /** Sent as the request's `seed` (OpenAI's field): the embedded engine then draws the same tokens from the same weights. */
+  seed?: number;
 }
 
 /** The chat-completions URL for a base URL given with or without `/v1`. */
@@ -77,6 +79,7 @@ export async function requestAnswer(client: ChatClientOptions, messages: readonl
   if (client.temperature !== undefined) body.temperature = client.temperature;
   const maxTokens = meta.maxTokens ?? client.maxTokens;
   if (maxTokens !== undefined) body.max_tokens = maxTokens;
+  if (meta.seed !== undefined) body.seed = meta.seed;
   let res: Response;
   try {
     const init = {

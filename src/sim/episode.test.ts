@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Rng } from '../util/rng.ts';
+import { Rng, deriveSeed } from '../util/rng.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { chatCompletionsUrl } from './client.ts';
@@ -19,7 +19,7 @@ const PLAIN = 'Boil salted water, cook the pasta for about ten minutes, then dra
 interface Received {
   path: string;
   headers: IncomingHttpHeaders;
-  body: { model: string; messages: ChatMessage[]; max_tokens?: number; stream?: boolean };
+  body: { model: string; messages: ChatMessage[]; max_tokens?: number; stream?: boolean; seed?: number };
 }
 
 /** A scripted OpenAI-style server: records requests, answers with `answer(body, index)` or a set status. */
@@ -264,4 +264,39 @@ test('base URLs with and without /v1 reach the same endpoint', () => {
   assert.equal(chatCompletionsUrl('http://h:1/v1'), 'http://h:1/v1/chat/completions');
   assert.equal(chatCompletionsUrl('http://h:1/v1/'), 'http://h:1/v1/chat/completions');
   assert.equal(chatCompletionsUrl('http://h:1'), 'http://h:1/v1/chat/completions');
+});
+
+test('with a seed, every request carries its own derived sampling seed; the same seed sends the same ones', async () => {
+  srv.reset((_b, i) => [MARKDOWN, MARKDOWN, 'ok'][i]);
+  const episode = () =>
+    runEpisode({
+      baseUrl: srv.url,
+      model: 'm',
+      persona: PERSONAS['no-markdown'],
+      task,
+      sessionId: 's',
+      rng: new Rng(1),
+      seed: 7,
+      maxTurns: 2,
+    });
+  await episode();
+  const sent = srv.received.map((r) => r.body.seed);
+  assert.deepEqual(sent, [deriveSeed(7, 1), deriveSeed(7, 2), deriveSeed(7, 0)]);
+  assert.equal(new Set(sent).size, 3);
+  srv.reset((_b, i) => [MARKDOWN, MARKDOWN, 'ok'][i]);
+  await episode();
+  assert.deepEqual(
+    srv.received.map((r) => r.body.seed),
+    sent,
+  );
+  // Ratings: sample i sends deriveSeed(seed, i), the same at every rating of a run; no seed, none sent.
+  srv.reset(() => PLAIN);
+  await evaluatePersona({ baseUrl: srv.url, model: 'm', persona: PERSONAS['no-markdown'], samples: 3, concurrency: 1, seed: 9 });
+  assert.deepEqual(
+    srv.received.map((r) => r.body.seed),
+    [0, 1, 2].map((i) => deriveSeed(9, i)),
+  );
+  srv.reset(() => PLAIN);
+  await evaluatePersona({ baseUrl: srv.url, model: 'm', persona: PERSONAS['no-markdown'], samples: 2 });
+  assert.ok(srv.received.every((r) => !('seed' in r.body)));
 });

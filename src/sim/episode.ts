@@ -13,6 +13,7 @@
 
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
+import { deriveSeed } from '../util/rng.ts';
 import { requestAnswer, type ChatClientOptions } from './client.ts';
 import type { Persona, PersonaName, PersonaReply, RandomSource } from './personas.ts';
 import type { Task } from './tasks.ts';
@@ -32,6 +33,8 @@ export interface EpisodeOptions extends ChatClientOptions {
   systemPrompt?: string;
   /** `max_tokens` of the closing request, whose answer nobody reads (default 8). */
   closeMaxTokens?: number;
+  /** Sampling seed of the episode: request k sends `seed` deriveSeed(seed, k). Omitted: the server draws its own. */
+  seed?: number;
 }
 
 /** One answer of the episode and what the persona made of it. */
@@ -70,6 +73,10 @@ export const DEFAULT_MAX_TURNS = 3;
 /** Default of EpisodeOptions.closeMaxTokens. */
 export const DEFAULT_CLOSE_MAX_TOKENS = 8;
 
+function seedOf(opts: EpisodeOptions, request: number): number | undefined {
+  return opts.seed === undefined ? undefined : deriveSeed(opts.seed, request);
+}
+
 /** Runs one episode: ask, read, reply, retry while unsatisfied, then close the session. */
 export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
   const maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -81,7 +88,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
   messages.push({ role: 'user', content: prompt });
   const turns: EpisodeTurn[] = [];
   for (let attempt = 1; attempt <= maxTurns; attempt++) {
-    const answer = await requestAnswer(opts, messages, { sessionId: opts.sessionId, turnType: 'main' });
+    const answer = await requestAnswer(opts, messages, { sessionId: opts.sessionId, turnType: 'main', seed: seedOf(opts, attempt) });
     const reply = opts.persona.respond(answer, opts.rng, attempt);
     turns.push({ attempt, answer, rating: opts.persona.rate(answer), reply });
     messages.push({ role: 'assistant', content: answer }, { role: 'user', content: reply.text });
@@ -92,6 +99,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     turnType: 'main',
     sessionDone: true,
     maxTokens: opts.closeMaxTokens ?? DEFAULT_CLOSE_MAX_TOKENS,
+    seed: seedOf(opts, 0),
   });
   const ratings = turns.map((t) => t.rating);
   return {

@@ -4,6 +4,7 @@
 
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
+import { deriveSeed } from '../util/rng.ts';
 import { requestAnswer, type ChatClientOptions } from './client.ts';
 import type { Persona, PersonaName } from './personas.ts';
 import { HELD_OUT_TASKS, type Task } from './tasks.ts';
@@ -19,6 +20,11 @@ export interface EvaluateOptions extends ChatClientOptions {
   concurrency?: number;
   /** A system message to start each request with, if any. */
   systemPrompt?: string;
+  /**
+   * Sampling seed: sample i sends `seed` deriveSeed(seed, i), so two versions are rated on the
+   * same draws and a rerun of one version gives the same answers. Omitted: the server draws its own.
+   */
+  seed?: number;
 }
 
 /** One rated answer. */
@@ -58,7 +64,8 @@ export async function evaluatePersona(opts: EvaluateOptions): Promise<Evaluation
       const messages: ChatMessage[] = [];
       if (opts.systemPrompt !== undefined) messages.push({ role: 'system', content: opts.systemPrompt });
       messages.push({ role: 'user', content: task.prompt });
-      const answer = await requestAnswer(opts, messages, { turnType: 'side' });
+      const seed = opts.seed === undefined ? undefined : deriveSeed(opts.seed, i);
+      const answer = await requestAnswer(opts, messages, { turnType: 'side', seed });
       items[i] = { taskId: task.id, prompt: task.prompt, answer, rating: opts.persona.rate(answer) };
     }
   };

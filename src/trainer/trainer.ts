@@ -10,7 +10,7 @@ import type { Config } from '../config/index.ts';
 import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.ts';
 import { modeSpec } from '../methods/index.ts';
 import { batchStats, computeAdvantages, normalizeRewards, type AdvantageConfig } from '../rl/index.ts';
-import type { SampleStore, StoredSample } from '../samples/index.ts';
+import type { LeaseOrder, SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
@@ -243,9 +243,12 @@ export class Trainer {
     return run;
   }
 
-  /** One step on the oldest ready batch; returns its metrics (undefined when nothing was leased). */
-  trainOnce(): Promise<StepMetrics | undefined> {
-    return this.serial(() => this.runStep());
+  /**
+   * One step on the oldest ready batch (`order` 'session': the first ready samples by session and
+   * turn, for a reproducible run); returns its metrics (undefined when nothing was leased).
+   */
+  trainOnce(opts: { order?: LeaseOrder } = {}): Promise<StepMetrics | undefined> {
+    return this.serial(() => this.runStep(opts.order));
   }
 
   /**
@@ -293,7 +296,7 @@ export class Trainer {
     });
   }
 
-  private async runStep(): Promise<StepMetrics | undefined> {
+  private async runStep(order?: LeaseOrder): Promise<StepMetrics | undefined> {
     const { engine, store, config } = this.deps;
     const t0 = performance.now();
     this.holdout.reserveNew();
@@ -304,6 +307,7 @@ export class Trainer {
     const lease = store.leaseBatch(config.training.batch_size, {
       currentVersion: engine.version(),
       maxStaleness: config.training.max_staleness,
+      order,
     });
     if (lease.samples.length === 0) return undefined;
     let settled = false; // the lease is trained or refused: no longer returned to ready on a failure

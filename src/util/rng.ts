@@ -32,3 +32,20 @@ export class Rng {
     return r * Math.cos(2 * Math.PI * v);
   }
 }
+
+/**
+ * A seed for one named draw of a seeded run, e.g. `deriveSeed(runSeed, episode, request)`: the
+ * same parts give the same seed whatever order the draws happen in, so concurrent work can each
+ * have its own stream. An integer in [0, 2^31) (any API that takes an int32 seed accepts it).
+ */
+export function deriveSeed(...parts: number[]): number {
+  let h = 0x9e3779b9;
+  for (const p of parts) {
+    // Each part through one mulberry32-style mix, folded into the running hash.
+    h = Math.imul(h ^ (p >>> 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return (h >>> 0) & 0x7fffffff;
+}
