@@ -247,6 +247,8 @@ const LIMIT =
 const FUTURE = /\b(next time|in (the )?future|from now on|going forward|always|in general|every time|from here on)\b/i;
 const WANT =
   /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
+/** Who asks in "should I …?", "must we …?": the user wants advice, not a change. */
+const ASKERS = new Set(['i', 'we']);
 const QUESTION_WORDS = new Set(['what', 'how', 'why', 'where', 'when', 'which', 'who', 'whose', 'whats']);
 /** Acknowledgements: a clause of only these says "received", not "good" (wink scores "ok" as praise). */
 const ACKS = new Set([
@@ -305,9 +307,9 @@ function isComparativeForm(word: string): boolean {
 
 /** Reads one English clause (a comma/"but"-separated part of a sentence). */
 export function readEnglishClause(text: string): ClauseReading {
-  const a = analyse(text);
+  const a = analyse(withApostrophes(text));
   const words = a.tokens.filter(isWord);
-  const lower = text.toLowerCase().trim();
+  const lower = withApostrophes(text.toLowerCase().trim());
   const head = stripFillers(words);
   // A question ends with "?", or starts with a wh-word and has no full stop ("btw what's the …").
   const question = /\?\s*$/.test(lower) || (head.rest.length > 0 && QUESTION_WORDS.has(head.rest[0].text) && !/[.!]\s*$/.test(lower));
@@ -345,6 +347,18 @@ export function readEnglishClause(text: string): ClauseReading {
     newTask,
     question: question && !rhetorical,
   };
+}
+
+// Chat drops the apostrophe and misspells ("dont", "doesnt", "dosnt"); wink reads negation only with it.
+const BARE_NEGATION = /\b(do|does|did|is|was|are|were|has|have|had|could|would|should)n'?t\b|\bdo?s+e?nt\b|\b(ca|wo)n'?t\b|\bdidnt\b/gi;
+
+/** "doesnt work" → "doesn't work", "dosnt" → "doesn't", "cant" → "can't": the forms wink negates. */
+function withApostrophes(text: string): string {
+  return text.replace(BARE_NEGATION, (m, aux?: string, modal?: string) => {
+    if (aux !== undefined) return `${aux}n't`;
+    if (modal !== undefined) return `${modal}n't`;
+    return /^did/i.test(m) ? "didn't" : "doesn't";
+  });
 }
 
 function stripFillers(words: Token[]): { rest: Token[]; openers: Set<string> } {
@@ -410,7 +424,10 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   if (FUTURE.test(lower)) return { instruction: 'from now on', newTask: false };
   if (/\b(instead( of)?|rather than)\b/.test(lower)) return { instruction: 'instead', newTask: false };
   if (
-    rest.some((t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i') ||
+    // "you should …" instructs; "should I …?" / "what should we …" asks for advice.
+    rest.some(
+      (t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i' && !ASKERS.has(rest[i + 1]?.text ?? ''),
+    ) ||
     /\b(you|it|this|that) (need|needs|have|has) to\b/.test(lower)
   ) {
     return { instruction: 'should', newTask: false };

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
+import { asksForMore, standsBefore } from './follow-up.ts';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { readIntlSignals, readSignals } from './signals.ts';
@@ -63,19 +64,26 @@ export function readFeedback(
 ): FeedbackReading {
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
-  let reading = rules;
-  if (model !== null) {
-    const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
-    if (score !== rules.score && probs[score + 1] >= OVERRIDE_AT && !rulesAreSure(rules, score)) {
-      const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
-      reading = { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
-    }
-  }
+  let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
   if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
   // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
   if (reading.score !== -1) return reading;
   const hint = mergeHints(reading.hint, correctionHint(text, lang));
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
+}
+
+/** The rules' reading, with the classifier's score where it is sure and the rules are not. */
+export function overruledByModel(
+  rules: FeedbackReading,
+  text: string,
+  lang: string,
+  model: ReplyModel,
+  overrideAt = OVERRIDE_AT,
+): FeedbackReading {
+  const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
+  if (score === rules.score || probs[score + 1] < overrideAt || rulesAreSure(rules, score)) return rules;
+  const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
+  return { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
 }
 
 /**
@@ -112,8 +120,17 @@ function readClauses(text: string): FeedbackReading {
   const hints: string[] = [];
   let negative = false;
   let positive = false;
+  let buildsOn = false;
+  const read: ClauseReading[] = [];
   for (const sentence of splitSentences(text)) {
-    const clauses = splitClauses(sentence).map(readClause);
+    let clauses = splitClauses(sentence).map(readClause);
+    // "Nice. Next step: can you add retries?", "got it, now how do I …": more work on a result.
+    const more = clauses.findIndex((_, j) => asksForMore(sentence.slice(clauseOffset(sentence, clauses, j)), clauses.slice(j)));
+    if (more >= 0 && standsBefore([...read, ...clauses.slice(0, more)])) {
+      buildsOn = true;
+      clauses = clauses.map((c, j) => (j < more ? c : { ...c, instruction: null, newTask: true, polarity: 0, question: false }));
+    }
+    read.push(...clauses);
     // "tabs, not spaces" / "a summary, not an essay": the contrast is the instruction, whole.
     let first = clauses.findIndex((c) => c.instruction !== null);
     const contrast = CONTRAST.test(sentence) && first < 0;
@@ -157,9 +174,9 @@ function readClauses(text: string): FeedbackReading {
   const futureOnly = cues.filter((c) => c.startsWith('instruction:')).every((c) => FUTURE_CUE.test(c));
   let score: 1 | 0 | -1 = 0;
   if (negative) score = -1;
-  else if (hint !== null) score = positive && futureOnly ? 1 : -1;
-  else if (positive) score = 1;
-  return { score, hint, cues };
+  else if (hint !== null) score = (positive || buildsOn) && futureOnly ? 1 : -1;
+  else if (positive || buildsOn) score = 1;
+  return { score, hint, cues: buildsOn ? [...cues, 'builds on'] : cues };
 }
 
 function readClause(text: string): ClauseReading {
@@ -169,7 +186,7 @@ function readClause(text: string): ClauseReading {
 /** Splits on sentence ends (Latin and CJK) and line breaks; keeps the end mark with its sentence. */
 export function splitSentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])|\n+/)
+    .split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])|\n+|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=\p{L})/u)
     .map((s) => s.trim())
     .filter((s) => /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(s));
 }

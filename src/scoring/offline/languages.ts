@@ -68,13 +68,18 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
   },
 };
 
+// Function and chat words that English does not use (or hardly: "die", "so", "was" are left out),
+// and letters English does not write. Each occurrence counts one.
 const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
-  es: /\b(el|la|los|las|está|que|por|para|gracias|pero|muy|lo|ya|sigue|funciona|queja|vale|ninguna|tengo|otra|vez|ponlo|favor|mismo|también|qué)\b|[ñ¿¡]/gi,
-  de: /\b(das|der|und|ist|nicht|ich|bitte|danke|noch|immer|mit|ohne|auf|kein|keine|passt|schon|auch|wieder|geht|funktioniert)\b|[äöüß]/gi,
-  fr: /\b(le|la|les|est|c'est|ça|pas|je|tu|merci|avec|sans|pour|une|des|du|mais|très|toujours|encore|rien|mets|plaît)\b|[çœ]|\b(?:l|d|j|qu|c|s)'\w+/gi,
+  es: /(?<![\p{L}'])(el|la|los|las|una|unos|está|están|estoy|que|qué|por|para|pero|muy|lo|ya|sigue|funciona|funcionó|queja|vale|ninguna|tengo|tiene|otra|vez|ponlo|favor|mismo|también|cómo|eso|esto|esta|este|mi|te|se|le|nos|y|con|sin|del|al|son|fue|hay|pedí|quedó|salió|necesito|necesita|como|bien|mal|perdón|oye|espera|entendido|listo|mil|gracias|jaja\w*|tema|sabes|ahora|dices|sí|aquí|nada|todo|solo|pusiste|dijiste|fuimos|hace|puedo|quiero|algo|cuando|donde|porque|aunque|todavía|bueno|claro|dale|genial|perfecto)(?![\p{L}'])|[ñ¿¡áíóú]/giu,
+  de: /(?<![\p{L}'])(das|der|den|dem|des|ein|eine|einen|einem|und|ist|sind|nicht|ich|du|wir|ihr|mit|ohne|auf|kein|keine|keinen|passt|schon|auch|wieder|geht|funktioniert|noch|immer|bitte|danke|mal|hab|habe|hab's|mein|meine|dein|deine|kannst|soll|sollte|wie|warum|wieso|jetzt|gleich|gar|nichts|mehr|seit|frag|morgen|muss|kurz|falsch|falscher|falsches|andere|frage|moment|verstanden|geworden|erklärt|sauber|toll|ruhig|mach|aber|oder|für|von|zu|im|am|zum|vom|über|sehr|gut|schau|eigentlich|gestern|heute|hier|dann|doch|nur|weil|wenn|sich|sie|es|wird|wurde|haben|kann|genau|klar|alles)(?![\p{L}'])|[äöüß]/giu,
+  fr: /(?<![\p{L}'])(le|la|les|une|des|du|de|est|c'est|ça|pas|je|tu|il|on|nous|vous|merci|avec|sans|pour|mais|très|toujours|encore|rien|mets|plaît|que|qui|quoi|quel|quelle|comment|pourquoi|ce|cette|mon|ma|mes|ton|ta|tes|y|été|était|fait|faut|bon|bien|oui|dans|sur|au|aux|et|t'es|t'as|j'ai|c'était|là|ici|alors|aussi|peux|peut|veux|suis|avait|moi|toi|lui|leur|autre|chose|sujet|attends|oups|dsl|mdr|parfait|génial|voilà|bah|hein|tout|plus)(?![\p{L}'])|[çœàèêëîôùû]|(?<![\p{L}])(?:l|d|j|qu|c|s|t|n|m)'\p{L}+/giu,
 };
+// English words that outvote those ("no", "a", "super" … are shared and count for nobody).
+const ENGLISH =
+  /(?<![\p{L}'])(the|is|it|it's|this|that|and|not|you|your|works|worked|thanks|thank|please|i|i'm|to|of|was|what|why|how|can|with|for|my|me|just|now|still|again|should|would|could|have|has|did|does|do|be|are|were|will|but|so|too|only|all|one|then|got|get|there|they|we|he|she|if|in|on|at|an|a)(?![\p{L}'])/giu;
 
-/** The reply's language: kana → ja, other CJK → zh, Latin by function words (es/de/fr), else en. */
+/** The reply's language: kana → ja, other CJK → zh, Latin by function words and letters (es/de/fr), else en. */
 export function detectLanguage(text: string): Lang {
   if (/[\u3040-\u30ff]/.test(text)) return 'ja';
   if (/[\u3400-\u9fff]/.test(text)) return 'zh';
@@ -86,9 +91,8 @@ export function detectLanguage(text: string): Lang {
     const hits = (text.match(STOPWORDS[lang]) ?? []).length;
     if (hits > bestHits) [best, bestHits] = [lang, hits];
   }
-  // English shares "no", "so", "es"…: call it another language only when its words dominate.
-  const english = (text.match(/\b(the|is|it|this|that|and|not|you|works|thanks|please|i|to|of|was)\b/gi) ?? []).length;
-  return bestHits > english && (bestHits >= 2 || (bestHits === 1 && n <= 3)) ? best : 'en';
+  const english = (text.match(ENGLISH) ?? []).length;
+  return bestHits > english && (bestHits >= 2 || n <= 3) ? best : 'en';
 }
 
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
