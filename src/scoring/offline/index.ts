@@ -42,6 +42,9 @@ const NEGATIVE_AT = -0.25;
 /** The classifier overrules the rules only when at least this sure (leave-one-group-out, docs/judge.md). */
 const OVERRIDE_AT = 0.6;
 
+/** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
+const SURE_SIGNAL = /^(builds on|not about the answer|deferred|\w\w:acknowledgement)$/;
+
 const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
 let committedModel: ReplyModel | null | undefined;
 
@@ -88,9 +91,12 @@ export function overruledByModel(
 
 /**
  * Where the rules are sure, the classifier may not flip the sign: a reply with a structural
- * complaint ("not good", "do it again") stays −1, unmixed strong praise ("Wonderful, …") stays +1.
+ * complaint ("not good", "do it again") stays −1, unmixed strong praise ("Wonderful, …") stays +1;
+ * nor the score of a whole-reply reading (more work on a result, an aside, a deferral), which the
+ * n-grams of its words ("how do I …", "tomorrow") cannot tell from a plain question or a complaint.
  */
 function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
+  if (rules.cues.some((c) => SURE_SIGNAL.test(c))) return true;
   if (rules.score === -1 && score === 1) return rules.cues.some((c) => /^complaint:/.test(c));
   if (rules.score === 1 && score === -1)
     return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;
