@@ -19,13 +19,20 @@ interface Cues {
   more: RegExp;
 }
 
-const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
+// JavaScript's \b knows ASCII letters only: /\bprobé\b/ never matches "probé " and /\bça\b/ never
+// matches "ça". The cue lists below are written with \b and compiled with a Unicode word boundary.
+const BOUNDARY = '(?:(?<=[\\p{L}\\p{N}_])(?![\\p{L}\\p{N}_])|(?<![\\p{L}\\p{N}_])(?=[\\p{L}\\p{N}_]))';
+function unicodeBoundaries(re: RegExp): RegExp {
+  return new RegExp(re.source.replace(/\\b/g, BOUNDARY), re.flags.includes('u') ? re.flags : `${re.flags}u`);
+}
+
+const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
   ja: {
     approve:
-      /(特に問題(ない|なし|ありません)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え))/,
+      /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え))/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて)/,
+      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
     future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
@@ -38,7 +45,7 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores)|no me puedo quejar|ya (tengo|funciona|va|anda|sirve)\b[^.!?]*\b(otra vez|de nuevo))\b/i,
     ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$|\b(lo (consulto|hablo|pregunto|pienso)|te (digo|cuento) (algo|luego|mañana|después)|(tengo que|déjame|necesito) pensarlo)\b/i,
     negative:
-      /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre)\b/i,
+      /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre|(sí|ya),? claro|lo mismo que (antes|me diste)|no me entero|no (compila|carga|arranca|abre|sirve|va|anda|sale|aparece|cambia))\b/i,
     future: /\b(la próxima( vez)?|para la próxima|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
@@ -51,7 +58,7 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /\b(passt so|kein(e)? (problem|probleme|beschwerden)|nichts (zu meckern|auszusetzen|zu beanstanden)|kein(e|en)? (fehler|timeouts?|abstürze|probleme|warnungen|errors?|crashes) mehr|stürzt nicht mehr ab|lass es so)\b/i,
     ack: /^(ok|okay|alles klar|verstehe|verstanden|gut)?[,.!\s]*(ich (teste|probiere|schaue) (es|das)? ?(später|morgen|nachher)|mach(e)? ich später)\b|^((ok|okay|ja|gut)[,.!\s]+)?(ok|okay|alles klar|verstanden|mach ruhig|leg los)[.!]*$|\b(mach|schau|frag|teste|probier)(e)? ich (mir )?(\w+ )?(morgen|später|nachher|nächste woche|am wochenende)|\b(morgen|später|nächste woche) (mal )?(schau|frag|teste|probier)|muss ich (mir )?(noch )?überlegen|ich überlege (es )?mir/i,
     negative:
-      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?)\b/i,
+      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?|na (toll|super|klasse|prima|bravo)|noch verwirrter|gar nichts mehr|(kompiliert|startet|lädt|läuft|klappt|öffnet)( \w+)? (immer noch |noch |gar )?nicht)\b/i,
     future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer)\b/i,
     instruction:
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
@@ -62,9 +69,9 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
   fr: {
     approve:
       /(rien à (redire|ajouter|signaler)|aucun (souci|problème)|pas de (souci|problème)|plus d'erreurs?|ne plante plus|c'est bon comme ça|laisse comme ça)/i,
-    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
+    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
     negative:
-      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?)/i,
+      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
       /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|(?<!je )\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
@@ -76,6 +83,13 @@ const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
 
 // Function and chat words that English does not use (or hardly: "die", "so", "was" are left out),
 // and letters English does not write. Each occurrence counts one.
+const CUES = Object.fromEntries(
+  Object.entries(WRITTEN_CUES).map(([lang, cues]) => [
+    lang,
+    Object.fromEntries(Object.entries(cues).map(([k, re]) => [k, unicodeBoundaries(re)])) as unknown as Cues,
+  ]),
+) as Record<'ja' | 'es' | 'de' | 'fr', Cues>;
+
 const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
   es: /(?<![\p{L}'])(el|la|los|las|una|unos|está|están|estoy|que|qué|por|para|pero|muy|lo|ya|sigue|funciona|funcionó|queja|vale|ninguna|tengo|tiene|otra|vez|ponlo|favor|mismo|también|cómo|eso|esto|esta|este|mi|te|se|le|nos|y|con|sin|del|al|son|fue|hay|pedí|quedó|salió|necesito|necesita|como|bien|mal|perdón|oye|espera|entendido|listo|mil|gracias|jaja\w*|tema|sabes|ahora|dices|sí|aquí|nada|todo|solo|pusiste|dijiste|fuimos|hace|puedo|quiero|algo|cuando|donde|porque|aunque|todavía|bueno|claro|dale|genial|perfecto)(?![\p{L}'])|[ñ¿¡áíóú]/giu,
   de: /(?<![\p{L}'])(das|der|den|dem|des|ein|eine|einen|einem|und|ist|sind|nicht|ich|du|wir|ihr|mit|ohne|auf|kein|keine|keinen|passt|schon|auch|wieder|geht|funktioniert|noch|immer|bitte|danke|mal|hab|habe|hab's|mein|meine|dein|deine|kannst|soll|sollte|wie|warum|wieso|jetzt|gleich|gar|nichts|mehr|seit|frag|morgen|muss|kurz|falsch|falscher|falsches|andere|frage|moment|verstanden|geworden|erklärt|sauber|toll|ruhig|mach|aber|oder|für|von|zu|im|am|zum|vom|über|sehr|gut|schau|eigentlich|gestern|heute|hier|dann|doch|nur|weil|wenn|sich|sie|es|wird|wurde|haben|kann|genau|klar|alles)(?![\p{L}'])|[äöüß]/giu,

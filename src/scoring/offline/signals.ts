@@ -33,7 +33,7 @@ const DEFER =
 // The same in the other languages (read before any language's own cues): wrong window, deferral,
 // "are you sure?", and "why does it print null?".
 const NOT_ABOUT_ANSWER_INTL =
-  /(me equivoqué de (chat|ventana|conversación)|(mauvaise|mauvais) (fenêtre|onglet|conversation)|je me suis trompée? de (fenêtre|conversation|chat)|falsche(s|n|r)? (fenster|chat|tab)|发错(了)?(窗口|群|人|地方)?|别管(了)?$|(別の|違う)(ウィンドウ|チャット|画面)|(ウィンドウ|チャット)を間違え|誤爆|^(?:(?:oye|bueno|ok|bon|ah|so|na)[,\s]+)?(?:otra cosa|cambiando de tema|por cierto|espera|andere frage|themenwechsel|moment|au fait|autre (?:sujet|chose|question)|attends)\b|换个话题|另外问|话说|^等一下|(明天|回头|晚点|等会儿?|过两天|有空)[^，。,]{0,6}再(试|看|弄)|^我先去|我(再)?(考虑|想想|琢磨)一下|話(は)?変わ|別の質問|ちょっと待って)/i;
+  /(me equivoqué de (chat|ventana|conversación)|(mauvaise|mauvais) (fenêtre|onglet|conversation)|je me suis trompée? de (fenêtre|conversation|chat)|falsche(s|n|r)? (fenster|chat|tab)|发错(了)?(窗口|群|人|地方)?|别管(了)?$|(別の|違う)(ウィンドウ|チャット|画面)|(ウィンドウ|チャット)を間違え|誤爆|^(?:(?:oye|bueno|ok|bon|ah|so|na)[,\s]+)?(?:otra cosa|cambiando de tema|por cierto|espera|andere frage|themenwechsel|moment|au fait|autre (?:sujet|chose|question)|attends)\b|换个(话题|问题)|另外问|话说|^等一下|(明天|回头|晚点|等会儿?|过两天|有空)[^，。,]{0,6}再(试|看|弄)|^我先去|我(再)?(考虑|想想|琢磨)一下|話(は)?変わ|別の質問|ちょっと待って)/i;
 const DISBELIEF_INTL =
   /^(are you sure|you sure)\b.*\?|\b(are you sure about that)\b|你确定|真的吗[？?]|本当(に|ですか)[？?]|(¿)?(estás|está) seguro|bist du (dir )?sicher|(tu es|t'es|vous êtes) sûr/i;
 const DEFECT_QUESTION_INTL =
