@@ -87,6 +87,22 @@ export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
   'shouting',
   'loud',
   'cold',
+  'segfault',
+  'segfaults',
+  'panic',
+  'panics',
+  'exception',
+  'traceback',
+  'wipe',
+  'wiped',
+  'nuke',
+  'nuked',
+  'overwrote',
+  'overwritten',
+  'corrupt',
+  'corrupted',
+  'denied',
+  'buggy',
   '👎',
   '😡',
   '🙄',
@@ -96,7 +112,7 @@ export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
 // Set phrases whose words mislead a lexicon ("trick" is negative on its own).
 export const DOMAIN_PHRASES_POSITIVE =
   /\b(did|does|do) the trick\b|\bship it\b|\bspot on\b|\bnailed it\b|\bworks like a charm\b|\bchef'?s kiss\b|\bthat'?s the one\b|\bexactly what i (needed|wanted|was after)\b/;
-export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b/;
+export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b|#(value|ref|n\/a|div\/0|name|num)[!?]/;
 /** Words of a bare request for another try ("try again?", "give it another go", "redo please"). */
 const RETRY_WORDS = new Set([
   'try',
@@ -240,10 +256,26 @@ const CHANGE_VERBS = new Set([
   'wrap',
   'be',
 ]);
+/** "no worries", "no notes", "no issues at all": "no" that approves, not "no X" that instructs. */
+const NO_PROBLEM = new Set([
+  'worries',
+  'worry',
+  'problem',
+  'problems',
+  'prob',
+  'probs',
+  'issues',
+  'issue',
+  'notes',
+  'complaints',
+  'complaint',
+]);
 const NEGATIVE_IMPERATIVES = new Set(['never', 'stop', 'avoid', 'quit', 'dont']);
 const ANSWER_REFERENCES = new Set(['it', 'them', 'that', 'the', 'your', 'my', 'everything', 'all', 'each', 'every', 'this']);
 const LIMIT =
   /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
+const WRONG_ANSWER =
+  /\byou (forgot|missed|left out|skipped|dropped|broke|deleted|removed|wiped|overwrote|ignored|mixed up|swapped)\b|\byou('ve| have)? (got|gotten) (them|it|these|those|the \w+) (swapped|backwards|reversed|wrong|mixed up|the wrong way)|\bbut i (specifically |clearly |explicitly )?(asked|said|wanted|requested|needed)\b|^i (specifically |clearly |explicitly )?(asked|said) for\b|\byou (gave|said|wrote|put|got) [\d$€£]|\b(longer|worse|slower|bigger|harder|more confusing|more complicated) than (the original|before|mine|it was|my version)\b|^(this|that|it)('s| is| was)\b.*\b(a |the )?(different|wrong) (document|file|question|person|thing|one|version|language|city|country|book|article|paper|text|email|code)\b/;
 const FUTURE = /\b(next time|in (the )?future|from now on|going forward|always|in general|every time|from here on)\b/i;
 const WANT =
   /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
@@ -274,6 +306,9 @@ const ACKS = new Set([
   'mm',
   'oh',
 ]);
+
+const LEADING_ACK = /^(?:ok(?:ay)?|k|alright|so|hmm+|yeah|yep)\b[,.!\s]+(?=\S)/;
+const NO_PROBLEM_PHRASE = /^(?:\W|and|but|so)*no (worries|problem|probs?|issues?|notes|complaints?)\b(?! with)/;
 
 const wordCache = new Map<string, number>();
 /** wink's sentiment of one word on its own (cached): tells "not bad" from "not good". */
@@ -315,8 +350,11 @@ export function readEnglishClause(text: string): ClauseReading {
   const question = /\?\s*$/.test(lower) || (head.rest.length > 0 && QUESTION_WORDS.has(head.rest[0].text) && !/[.!]\s*$/.test(lower));
   const rhetorical = /(\?\?|\?!|!\?)/.test(lower) || /^(why|how come)\b.*\byou\b/.test(lower);
 
-  // Polarity: wink's sentiment plus the domain words, negation flipping them.
-  let polarity = a.sentiment;
+  // Polarity: wink's sentiment plus the domain words, negation flipping them. A leading "ok"
+  // ("ok my PC won't boot now") acknowledges; wink's praise for it would hide the complaint.
+  const afterAck = lower.replace(LEADING_ACK, '');
+  let polarity = afterAck !== lower && afterAck !== '' ? analyse(afterAck).sentiment : a.sentiment;
+  if (NO_PROBLEM_PHRASE.test(lower)) polarity = Math.max(polarity, 0.5);
   for (const t of words) {
     const d =
       DOMAIN_POSITIVE.has(t.lemma) || DOMAIN_POSITIVE.has(t.text)
@@ -396,6 +434,9 @@ function findComplaint(words: Token[], lower: string, polarity: number, question
     return 'again';
   if (!question && /\b(the opposite of|nothing (happened|changed|works)|went from green to red|off by)\b/.test(lower))
     return 'broken outcome';
+  // "you forgot the WHERE clause", "you've got them swapped", "but I asked for the formal one",
+  // "you gave 31.4", "longer than the original", "a summary of a different document".
+  if (!question && WRONG_ANSWER.test(lower)) return 'wrong answer';
   // A negated verb, adjective or "what"/"it" that is not the negation of a bad word: "not what I
   // wanted", "doesn't add up", "I didn't ask for …". "not bad" is read by its polarity instead.
   const negated = words.filter((t) => t.negated && ['VERB', 'ADJ', 'ADV', 'PRON', 'NOUN', 'AUX', 'PROPN'].includes(t.pos));
@@ -418,7 +459,13 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
     !/\b(instead|rather|only|not|no|shorter|longer|less|fewer|again)\b/.test(lower)
   )
     return { instruction: null, newTask: true };
-  if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || NEGATIVE_IMPERATIVES.has(head.text))
+  // "never use X" instructs; "never knew that" (a past tense) tells.
+  const told =
+    head.text === 'never' &&
+    second !== undefined &&
+    second.pos === 'VERB' &&
+    /[^n]ed$|^(knew|saw|thought|heard|had|got|made|took|found)$/.test(second.text);
+  if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || (NEGATIVE_IMPERATIVES.has(head.text) && !told))
     return { instruction: 'negative imperative', newTask: false };
   if (LIMIT.test(lower)) return { instruction: 'limit', newTask: false };
   if (FUTURE.test(lower)) return { instruction: 'from now on', newTask: false };
@@ -436,6 +483,7 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   if (
     (head.text === 'no' || head.text === 'without') &&
     second !== undefined &&
+    !NO_PROBLEM.has(second.text) &&
     ['NOUN', 'ADJ', 'PROPN', 'NUM', 'VERB'].includes(second.pos)
   )
     return { instruction: 'no X', newTask: false };

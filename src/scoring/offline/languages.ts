@@ -32,7 +32,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え))/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
+      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
     future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
@@ -74,7 +74,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
-      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|(?<!je )\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
+      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:
       /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris|génie|adoré|remarche|ça tourne|c'est bon|nickel|au top)/i,
     more: /(^|[.!?]\s*)(et )?(maintenant|ensuite|du coup|après)\b/i,
@@ -115,6 +115,11 @@ export function detectLanguage(text: string): Lang {
   return bestHits > english && (bestHits >= 2 || n <= 3) ? best : 'en';
 }
 
+// "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.
+const STATED_CONTRAST = unicodeBoundaries(
+  /,\s*(no|pas|nicht)\s+(\d|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine)\b/i,
+);
+
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
 
 /** Reads a reply in ja/es/de/fr by its cues. */
@@ -125,7 +130,7 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
     return { score: 1, hint: null, cues: [`${lang}:approving negation`] };
   if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
   const sentences = t.split(/(?<=[.!?。！？])\s*/).filter((s) => s.trim() !== '');
-  const negative = c.negative.exec(t.replace(c.approve, ''));
+  const negative = c.negative.exec(t.replace(c.approve, '')) ?? STATED_CONTRAST.exec(t);
   const positive = c.positive.exec(t);
   // After praise, "次は…も教えて" / "jetzt noch …" / "maintenant on peut …" asks for more: +1, no hint.
   const more = positive !== null && negative === null ? sentences.filter((s, i) => i > 0 && c.more.test(s) && !c.future.test(s)) : [];
