@@ -138,7 +138,7 @@ const RETRY_WORDS = new Set([
 ]);
 const RETRY_CORE = /\b(try|retry|redo|again|another (go|try|shot|attempt)|one more time)\b/;
 /** Negated verbs that report surprise or calm, not a problem ("didn't know you could do that"). */
-const CALM_NEGATIONS = new Set(['know', 'realise', 'realize', 'expect', 'mind', 'worry', 'doubt', 'think']);
+const CALM_NEGATIONS = new Set(['know', 'realise', 'realize', 'expect', 'mind', 'worry', 'doubt', 'think', 'hear']);
 
 /** Tokens read before the clause's head: politeness, discourse words, interjections. */
 const FILLERS = new Set([

@@ -32,7 +32,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え))/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
+      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
     future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
@@ -69,7 +69,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
   fr: {
     approve:
       /(rien à (redire|ajouter|signaler)|aucun (souci|problème)|pas de (souci|problème)|plus d'erreurs?|ne plante plus|c'est bon comme ça|laisse comme ça)/i,
-    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
+    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|faut que j'en parle|faut que je (demande|vérifie|voie)|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
     negative:
       /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
@@ -93,11 +93,11 @@ const CUES = Object.fromEntries(
 const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
   es: /(?<![\p{L}'])(el|la|los|las|una|unos|está|están|estoy|que|qué|por|para|pero|muy|lo|ya|sigue|funciona|funcionó|queja|vale|ninguna|tengo|tiene|otra|vez|ponlo|favor|mismo|también|cómo|eso|esto|esta|este|mi|te|se|le|nos|y|con|sin|del|al|son|fue|hay|pedí|quedó|salió|necesito|necesita|como|bien|mal|perdón|oye|espera|entendido|listo|mil|gracias|jaja\w*|tema|sabes|ahora|dices|sí|aquí|nada|todo|solo|pusiste|dijiste|fuimos|hace|puedo|quiero|algo|cuando|donde|porque|aunque|todavía|bueno|claro|dale|genial|perfecto)(?![\p{L}'])|[ñ¿¡áíóú]/giu,
   de: /(?<![\p{L}'])(das|der|den|dem|des|ein|eine|einen|einem|und|ist|sind|nicht|ich|du|wir|ihr|mit|ohne|auf|kein|keine|keinen|passt|schon|auch|wieder|geht|funktioniert|noch|immer|bitte|danke|mal|hab|habe|hab's|mein|meine|dein|deine|kannst|soll|sollte|wie|warum|wieso|jetzt|gleich|gar|nichts|mehr|seit|frag|morgen|muss|kurz|falsch|falscher|falsches|andere|frage|moment|verstanden|geworden|erklärt|sauber|toll|ruhig|mach|aber|oder|für|von|zu|im|am|zum|vom|über|sehr|gut|schau|eigentlich|gestern|heute|hier|dann|doch|nur|weil|wenn|sich|sie|es|wird|wurde|haben|kann|genau|klar|alles)(?![\p{L}'])|[äöüß]/giu,
-  fr: /(?<![\p{L}'])(le|la|les|une|des|du|de|est|c'est|ça|pas|je|tu|il|on|nous|vous|merci|avec|sans|pour|mais|très|toujours|encore|rien|mets|plaît|que|qui|quoi|quel|quelle|comment|pourquoi|ce|cette|mon|ma|mes|ton|ta|tes|y|été|était|fait|faut|bon|bien|oui|dans|sur|au|aux|et|t'es|t'as|j'ai|c'était|là|ici|alors|aussi|peux|peut|veux|suis|avait|moi|toi|lui|leur|autre|chose|sujet|attends|oups|dsl|mdr|parfait|génial|voilà|bah|hein|tout|plus)(?![\p{L}'])|[çœàèêëîôùû]|(?<![\p{L}])(?:l|d|j|qu|c|s|t|n|m)'\p{L}+/giu,
+  fr: /(?<![\p{L}'])(le|la|les|une|des|du|de|est|c'est|ça|pas|je|tu|il|on|nous|vous|merci|avec|sans|pour|mais|très|toujours|encore|rien|mets|plaît|que|qui|quoi|quel|quelle|comment|pourquoi|ce|cette|mon|ma|mes|ton|ta|tes|y|été|était|fait|faut|bon|bien|oui|dans|sur|au|aux|et|t'es|t'as|j'ai|c'était|là|ici|alors|aussi|peux|peut|veux|suis|avait|moi|toi|lui|leur|autre|chose|sujet|attends|oups|dsl|mdr|parfait|génial|voilà|bah|ben|hein|tout|plus)(?![\p{L}'])|[çœàèêëîôùû]|(?<![\p{L}])(?:l|d|j|qu|c|s|t|n|m)'\p{L}+/giu,
 };
 // English words that outvote those ("no", "a", "super" … are shared and count for nobody).
 const ENGLISH =
-  /(?<![\p{L}'])(the|is|it|it's|this|that|and|not|you|your|works|worked|thanks|thank|please|i|i'm|to|of|was|what|why|how|can|with|for|my|me|just|now|still|again|should|would|could|have|has|did|does|do|be|are|were|will|but|so|too|only|all|one|then|got|get|there|they|we|he|she|if|in|on|at|an|a)(?![\p{L}'])/giu;
+  /(?<![\p{L}'])(the|is|it|it's|this|that|and|not|you|your|works|worked|thanks|thank|please|i|i'm|to|of|was|what|why|how|can|with|for|my|me|just|now|still|again|should|would|could|have|has|did|does|do|be|are|were|will|but|so|too|only|all|one|then|got|get|there|they|we|he|she|if|at|in|on|an)(?![\p{L}'])/giu;
 
 /** The reply's language: kana → ja, other CJK → zh, Latin by function words and letters (es/de/fr), else en. */
 export function detectLanguage(text: string): Lang {
