@@ -18,6 +18,7 @@ import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } f
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
+import { reasksAnswer } from './re-ask.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { readIntlSignals, readSignals } from './signals.ts';
 import type { ClauseReading, FeedbackReading } from './types.ts';
@@ -43,7 +44,7 @@ const NEGATIVE_AT = -0.25;
 const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
-const SURE_SIGNAL = /^(builds on|not about the answer|deferred|\w\w:acknowledgement)$/;
+const SURE_SIGNAL = /^(builds on|not about the answer|deferred|asked again|\w\w:acknowledgement)$/;
 
 const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
 let committedModel: ReplyModel | null | undefined;
@@ -62,7 +63,7 @@ export function loadReplyModel(): ReplyModel | null {
  */
 export function readFeedback(
   text: string,
-  context: { request?: string } = {},
+  context: { request?: string; answer?: string } = {},
   model: ReplyModel | null = loadReplyModel(),
 ): FeedbackReading {
   const rules = readFeedbackByRules(text, context);
@@ -104,7 +105,7 @@ function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
 }
 
 /** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
-export function readFeedbackByRules(text: string, context: { request?: string } = {}): FeedbackReading {
+export function readFeedbackByRules(text: string, context: { request?: string; answer?: string } = {}): FeedbackReading {
   const lang = detectLanguage(text);
   if (lang !== 'en' && lang !== 'zh') {
     const shared = readIntlSignals(text);
@@ -112,7 +113,10 @@ export function readFeedbackByRules(text: string, context: { request?: string } 
   }
   const signal = readSignals(text, context.request);
   const reading = readClauses(text);
-  if (signal === null) return reading;
+  if (signal === null) {
+    const asks = reading.score === 0 && reading.cues.some((c) => c === 'question' || c === 'new task');
+    return asks && reasksAnswer(text, context.answer) ? { score: -1, hint: null, cues: ['asked again', ...reading.cues] } : reading;
+  }
   // A failure signal keeps an instruction the reply also gives ("huh? … please write prose").
   if (signal.score === -1) return { score: -1, hint: reading.hint, cues: [signal.cue, ...reading.cues] };
   if (signal.score === 0) return { score: 0, hint: null, cues: [signal.cue] };

@@ -98,3 +98,12 @@ test('"should I …?" asks for advice; "never knew" tells; both keep praise', ()
   assert.equal(rules('oh wow, never heard of that. thanks'), 1);
   assert.equal(rules('Never use global variables.'), -1);
 });
+
+test('a request that repeats what a short answer was about is asked again (−1); other follow-ups are not', () => {
+  const answer = 'Wrote a shell script that renames all photos by their date.';
+  assert.equal(readFeedbackByRules('Can you write a script to rename my photos by date?', { answer }).score, -1);
+  assert.equal(readFeedbackByRules('How do I run it on a schedule?', { answer }).score, 0);
+  // A long answer is not compared: any follow-up on its topic shares its words.
+  const long = `${answer} ${'It walks the folder, reads each photo, renames it and logs the result. '.repeat(3)}`;
+  assert.equal(readFeedbackByRules('Can you write a script to rename my photos by date?', { answer: long }).score, 0);
+});
