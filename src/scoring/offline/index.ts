@@ -98,6 +98,9 @@ export function overruledByModel(
  */
 function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
   if (rules.cues.some((c) => SURE_SIGNAL.test(c))) return true;
+  // ja/es/de/fr: a complaint cue keeps −1 from flipping to +1, praise cues alone keep +1 from flipping to −1.
+  if (rules.score === -1 && score === 1 && rules.cues.some((c) => /^\w\w:negative:/.test(c))) return true;
+  if (rules.score === 1 && score === -1 && rules.cues.every((c) => /^\w\w:positive:/.test(c))) return true;
   if (rules.score === -1 && score === 1) return rules.cues.some((c) => /^complaint:/.test(c));
   if (rules.score === 1 && score === -1)
     return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;

@@ -32,7 +32,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え))/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(さっき|前|先ほど)と同じ|ではなく|じゃなくて|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
+      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
     future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
@@ -50,7 +50,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien))\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encanta\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien))\b/i,
     more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {
@@ -63,7 +63,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
-      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top)\b/i,
+      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün)\b/i,
     more: /\b(jetzt noch|als nächstes|außerdem noch|dann noch)\b/i,
   },
   fr: {
@@ -91,9 +91,9 @@ const CUES = Object.fromEntries(
 ) as Record<'ja' | 'es' | 'de' | 'fr', Cues>;
 
 const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
-  es: /(?<![\p{L}'])(el|la|los|las|una|unos|está|están|estoy|que|qué|por|para|pero|muy|lo|ya|sigue|funciona|funcionó|queja|vale|ninguna|tengo|tiene|otra|vez|ponlo|favor|mismo|también|cómo|eso|esto|esta|este|mi|te|se|le|nos|y|con|sin|del|al|son|fue|hay|pedí|quedó|salió|necesito|necesita|como|bien|mal|perdón|oye|espera|entendido|listo|mil|gracias|jaja\w*|tema|sabes|ahora|dices|sí|aquí|nada|todo|solo|pusiste|dijiste|fuimos|hace|puedo|quiero|algo|cuando|donde|porque|aunque|todavía|bueno|claro|dale|genial|perfecto)(?![\p{L}'])|[ñ¿¡áíóú]/giu,
+  es: /(?<![\p{L}'])(el|la|los|las|una|unos|está|están|estoy|que|qué|por|para|pero|muy|lo|ya|sigue|funciona|funcionó|queja|vale|ninguna|tengo|tiene|otra|vez|ponlo|favor|mismo|también|cómo|eso|esto|esta|este|mi|te|se|le|nos|y|con|sin|del|al|son|fue|hay|pedí|quedó|salió|necesito|necesita|como|bien|mal|perdón|oye|espera|entendido|listo|mil|gracias|jaja\w*|tema|sabes|ahora|dices|sí|aquí|nada|todo|solo|pusiste|dijiste|fuimos|hace|puedo|quiero|algo|cuando|donde|porque|aunque|todavía|bueno|claro|dale|genial|perfecto|me|encanta\w*)(?![\p{L}'])|[ñ¿¡áíóú]/giu,
   de: /(?<![\p{L}'])(das|der|den|dem|des|ein|eine|einen|einem|und|ist|sind|nicht|ich|du|wir|ihr|mit|ohne|auf|kein|keine|keinen|passt|schon|auch|wieder|geht|funktioniert|noch|immer|bitte|danke|mal|hab|habe|hab's|mein|meine|dein|deine|kannst|soll|sollte|wie|warum|wieso|jetzt|gleich|gar|nichts|mehr|seit|frag|morgen|muss|kurz|falsch|falscher|falsches|andere|frage|moment|verstanden|geworden|erklärt|sauber|toll|ruhig|mach|aber|oder|für|von|zu|im|am|zum|vom|über|sehr|gut|schau|eigentlich|gestern|heute|hier|dann|doch|nur|weil|wenn|sich|sie|es|wird|wurde|haben|kann|genau|klar|alles)(?![\p{L}'])|[äöüß]/giu,
-  fr: /(?<![\p{L}'])(le|la|les|une|des|du|de|est|c'est|ça|pas|je|tu|il|on|nous|vous|merci|avec|sans|pour|mais|très|toujours|encore|rien|mets|plaît|que|qui|quoi|quel|quelle|comment|pourquoi|ce|cette|mon|ma|mes|ton|ta|tes|y|été|était|fait|faut|bon|bien|oui|dans|sur|au|aux|et|t'es|t'as|j'ai|c'était|là|ici|alors|aussi|peux|peut|veux|suis|avait|moi|toi|lui|leur|autre|chose|sujet|attends|oups|dsl|mdr|parfait|génial|voilà|bah|ben|hein|tout|plus)(?![\p{L}'])|[çœàèêëîôùû]|(?<![\p{L}])(?:l|d|j|qu|c|s|t|n|m)'\p{L}+/giu,
+  fr: /(?<![\p{L}'])(le|la|les|une|des|du|de|est|c'est|ça|pas|je|tu|il|on|nous|vous|merci|avec|sans|pour|mais|très|toujours|encore|rien|mets|plaît|que|qui|quoi|quel|quelle|comment|pourquoi|ce|cette|mon|ma|mes|ton|ta|tes|y|été|était|fait|faut|bon|bien|oui|dans|sur|au|aux|et|t'es|t'as|j'ai|c'était|là|ici|alors|aussi|peux|peut|veux|suis|avait|moi|toi|lui|leur|autre|chose|sujet|attends|oups|dsl|mdr|parfait|génial|voilà|bah|ben|hein|tout|plus|me)(?![\p{L}'])|[çœàèêëîôùû]|(?<![\p{L}])(?:l|d|j|qu|c|s|t|n|m)'\p{L}+/giu,
 };
 // English words that outvote those ("no", "a", "super" … are shared and count for nobody).
 const ENGLISH =
@@ -117,7 +117,7 @@ export function detectLanguage(text: string): Lang {
 
 // "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.
 const STATED_CONTRAST = unicodeBoundaries(
-  /,\s*(no|pas|nicht)\s+(\d|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine)\b/i,
+  /,\s*(no|pas|nicht)\s+(\d|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine)\b|ではなく|じゃなくて/i,
 );
 
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
@@ -130,7 +130,9 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
     return { score: 1, hint: null, cues: [`${lang}:approving negation`] };
   if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
   const sentences = t.split(/(?<=[.!?。！？])\s*/).filter((s) => s.trim() !== '');
-  const negative = c.negative.exec(t.replace(c.approve, '')) ?? STATED_CONTRAST.exec(t);
+  // A contrast ("…, no 10", "…ではなく") states the fix, unless it sits in an instruction ("今後は…じゃなくて…にして").
+  const stated = sentences.some((s) => c.instruction.test(s) || c.future.test(s)) ? null : STATED_CONTRAST.exec(t);
+  const negative = c.negative.exec(t.replace(c.approve, '')) ?? stated;
   const positive = c.positive.exec(t);
   // After praise, "次は…も教えて" / "jetzt noch …" / "maintenant on peut …" asks for more: +1, no hint.
   const more = positive !== null && negative === null ? sentences.filter((s, i) => i > 0 && c.more.test(s) && !c.future.test(s)) : [];
