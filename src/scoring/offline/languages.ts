@@ -81,8 +81,6 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
   },
 };
 
-// Function and chat words that English does not use (or hardly: "die", "so", "was" are left out),
-// and letters English does not write. Each occurrence counts one.
 const CUES = Object.fromEntries(
   Object.entries(WRITTEN_CUES).map(([lang, cues]) => [
     lang,
@@ -90,29 +88,61 @@ const CUES = Object.fromEntries(
   ]),
 ) as Record<'ja' | 'es' | 'de' | 'fr', Cues>;
 
-const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
-  es: /(?<![\p{L}'])(el|la|los|las|una|unos|está|están|estoy|que|qué|por|para|pero|muy|lo|ya|sigue|funciona|funcionó|queja|vale|ninguna|tengo|tiene|otra|vez|ponlo|favor|mismo|también|cómo|eso|esto|esta|este|mi|te|se|le|nos|y|con|sin|del|al|son|fue|hay|pedí|quedó|salió|necesito|necesita|como|bien|mal|perdón|oye|espera|entendido|listo|mil|gracias|jaja\w*|tema|sabes|ahora|dices|sí|aquí|nada|todo|solo|pusiste|dijiste|fuimos|hace|puedo|quiero|algo|cuando|donde|porque|aunque|todavía|bueno|claro|dale|genial|perfecto|me|encanta\w*)(?![\p{L}'])|[ñ¿¡áíóú]/giu,
-  de: /(?<![\p{L}'])(das|der|den|dem|des|ein|eine|einen|einem|und|ist|sind|nicht|ich|du|wir|ihr|mit|ohne|auf|kein|keine|keinen|passt|schon|auch|wieder|geht|funktioniert|noch|immer|bitte|danke|mal|hab|habe|hab's|mein|meine|dein|deine|kannst|soll|sollte|wie|warum|wieso|jetzt|gleich|gar|nichts|mehr|seit|frag|morgen|muss|kurz|falsch|falscher|falsches|andere|frage|moment|verstanden|geworden|erklärt|sauber|toll|ruhig|mach|aber|oder|für|von|zu|im|am|zum|vom|über|sehr|gut|schau|eigentlich|gestern|heute|hier|dann|doch|nur|weil|wenn|sich|sie|es|wird|wurde|haben|kann|genau|klar|alles)(?![\p{L}'])|[äöüß]/giu,
-  fr: /(?<![\p{L}'])(le|la|les|une|des|du|de|est|c'est|ça|pas|je|tu|il|on|nous|vous|merci|avec|sans|pour|mais|très|toujours|encore|rien|mets|plaît|que|qui|quoi|quel|quelle|comment|pourquoi|ce|cette|mon|ma|mes|ton|ta|tes|y|été|était|fait|faut|bon|bien|oui|dans|sur|au|aux|et|t'es|t'as|j'ai|c'était|là|ici|alors|aussi|peux|peut|veux|suis|avait|moi|toi|lui|leur|autre|chose|sujet|attends|oups|dsl|mdr|parfait|génial|voilà|bah|ben|hein|tout|plus|me)(?![\p{L}'])|[çœàèêëîôùû]|(?<![\p{L}])(?:l|d|j|qu|c|s|t|n|m)'\p{L}+/giu,
+// Function and chat words that English does not use (or hardly: "die", "so", "was" are left out),
+// and letters English does not write; each occurrence counts one. Sets, not one big regex: the
+// language is read twice per reply and this is on the judge's hot path.
+const WORDS: Record<'es' | 'de' | 'fr', ReadonlySet<string>> = {
+  es: new Set(
+    'el la los las una unos está están estoy que qué por para pero muy lo ya sigue funciona funcionó queja vale ninguna tengo tiene otra vez ponlo favor mismo también cómo eso esto esta este mi te se le nos y con sin del al son fue hay pedí quedó salió necesito necesita como bien mal perdón oye espera entendido listo mil gracias tema sabes ahora dices sí aquí nada todo solo pusiste dijiste fuimos hace puedo quiero algo cuando donde porque aunque todavía bueno claro dale genial perfecto me'.split(
+      ' ',
+    ),
+  ),
+  de: new Set(
+    "das der den dem des ein eine einen einem und ist sind nicht ich du wir ihr mit ohne auf kein keine keinen passt schon auch wieder geht funktioniert noch immer bitte danke mal hab habe hab's mein meine dein deine kannst soll sollte wie warum wieso jetzt gleich gar nichts mehr seit frag morgen muss kurz falsch falscher falsches andere frage moment verstanden geworden erklärt sauber toll ruhig mach aber oder für von zu im am zum vom über sehr gut schau eigentlich gestern heute hier dann doch nur weil wenn sich sie es wird wurde haben kann genau klar alles".split(
+      ' ',
+    ),
+  ),
+  fr: new Set(
+    "le la les une des du de est c'est ça pas je tu il on nous vous merci avec sans pour mais très toujours encore rien mets plaît que qui quoi quel quelle comment pourquoi ce cette mon ma mes ton ta tes y été était fait faut bon bien oui dans sur au aux et t'es t'as j'ai c'était là ici alors aussi peux peut veux suis avait moi toi lui leur autre chose sujet attends oups dsl mdr parfait génial voilà bah ben hein tout plus me".split(
+      ' ',
+    ),
+  ),
 };
+/** Word beginnings: "jajaja", "encantan"; French elisions "l'heure", "qu'il". */
+const PREFIXES: Record<'es' | 'de' | 'fr', RegExp> = { es: /^(jaja|encanta)/, de: /^$/, fr: /^(l|d|j|qu|c|s|t|n|m)'\p{L}/u };
+const LETTERS: Record<'es' | 'de' | 'fr', RegExp> = { es: /[ñ¿¡áíóú]/gu, de: /[äöüß]/gu, fr: /[çœàèêëîôùû]/gu };
 // English words that outvote those ("no", "a", "super" … are shared and count for nobody).
-const ENGLISH =
-  /(?<![\p{L}'])(the|is|it|it's|this|that|and|not|you|your|works|worked|thanks|thank|please|i|i'm|to|of|was|what|why|how|can|with|for|my|me|just|now|still|again|should|would|could|have|has|did|does|do|be|are|were|will|but|so|too|only|all|one|then|got|get|there|they|we|he|she|if|at|in|on|an)(?![\p{L}'])/giu;
+const ENGLISH: ReadonlySet<string> = new Set(
+  "the is it it's this that and not you your works worked thanks thank please i i'm to of was what why how can with for my me just now still again should would could have has did does do be are were will but so too only all one then got get there they we he she if at in on an".split(
+    ' ',
+  ),
+);
+
+let lastText = '';
+let lastLang: Lang = 'en';
 
 /** The reply's language: kana → ja, other CJK → zh, Latin by function words and letters (es/de/fr), else en. */
 export function detectLanguage(text: string): Lang {
+  if (text === lastText) return lastLang;
+  lastLang = readLanguage(text);
+  lastText = text;
+  return lastLang;
+}
+
+function readLanguage(text: string): Lang {
   if (/[\u3040-\u30ff]/.test(text)) return 'ja';
   if (/[\u3400-\u9fff]/.test(text)) return 'zh';
-  const n = (text.match(/[\p{L}']+/gu) ?? []).length;
-  if (n === 0) return 'en';
+  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (words.length === 0) return 'en';
   let best: Lang = 'en';
   let bestHits = 0;
   for (const lang of ['es', 'de', 'fr'] as const) {
-    const hits = (text.match(STOPWORDS[lang]) ?? []).length;
+    let hits = (text.toLowerCase().match(LETTERS[lang]) ?? []).length;
+    for (const w of words) if (WORDS[lang].has(w) || PREFIXES[lang].test(w)) hits++;
     if (hits > bestHits) [best, bestHits] = [lang, hits];
   }
-  const english = (text.match(ENGLISH) ?? []).length;
-  return bestHits > english && (bestHits >= 2 || n <= 3) ? best : 'en';
+  const english = words.filter((w) => ENGLISH.has(w)).length;
+  return bestHits > english && (bestHits >= 2 || words.length <= 3) ? best : 'en';
 }
 
 // "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.
