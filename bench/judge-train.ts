@@ -15,8 +15,14 @@ export function groupItems(groups: readonly string[]): JudgeSetItem[] {
 }
 
 /** Labelled user replies → training examples (the rules' reading of each is a feature). */
-export function toExamples(items: Array<{ text: string; score: 1 | 0 | -1 }>): ReplyExample[] {
-  return items.map((i) => ({ text: i.text, reading: readFeedbackByRules(i.text), lang: detectLanguage(i.text), score: i.score }));
+export function toExamples(items: Array<{ text: string; score: 1 | 0 | -1; context?: string }>): ReplyExample[] {
+  // The rules read each reply with its set's context line as the answer, as bench:judge does.
+  return items.map((i) => ({
+    text: i.text,
+    reading: readFeedbackByRules(i.text, { answer: i.context }),
+    lang: detectLanguage(i.text),
+    score: i.score,
+  }));
 }
 
 /**
