@@ -33,6 +33,14 @@ export const DOMAIN_POSITIVE: ReadonlySet<string> = new Set([
   'spot',
   'impressed',
   'fast',
+  'legend',
+  'hero',
+  'goat',
+  'genius',
+  'champ',
+  '✔',
+  '✔️',
+  '☑️',
   '🚀',
   '✅',
   '🔥',
@@ -103,6 +111,7 @@ export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
   'corrupted',
   'denied',
   'buggy',
+  'oom',
   '👎',
   '😡',
   '🙄',
@@ -269,6 +278,12 @@ const NO_PROBLEM = new Set([
   'notes',
   'complaints',
   'complaint',
+  'failures',
+  'errors',
+  'crashes',
+  'bugs',
+  'warnings',
+  'regressions',
 ]);
 const NEGATIVE_IMPERATIVES = new Set(['never', 'stop', 'avoid', 'quit', 'dont']);
 const ANSWER_REFERENCES = new Set(['it', 'them', 'that', 'the', 'your', 'my', 'everything', 'all', 'each', 'every', 'this']);
@@ -276,7 +291,8 @@ const LIMIT =
   /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
 const WRONG_ANSWER =
   /\byou (forgot|missed|left out|skipped|dropped|broke|deleted|removed|wiped|overwrote|ignored|mixed up|swapped)\b|\byou('ve| have)? (got|gotten) (them|it|these|those|the \w+) (swapped|backwards|reversed|wrong|mixed up|the wrong way)|\bbut i (specifically |clearly |explicitly )?(asked|said|wanted|requested|needed)\b|^i (specifically |clearly |explicitly )?(asked|said) for\b|\byou (gave|said|wrote|put|got) [\d$€£]|\b(longer|worse|slower|bigger|harder|more confusing|more complicated) than (the original|before|mine|it was|my version)\b|^(this|that|it)('s| is| was)\b.*\b(a |the )?(different|wrong) (document|file|question|person|thing|one|version|language|city|country|book|article|paper|text|email|code)\b/;
-const FUTURE = /\b(next time|in (the )?future|from now on|going forward|always|in general|every time|from here on)\b/i;
+export const FUTURE =
+  /\b(next time|in (the )?future|for (the )?future|for future \w+|from now on|going forward|always|in general|every time|from here on)\b/i;
 const WANT =
   /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
 /** Who asks in "should I …?", "must we …?": the user wants advice, not a change. */
@@ -308,7 +324,8 @@ const ACKS = new Set([
 ]);
 
 const LEADING_ACK = /^(?:ok(?:ay)?|k|alright|so|hmm+|yeah|yep)\b[,.!\s]+(?=\S)/;
-const NO_PROBLEM_PHRASE = /^(?:\W|and|but|so)*no (worries|problem|probs?|issues?|notes|complaints?)\b(?! with)/;
+const NO_PROBLEM_PHRASE =
+  /^(?:\W|and|but|so)*no (worries|problem|probs?|issues?|notes|complaints?|failures|errors|crashes|bugs|warnings|regressions)\b(?! with)/;
 
 const wordCache = new Map<string, number>();
 /** wink's sentiment of one word on its own (cached): tells "not bad" from "not good". */
@@ -342,7 +359,7 @@ function isComparativeForm(word: string): boolean {
 
 /** Reads one English clause (a comma/"but"-separated part of a sentence). */
 export function readEnglishClause(text: string): ClauseReading {
-  const a = analyse(withApostrophes(text));
+  const a = analyse(withApostrophes(text).replace(/\b(no|nope|nah)\.(?=\s|$)/gi, '$1 .'));
   const words = a.tokens.filter(isWord);
   const lower = withApostrophes(text.toLowerCase().trim());
   const head = stripFillers(words);

@@ -13,7 +13,14 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
+import {
+  DOMAIN_NEGATIVE,
+  DOMAIN_PHRASES_NEGATIVE,
+  DOMAIN_PHRASES_POSITIVE,
+  DOMAIN_POSITIVE,
+  FUTURE,
+  readEnglishClause,
+} from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
@@ -45,6 +52,12 @@ const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
 const SURE_SIGNAL = /^(builds on|not about the answer|deferred|asked again|\w\w:acknowledgement)$/;
+
+const KEEPS_THIS_ONE =
+  /^(?:\W|but|and|though)*(this one'?s fine|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
+/** A reported result: "logs show up now", "applied cleanly", "tests pass". */
+const RESULT =
+  /\b(now|works?|worked|working|applied|shipped|passe[sd]|fixed|done|merged|deployed|running|green|succeeded|cleanly|show(s)? up|went through)\b/i;
 
 const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
 let committedModel: ReplyModel | null | undefined;
@@ -136,6 +149,12 @@ function readClauses(text: string): FeedbackReading {
   let buildsOn = false;
   const read: ClauseReading[] = [];
   for (const sentence of splitSentences(text)) {
+    // "This one's fine.", "No need to redo this.", "这次不用改": this answer stands (a wish may follow).
+    if (KEEPS_THIS_ONE.test(sentence)) {
+      positive = true;
+      cues.push('keeps this one');
+      continue;
+    }
     let clauses = splitClauses(sentence).map(readClause);
     // "Nice. Next step: can you add retries?", "got it, now how do I …": more work on a result.
     const more = clauses.findIndex((_, j) => asksForMore(sentence.slice(clauseOffset(sentence, clauses, j)), clauses.slice(j)));
@@ -164,7 +183,8 @@ function readClauses(text: string): FeedbackReading {
     }
     if (first >= 0) {
       hints.push(stripLeadingJoiners(sentence.slice(clauseOffset(sentence, clauses, first))));
-      cues.push(`instruction:"${clauses[first].instruction}"`);
+      // "Could you keep answers under 200 words in general?": the limit is a wish for later.
+      cues.push(`instruction:"${FUTURE.test(sentence) ? 'from now on' : clauses[first].instruction}"`);
     }
     for (const [i, c] of clauses.entries()) {
       if (first >= 0 && i >= first) continue;
@@ -187,7 +207,8 @@ function readClauses(text: string): FeedbackReading {
   const futureOnly = cues.filter((c) => c.startsWith('instruction:')).every((c) => FUTURE_CUE.test(c));
   let score: 1 | 0 | -1 = 0;
   if (negative) score = -1;
-  else if (hint !== null) score = (positive || buildsOn) && futureOnly ? 1 : -1;
+  // A result reported before a wish for later accepts the answer too ("Applied cleanly. From now on …").
+  else if (hint !== null) score = (positive || buildsOn || RESULT.test(text)) && futureOnly ? 1 : -1;
   else if (positive || buildsOn) score = 1;
   return { score, hint, cues: buildsOn ? [...cues, 'builds on'] : cues };
 }
