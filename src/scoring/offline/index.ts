@@ -114,7 +114,9 @@ function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
   // ja/es/de/fr: a complaint cue keeps −1 from flipping to +1, praise cues alone keep +1 from flipping to −1.
   if (rules.score === -1 && score === 1 && rules.cues.some((c) => /^\w\w:negative:/.test(c))) return true;
   if (rules.score === 1 && score === -1 && rules.cues.every((c) => /^\w\w:positive:/.test(c))) return true;
-  if (rules.score === -1 && score === 1) return rules.cues.some((c) => /^complaint:/.test(c));
+  // A complaint, or a negative clause next to a correction ("That ended abruptly. Always sign off …").
+  if (rules.score === -1 && score === 1)
+    return rules.cues.some((c) => /^complaint:/.test(c)) || (rules.hint !== null && rules.cues.some((c) => /^negative:/.test(c)));
   if (rules.score === 1 && score === -1)
     return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;
   return false;
