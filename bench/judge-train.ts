@@ -15,13 +15,32 @@ export function groupItems(groups: readonly string[]): JudgeSetItem[] {
 }
 
 /** Labelled user replies → training examples (the rules' reading of each is a feature). */
-export function toExamples(items: Array<{ text: string; score: 1 | 0 | -1 }>): ReplyExample[] {
-  return items.map((i) => ({ text: i.text, reading: readFeedbackByRules(i.text), lang: detectLanguage(i.text), score: i.score }));
+export function toExamples(items: Array<{ text: string; score: 1 | 0 | -1; context?: string }>): ReplyExample[] {
+  // The rules read each reply with its set's context line as the answer, as bench:judge does.
+  return items.map((i) => ({
+    text: i.text,
+    reading: readFeedbackByRules(i.text, { answer: i.context }),
+    lang: detectLanguage(i.text),
+    score: i.score,
+  }));
 }
+
+/**
+ * Weight of a group's replies in training. The first authors label a follow-up after a result 0
+ * where every independent writer labels it +1 (and the next sealed set is written like theirs);
+ * at a quarter weight their replies still teach phrasings without outvoting that convention
+ * (leave-one-group-out on the independent sets: 0.901 at weight 1, 0.914 at 0.25, docs/judge.md).
+ */
+const GROUP_WEIGHT: Readonly<Record<string, number>> = { authors: 0.25 };
 
 /** Trains on the user replies of the given groups plus the rules' examples. */
 export function trainOnGroups(groups: readonly string[]): ReplyModel {
-  const items = groupItems(groups).filter((i) => i.role === 'user');
-  const examples = toExamples([...items, ...Object.values(RULE_EXAMPLES).flat()]);
-  return trainReplyModel(examples);
+  const weights = new Map<ReplyExample, number>();
+  const examples = groups.flatMap((g) => {
+    const own = toExamples(groupItems([g]).filter((i) => i.role === 'user'));
+    for (const e of own) weights.set(e, GROUP_WEIGHT[g] ?? 1);
+    return own;
+  });
+  examples.push(...toExamples(Object.values(RULE_EXAMPLES).flat()));
+  return trainReplyModel(examples, { weightOf: (e) => weights.get(e) ?? 1 });
 }

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
 /** The offline judge on one item, with the given reply classifier (null: rules only). */
 function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null): Judgement {
   if (item.role === 'tool') return classifyNextState({ role: 'tool', content: item.text }, judgeContext(item));
-  const r = readFeedback(item.text, {}, replyModel);
+  const r = readFeedback(item.text, judgeContext(item) ?? {}, replyModel);
   return { score: r.score, hint: r.hint };
 }
 

@@ -42,7 +42,9 @@ test('tool outputs: errors → −1, anything else → +1', () => {
   assert.equal(score(tool('process exited with code 2')), -1);
   assert.equal(score(tool('{"exit_code": 1, "stdout": ""}')), -1);
   assert.equal(score(tool('文件读取错误')), -1);
-  assert.equal(score(tool('a.txt\nb.txt')), 1);
+  assert.equal(score(tool('copied 2 files to backup/')), 1);
+  // A bare listing of file names only shows data (information, 0), like `ls`.
+  assert.equal(score(tool('a.txt\nb.txt')), 0);
   assert.equal(score(tool('{"exit_code": 0, "stdout": "ok"}')), 1);
   assert.equal(score(tool('Build finished with 0 errors')), 1);
   assert.equal(classifyNextState(tool('error')).hint, null, 'tool outputs give no hint');

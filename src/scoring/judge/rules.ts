@@ -54,7 +54,7 @@ function classifyTool(text: string): RulesVerdict {
 }
 
 function classifyUser(text: string, context: TurnContext): RulesVerdict {
-  return readFeedback(text, { request: context.request });
+  return readFeedback(text, { request: context.request, answer: context.answer });
 }
 
 /** Options shared by the rules runners. */

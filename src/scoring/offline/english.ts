@@ -33,6 +33,14 @@ export const DOMAIN_POSITIVE: ReadonlySet<string> = new Set([
   'spot',
   'impressed',
   'fast',
+  'legend',
+  'hero',
+  'goat',
+  'genius',
+  'champ',
+  '✔',
+  '✔️',
+  '☑️',
   '🚀',
   '✅',
   '🔥',
@@ -87,6 +95,23 @@ export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
   'shouting',
   'loud',
   'cold',
+  'segfault',
+  'segfaults',
+  'panic',
+  'panics',
+  'exception',
+  'traceback',
+  'wipe',
+  'wiped',
+  'nuke',
+  'nuked',
+  'overwrote',
+  'overwritten',
+  'corrupt',
+  'corrupted',
+  'denied',
+  'buggy',
+  'oom',
   '👎',
   '😡',
   '🙄',
@@ -96,7 +121,7 @@ export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
 // Set phrases whose words mislead a lexicon ("trick" is negative on its own).
 export const DOMAIN_PHRASES_POSITIVE =
   /\b(did|does|do) the trick\b|\bship it\b|\bspot on\b|\bnailed it\b|\bworks like a charm\b|\bchef'?s kiss\b|\bthat'?s the one\b|\bexactly what i (needed|wanted|was after)\b/;
-export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b/;
+export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b|#(value|ref|n\/a|div\/0|name|num)[!?]/;
 /** Words of a bare request for another try ("try again?", "give it another go", "redo please"). */
 const RETRY_WORDS = new Set([
   'try',
@@ -122,7 +147,7 @@ const RETRY_WORDS = new Set([
 ]);
 const RETRY_CORE = /\b(try|retry|redo|again|another (go|try|shot|attempt)|one more time)\b/;
 /** Negated verbs that report surprise or calm, not a problem ("didn't know you could do that"). */
-const CALM_NEGATIONS = new Set(['know', 'realise', 'realize', 'expect', 'mind', 'worry', 'doubt', 'think']);
+const CALM_NEGATIONS = new Set(['know', 'realise', 'realize', 'expect', 'mind', 'worry', 'doubt', 'think', 'hear']);
 
 /** Tokens read before the clause's head: politeness, discourse words, interjections. */
 const FILLERS = new Set([
@@ -240,13 +265,38 @@ const CHANGE_VERBS = new Set([
   'wrap',
   'be',
 ]);
+/** "no worries", "no notes", "no issues at all": "no" that approves, not "no X" that instructs. */
+const NO_PROBLEM = new Set([
+  'worries',
+  'worry',
+  'problem',
+  'problems',
+  'prob',
+  'probs',
+  'issues',
+  'issue',
+  'notes',
+  'complaints',
+  'complaint',
+  'failures',
+  'errors',
+  'crashes',
+  'bugs',
+  'warnings',
+  'regressions',
+]);
 const NEGATIVE_IMPERATIVES = new Set(['never', 'stop', 'avoid', 'quit', 'dont']);
 const ANSWER_REFERENCES = new Set(['it', 'them', 'that', 'the', 'your', 'my', 'everything', 'all', 'each', 'every', 'this']);
 const LIMIT =
   /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
-const FUTURE = /\b(next time|in (the )?future|from now on|going forward|always|in general|every time|from here on)\b/i;
+const WRONG_ANSWER =
+  /\byou (forgot|missed|left out|skipped|dropped|broke|deleted|removed|wiped|overwrote|ignored|mixed up|swapped)\b|\byou('ve| have)? (got|gotten) (them|it|these|those|the \w+) (swapped|backwards|reversed|wrong|mixed up|the wrong way)|\bbut i (specifically |clearly |explicitly )?(asked|said|wanted|requested|needed)\b|^i (specifically |clearly |explicitly )?(asked|said) for\b|\byou (gave|said|wrote|put|got) [\d$€£]|\b(longer|worse|slower|bigger|harder|more confusing|more complicated) than (the original|before|mine|it was|my version)\b|^(this|that|it)('s| is| was)\b.*\b(a |the )?(different|wrong) (document|file|question|person|thing|one|version|language|city|country|book|article|paper|text|email|code)\b/;
+export const FUTURE =
+  /\b(next time|in (the )?future|for (the )?future|for future \w+|from now on|going forward|always|in general|every time|from here on)\b/i;
 const WANT =
   /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
+/** Who asks in "should I …?", "must we …?": the user wants advice, not a change. */
+const ASKERS = new Set(['i', 'we']);
 const QUESTION_WORDS = new Set(['what', 'how', 'why', 'where', 'when', 'which', 'who', 'whose', 'whats']);
 /** Acknowledgements: a clause of only these says "received", not "good" (wink scores "ok" as praise). */
 const ACKS = new Set([
@@ -272,6 +322,10 @@ const ACKS = new Set([
   'mm',
   'oh',
 ]);
+
+const LEADING_ACK = /^(?:ok(?:ay)?|k|alright|so|hmm+|yeah|yep)\b[,.!\s]+(?=\S)/;
+const NO_PROBLEM_PHRASE =
+  /^(?:\W|and|but|so)*no (worries|problem|probs?|issues?|notes|complaints?|failures|errors|crashes|bugs|warnings|regressions)\b(?! with)/;
 
 const wordCache = new Map<string, number>();
 /** wink's sentiment of one word on its own (cached): tells "not bad" from "not good". */
@@ -305,16 +359,19 @@ function isComparativeForm(word: string): boolean {
 
 /** Reads one English clause (a comma/"but"-separated part of a sentence). */
 export function readEnglishClause(text: string): ClauseReading {
-  const a = analyse(text);
+  const a = analyse(withApostrophes(text).replace(/\b(no|nope|nah)\.(?=\s|$)/gi, '$1 .'));
   const words = a.tokens.filter(isWord);
-  const lower = text.toLowerCase().trim();
+  const lower = withApostrophes(text.toLowerCase().trim());
   const head = stripFillers(words);
   // A question ends with "?", or starts with a wh-word and has no full stop ("btw what's the …").
   const question = /\?\s*$/.test(lower) || (head.rest.length > 0 && QUESTION_WORDS.has(head.rest[0].text) && !/[.!]\s*$/.test(lower));
   const rhetorical = /(\?\?|\?!|!\?)/.test(lower) || /^(why|how come)\b.*\byou\b/.test(lower);
 
-  // Polarity: wink's sentiment plus the domain words, negation flipping them.
-  let polarity = a.sentiment;
+  // Polarity: wink's sentiment plus the domain words, negation flipping them. A leading "ok"
+  // ("ok my PC won't boot now") acknowledges; wink's praise for it would hide the complaint.
+  const afterAck = lower.replace(LEADING_ACK, '');
+  let polarity = afterAck !== lower && afterAck !== '' ? analyse(afterAck).sentiment : a.sentiment;
+  if (NO_PROBLEM_PHRASE.test(lower)) polarity = Math.max(polarity, 0.5);
   for (const t of words) {
     const d =
       DOMAIN_POSITIVE.has(t.lemma) || DOMAIN_POSITIVE.has(t.text)
@@ -345,6 +402,18 @@ export function readEnglishClause(text: string): ClauseReading {
     newTask,
     question: question && !rhetorical,
   };
+}
+
+// Chat drops the apostrophe and misspells ("dont", "doesnt", "dosnt"); wink reads negation only with it.
+const BARE_NEGATION = /\b(do|does|did|is|was|are|were|has|have|had|could|would|should)n'?t\b|\bdo?s+e?nt\b|\b(ca|wo)n'?t\b|\bdidnt\b/gi;
+
+/** "doesnt work" → "doesn't work", "dosnt" → "doesn't", "cant" → "can't": the forms wink negates. */
+function withApostrophes(text: string): string {
+  return text.replace(BARE_NEGATION, (m, aux?: string, modal?: string) => {
+    if (aux !== undefined) return `${aux}n't`;
+    if (modal !== undefined) return `${modal}n't`;
+    return /^did/i.test(m) ? "didn't" : "doesn't";
+  });
 }
 
 function stripFillers(words: Token[]): { rest: Token[]; openers: Set<string> } {
@@ -382,6 +451,9 @@ function findComplaint(words: Token[], lower: string, polarity: number, question
     return 'again';
   if (!question && /\b(the opposite of|nothing (happened|changed|works)|went from green to red|off by)\b/.test(lower))
     return 'broken outcome';
+  // "you forgot the WHERE clause", "you've got them swapped", "but I asked for the formal one",
+  // "you gave 31.4", "longer than the original", "a summary of a different document".
+  if (!question && WRONG_ANSWER.test(lower)) return 'wrong answer';
   // A negated verb, adjective or "what"/"it" that is not the negation of a bad word: "not what I
   // wanted", "doesn't add up", "I didn't ask for …". "not bad" is read by its polarity instead.
   const negated = words.filter((t) => t.negated && ['VERB', 'ADJ', 'ADV', 'PRON', 'NOUN', 'AUX', 'PROPN'].includes(t.pos));
@@ -404,13 +476,22 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
     !/\b(instead|rather|only|not|no|shorter|longer|less|fewer|again)\b/.test(lower)
   )
     return { instruction: null, newTask: true };
-  if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || NEGATIVE_IMPERATIVES.has(head.text))
+  // "never use X" instructs; "never knew that" (a past tense) tells.
+  const told =
+    head.text === 'never' &&
+    second !== undefined &&
+    second.pos === 'VERB' &&
+    /[^n]ed$|^(knew|saw|thought|heard|had|got|made|took|found)$/.test(second.text);
+  if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || (NEGATIVE_IMPERATIVES.has(head.text) && !told))
     return { instruction: 'negative imperative', newTask: false };
   if (LIMIT.test(lower)) return { instruction: 'limit', newTask: false };
   if (FUTURE.test(lower)) return { instruction: 'from now on', newTask: false };
   if (/\b(instead( of)?|rather than)\b/.test(lower)) return { instruction: 'instead', newTask: false };
   if (
-    rest.some((t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i') ||
+    // "you should …" instructs; "should I …?" / "what should we …" asks for advice.
+    rest.some(
+      (t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i' && !ASKERS.has(rest[i + 1]?.text ?? ''),
+    ) ||
     /\b(you|it|this|that) (need|needs|have|has) to\b/.test(lower)
   ) {
     return { instruction: 'should', newTask: false };
@@ -419,6 +500,7 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   if (
     (head.text === 'no' || head.text === 'without') &&
     second !== undefined &&
+    !NO_PROBLEM.has(second.text) &&
     ['NOUN', 'ADJ', 'PROPN', 'NUM', 'VERB'].includes(second.pos)
   )
     return { instruction: 'no X', newTask: false };

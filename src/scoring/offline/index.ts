@@ -13,10 +13,19 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOMAIN_NEGATIVE, DOMAIN_PHRASES_NEGATIVE, DOMAIN_PHRASES_POSITIVE, DOMAIN_POSITIVE, readEnglishClause } from './english.ts';
+import {
+  DOMAIN_NEGATIVE,
+  DOMAIN_PHRASES_NEGATIVE,
+  DOMAIN_PHRASES_POSITIVE,
+  DOMAIN_POSITIVE,
+  FUTURE,
+  readEnglishClause,
+} from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
+import { asksForMore, standsBefore } from './follow-up.ts';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
+import { reasksAnswer } from './re-ask.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { readIntlSignals, readSignals } from './signals.ts';
 import type { ClauseReading, FeedbackReading } from './types.ts';
@@ -41,6 +50,15 @@ const NEGATIVE_AT = -0.25;
 /** The classifier overrules the rules only when at least this sure (leave-one-group-out, docs/judge.md). */
 const OVERRIDE_AT = 0.6;
 
+/** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
+const SURE_SIGNAL = /^(builds on|not about the answer|deferred|asked again|\w\w:acknowledgement)$/;
+
+const KEEPS_THIS_ONE =
+  /^(?:\W|but|and|though)*(this one'?s fine|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
+/** A reported result: "logs show up now", "applied cleanly", "tests pass". */
+const RESULT =
+  /\b(now|works?|worked|working|applied|shipped|passe[sd]|fixed|done|merged|deployed|running|green|succeeded|cleanly|show(s)? up|went through)\b/i;
+
 const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
 let committedModel: ReplyModel | null | undefined;
 
@@ -58,19 +76,12 @@ export function loadReplyModel(): ReplyModel | null {
  */
 export function readFeedback(
   text: string,
-  context: { request?: string } = {},
+  context: { request?: string; answer?: string } = {},
   model: ReplyModel | null = loadReplyModel(),
 ): FeedbackReading {
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
-  let reading = rules;
-  if (model !== null) {
-    const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
-    if (score !== rules.score && probs[score + 1] >= OVERRIDE_AT && !rulesAreSure(rules, score)) {
-      const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
-      reading = { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
-    }
-  }
+  let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
   if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
   // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
   if (reading.score !== -1) return reading;
@@ -78,19 +89,41 @@ export function readFeedback(
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
 }
 
+/** The rules' reading, with the classifier's score where it is sure and the rules are not. */
+export function overruledByModel(
+  rules: FeedbackReading,
+  text: string,
+  lang: string,
+  model: ReplyModel,
+  overrideAt = OVERRIDE_AT,
+): FeedbackReading {
+  const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
+  if (score === rules.score || probs[score + 1] < overrideAt || rulesAreSure(rules, score)) return rules;
+  const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
+  return { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
+}
+
 /**
  * Where the rules are sure, the classifier may not flip the sign: a reply with a structural
- * complaint ("not good", "do it again") stays −1, unmixed strong praise ("Wonderful, …") stays +1.
+ * complaint ("not good", "do it again") stays −1, unmixed strong praise ("Wonderful, …") stays +1;
+ * nor the score of a whole-reply reading (more work on a result, an aside, a deferral), which the
+ * n-grams of its words ("how do I …", "tomorrow") cannot tell from a plain question or a complaint.
  */
 function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
-  if (rules.score === -1 && score === 1) return rules.cues.some((c) => /^complaint:/.test(c));
+  if (rules.cues.some((c) => SURE_SIGNAL.test(c))) return true;
+  // ja/es/de/fr: a complaint cue keeps −1 from flipping to +1, praise cues alone keep +1 from flipping to −1.
+  if (rules.score === -1 && score === 1 && rules.cues.some((c) => /^\w\w:negative:/.test(c))) return true;
+  if (rules.score === 1 && score === -1 && rules.cues.every((c) => /^\w\w:positive:/.test(c))) return true;
+  // A complaint, or a negative clause next to a correction ("That ended abruptly. Always sign off …").
+  if (rules.score === -1 && score === 1)
+    return rules.cues.some((c) => /^complaint:/.test(c)) || (rules.hint !== null && rules.cues.some((c) => /^negative:/.test(c)));
   if (rules.score === 1 && score === -1)
     return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;
   return false;
 }
 
 /** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
-export function readFeedbackByRules(text: string, context: { request?: string } = {}): FeedbackReading {
+export function readFeedbackByRules(text: string, context: { request?: string; answer?: string } = {}): FeedbackReading {
   const lang = detectLanguage(text);
   if (lang !== 'en' && lang !== 'zh') {
     const shared = readIntlSignals(text);
@@ -98,7 +131,10 @@ export function readFeedbackByRules(text: string, context: { request?: string } 
   }
   const signal = readSignals(text, context.request);
   const reading = readClauses(text);
-  if (signal === null) return reading;
+  if (signal === null) {
+    const asks = reading.score === 0 && reading.cues.some((c) => c === 'question' || c === 'new task');
+    return asks && reasksAnswer(text, context.answer) ? { score: -1, hint: null, cues: ['asked again', ...reading.cues] } : reading;
+  }
   // A failure signal keeps an instruction the reply also gives ("huh? … please write prose").
   if (signal.score === -1) return { score: -1, hint: reading.hint, cues: [signal.cue, ...reading.cues] };
   if (signal.score === 0) return { score: 0, hint: null, cues: [signal.cue] };
@@ -112,8 +148,23 @@ function readClauses(text: string): FeedbackReading {
   const hints: string[] = [];
   let negative = false;
   let positive = false;
+  let buildsOn = false;
+  const read: ClauseReading[] = [];
   for (const sentence of splitSentences(text)) {
-    const clauses = splitClauses(sentence).map(readClause);
+    // "This one's fine.", "No need to redo this.", "这次不用改": this answer stands (a wish may follow).
+    if (KEEPS_THIS_ONE.test(sentence)) {
+      positive = true;
+      cues.push('keeps this one');
+      continue;
+    }
+    let clauses = splitClauses(sentence).map(readClause);
+    // "Nice. Next step: can you add retries?", "got it, now how do I …": more work on a result.
+    const more = clauses.findIndex((_, j) => asksForMore(sentence.slice(clauseOffset(sentence, clauses, j)), clauses.slice(j)));
+    if (more >= 0 && standsBefore([...read, ...clauses.slice(0, more)])) {
+      buildsOn = true;
+      clauses = clauses.map((c, j) => (j < more ? c : { ...c, instruction: null, newTask: true, polarity: 0, question: false }));
+    }
+    read.push(...clauses);
     // "tabs, not spaces" / "a summary, not an essay": the contrast is the instruction, whole.
     let first = clauses.findIndex((c) => c.instruction !== null);
     const contrast = CONTRAST.test(sentence) && first < 0;
@@ -134,7 +185,8 @@ function readClauses(text: string): FeedbackReading {
     }
     if (first >= 0) {
       hints.push(stripLeadingJoiners(sentence.slice(clauseOffset(sentence, clauses, first))));
-      cues.push(`instruction:"${clauses[first].instruction}"`);
+      // "Could you keep answers under 200 words in general?": the limit is a wish for later.
+      cues.push(`instruction:"${FUTURE.test(sentence) ? 'from now on' : clauses[first].instruction}"`);
     }
     for (const [i, c] of clauses.entries()) {
       if (first >= 0 && i >= first) continue;
@@ -157,9 +209,10 @@ function readClauses(text: string): FeedbackReading {
   const futureOnly = cues.filter((c) => c.startsWith('instruction:')).every((c) => FUTURE_CUE.test(c));
   let score: 1 | 0 | -1 = 0;
   if (negative) score = -1;
-  else if (hint !== null) score = positive && futureOnly ? 1 : -1;
-  else if (positive) score = 1;
-  return { score, hint, cues };
+  // A result reported before a wish for later accepts the answer too ("Applied cleanly. From now on …").
+  else if (hint !== null) score = (positive || buildsOn || RESULT.test(text)) && futureOnly ? 1 : -1;
+  else if (positive || buildsOn) score = 1;
+  return { score, hint, cues: buildsOn ? [...cues, 'builds on'] : cues };
 }
 
 function readClause(text: string): ClauseReading {
@@ -169,7 +222,7 @@ function readClause(text: string): ClauseReading {
 /** Splits on sentence ends (Latin and CJK) and line breaks; keeps the end mark with its sentence. */
 export function splitSentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])|\n+/)
+    .split(/(?<=[.!?。！？;；])\s+|(?<=[。！？；])|\n+|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=\p{L})/u)
     .map((s) => s.trim())
     .filter((s) => /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(s));
 }

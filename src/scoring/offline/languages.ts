@@ -15,81 +15,140 @@ interface Cues {
   future: RegExp;
   instruction: RegExp;
   positive: RegExp;
+  /** A request for more work on a result that stands ("次は…も教えて", "jetzt noch …", "maintenant on peut …"). */
+  more: RegExp;
 }
 
-const CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
+// JavaScript's \b knows ASCII letters only: /\bprobé\b/ never matches "probé " and /\bça\b/ never
+// matches "ça". The cue lists below are written with \b and compiled with a Unicode word boundary.
+const BOUNDARY = '(?:(?<=[\\p{L}\\p{N}_])(?![\\p{L}\\p{N}_])|(?<![\\p{L}\\p{N}_])(?=[\\p{L}\\p{N}_]))';
+function unicodeBoundaries(re: RegExp): RegExp {
+  return new RegExp(re.source.replace(/\\b/g, BOUNDARY), re.flags.includes('u') ? re.flags : `${re.flags}u`);
+}
+
+const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
   ja: {
     approve:
-      /(特に問題(ない|なし|ありません)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり))/,
-    ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?/,
+      /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え)|(崩れ|落ち|固まら|止まら)(なく|ず)なり)/,
+    ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて)/,
+      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
     future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました)/,
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
+    more: /^(次は|ついでに|あと|それと|じゃあ|では)|(も|を)?(教えて|お願い|頼む|作って)(もらえ(ます|る)?)?[？?]?$/,
   },
   es: {
     approve:
-      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores))\b/i,
-    ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$/i,
+      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores)|no me puedo quejar|ya (tengo|funciona|va|anda|sirve)\b[^.!?]*\b(otra vez|de nuevo))\b/i,
+    ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$|\b(lo (consulto|hablo|pregunto|pienso)|te (digo|cuento) (algo|luego|mañana|después)|(tengo que|déjame|necesito) pensarlo)\b/i,
     negative:
-      /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre)\b/i,
-    future: /\b(la próxima( vez)?|para la próxima|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
+      /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre|(sí|ya),? claro|lo mismo que (antes|me diste)|no me entero|no (compila|carga|arranca|abre|sirve|va|anda|sale|aparece|cambia)|el problema es|lo dije|^no,)\b/i,
+    future: /\b(la próxima( vez)?|para la próxima|para otra vez|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encanta|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo)\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encanta\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien))\b/i,
+    more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {
     approve:
-      /\b(passt so|kein(e)? (problem|probleme|beschwerden)|nichts (zu meckern|auszusetzen|zu beanstanden)|keine fehler mehr|stürzt nicht mehr ab|lass es so)\b/i,
-    ack: /^(ok|okay|alles klar|verstehe|verstanden|gut)?[,.!\s]*(ich (teste|probiere|schaue) (es|das)? ?(später|morgen|nachher)|mach(e)? ich später)\b|^(ok|okay|alles klar|verstanden|mach ruhig|leg los)[.!]*$/i,
+      /\b(passt so|kein(e)? (problem|probleme|beschwerden)|nichts (zu meckern|auszusetzen|zu beanstanden)|kein(e|en)? (fehler|timeouts?|abstürze|probleme|warnungen|errors?|crashes) mehr|stürzt nicht mehr ab|lass es so)\b/i,
+    ack: /^(ok|okay|alles klar|verstehe|verstanden|gut)?[,.!\s]*(ich (teste|probiere|schaue) (es|das)? ?(später|morgen|nachher)|mach(e)? ich später)\b|^((ok|okay|ja|gut)[,.!\s]+)?(ok|okay|alles klar|verstanden|mach ruhig|leg los)[.!]*$|\b(mach|schau|frag|teste|probier)(e)? ich (mir )?(\w+ )?(morgen|später|nachher|nächste woche|am wochenende)|\b(morgen|später|nächste woche) (mal )?(schau|frag|teste|probier)|muss ich (mir )?(noch )?überlegen|ich überlege (es )?mir/i,
     negative:
-      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?)\b/i,
+      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?|na (toll|super|klasse|prima|bravo)|noch verwirrter|gar nichts mehr|(kompiliert|startet|lädt|läuft|klappt|öffnet)( \w+)? (immer noch |noch |gar )?nicht|derselbe fehler|dasselbe problem|nervt|richtig ist|korrekt ist|richtig wäre|korrekt wäre|^nein\b)\b/i,
     future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer)\b/i,
     instruction:
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
-      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt)\b/i,
+      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün|wie geplant|lecker)\b/i,
+    more: /\b(jetzt noch|als nächstes|außerdem noch|dann noch)\b|^und (wie|was|wo|kann)\b/i,
   },
   fr: {
     approve:
       /(rien à (redire|ajouter|signaler)|aucun (souci|problème)|pas de (souci|problème)|plus d'erreurs?|ne plante plus|c'est bon comme ça|laisse comme ça)/i,
-    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$/i,
+    ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|faut que j'en parle|faut que je (demande|vérifie|voie)|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
     negative:
-      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?)/i,
+      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
-      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|\bfais\b|\bécris\b|il faudrait|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
+      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:
-      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris)/i,
+      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris|génie|adoré|remarche|ça tourne|c'est bon|nickel|au top|c'est clair|unanimité|(passe|marche|fonctionne) (enfin|maintenant))/i,
+    more: /(^|[.!?]\s*)(et )?(maintenant|ensuite|du coup|après)\b|^et (pour|comment|si)\b/i,
   },
 };
 
-const STOPWORDS: Record<'es' | 'de' | 'fr', RegExp> = {
-  es: /\b(el|la|los|las|está|que|por|para|gracias|pero|muy|lo|ya|sigue|funciona|queja|vale|ninguna|tengo|otra|vez|ponlo|favor|mismo|también|qué)\b|[ñ¿¡]/gi,
-  de: /\b(das|der|und|ist|nicht|ich|bitte|danke|noch|immer|mit|ohne|auf|kein|keine|passt|schon|auch|wieder|geht|funktioniert)\b|[äöüß]/gi,
-  fr: /\b(le|la|les|est|c'est|ça|pas|je|tu|merci|avec|sans|pour|une|des|du|mais|très|toujours|encore|rien|mets|plaît)\b|[çœ]|\b(?:l|d|j|qu|c|s)'\w+/gi,
-};
+const CUES = Object.fromEntries(
+  Object.entries(WRITTEN_CUES).map(([lang, cues]) => [
+    lang,
+    Object.fromEntries(Object.entries(cues).map(([k, re]) => [k, unicodeBoundaries(re)])) as unknown as Cues,
+  ]),
+) as Record<'ja' | 'es' | 'de' | 'fr', Cues>;
 
-/** The reply's language: kana → ja, other CJK → zh, Latin by function words (es/de/fr), else en. */
+// Function and chat words that English does not use (or hardly: "die", "so", "was" are left out),
+// and letters English does not write; each occurrence counts one. Sets, not one big regex: the
+// language is read twice per reply and this is on the judge's hot path.
+const WORDS: Record<'es' | 'de' | 'fr', ReadonlySet<string>> = {
+  es: new Set(
+    'el la los las una unos está están estoy que qué por para pero muy lo ya sigue funciona funcionó queja vale ninguna tengo tiene otra vez ponlo favor mismo también cómo eso esto esta este mi te se le nos y con sin del al son fue hay pedí quedó salió necesito necesita como bien mal perdón oye espera entendido listo mil gracias tema sabes ahora dices sí aquí nada todo solo pusiste dijiste fuimos hace puedo quiero algo cuando donde porque aunque todavía bueno claro dale genial perfecto me'.split(
+      ' ',
+    ),
+  ),
+  de: new Set(
+    "das der den dem des ein eine einen einem und ist sind nicht ich du wir ihr mit ohne auf kein keine keinen passt schon auch wieder geht funktioniert noch immer bitte danke mal hab habe hab's mein meine dein deine kannst soll sollte wie warum wieso jetzt gleich gar nichts mehr seit frag morgen muss kurz falsch falscher falsches andere frage moment verstanden geworden erklärt sauber toll ruhig mach aber oder für von zu im am zum vom über sehr gut schau eigentlich gestern heute hier dann doch nur weil wenn sich sie es wird wurde haben kann genau klar alles".split(
+      ' ',
+    ),
+  ),
+  fr: new Set(
+    "le la les une des du de est c'est ça pas je tu il on nous vous merci avec sans pour mais très toujours encore rien mets plaît que qui quoi quel quelle comment pourquoi ce cette mon ma mes ton ta tes y été était fait faut bon bien oui dans sur au aux et t'es t'as j'ai c'était là ici alors aussi peux peut veux suis avait moi toi lui leur autre chose sujet attends oups dsl mdr parfait génial voilà bah ben hein tout plus me".split(
+      ' ',
+    ),
+  ),
+};
+/** Word beginnings: "jajaja", "encantan"; French elisions "l'heure", "qu'il". */
+const PREFIXES: Record<'es' | 'de' | 'fr', RegExp> = { es: /^(jaja|encanta)/, de: /^$/, fr: /^(l|d|j|qu|c|s|t|n|m)'\p{L}/u };
+const LETTERS: Record<'es' | 'de' | 'fr', RegExp> = { es: /[ñ¿¡áíóú]/gu, de: /[äöüß]/gu, fr: /[çœàèêëîôùû]/gu };
+// English words that outvote those ("no", "a", "super" … are shared and count for nobody).
+const ENGLISH: ReadonlySet<string> = new Set(
+  "the is it it's this that and not you your works worked thanks thank please i i'm to of was what why how can with for my me just now still again should would could have has did does do be are were will but so too only all one then got get there they we he she if at in on an".split(
+    ' ',
+  ),
+);
+
+let lastText = '';
+let lastLang: Lang = 'en';
+
+/** The reply's language: kana → ja, other CJK → zh, Latin by function words and letters (es/de/fr), else en. */
 export function detectLanguage(text: string): Lang {
+  if (text === lastText) return lastLang;
+  lastLang = readLanguage(text);
+  lastText = text;
+  return lastLang;
+}
+
+function readLanguage(text: string): Lang {
   if (/[\u3040-\u30ff]/.test(text)) return 'ja';
   if (/[\u3400-\u9fff]/.test(text)) return 'zh';
-  const n = (text.match(/[\p{L}']+/gu) ?? []).length;
-  if (n === 0) return 'en';
+  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (words.length === 0) return 'en';
   let best: Lang = 'en';
   let bestHits = 0;
   for (const lang of ['es', 'de', 'fr'] as const) {
-    const hits = (text.match(STOPWORDS[lang]) ?? []).length;
+    let hits = (text.toLowerCase().match(LETTERS[lang]) ?? []).length;
+    for (const w of words) if (WORDS[lang].has(w) || PREFIXES[lang].test(w)) hits++;
     if (hits > bestHits) [best, bestHits] = [lang, hits];
   }
-  // English shares "no", "so", "es"…: call it another language only when its words dominate.
-  const english = (text.match(/\b(the|is|it|this|that|and|not|you|works|thanks|please|i|to|of|was)\b/gi) ?? []).length;
-  return bestHits > english && (bestHits >= 2 || (bestHits === 1 && n <= 3)) ? best : 'en';
+  const english = words.filter((w) => ENGLISH.has(w)).length;
+  return bestHits > english && (bestHits >= 2 || words.length <= 3) ? best : 'en';
 }
+
+// "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.
+const STATED_CONTRAST = unicodeBoundaries(
+  /,\s*(no|pas|nicht)\s+(\d|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine)\b|ではなく|じゃなくて/i,
+);
 
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
 
@@ -101,9 +160,15 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
     return { score: 1, hint: null, cues: [`${lang}:approving negation`] };
   if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
   const sentences = t.split(/(?<=[.!?。！？])\s*/).filter((s) => s.trim() !== '');
-  const instructions = sentences.filter((s) => c.instruction.test(s) || c.future.test(s));
-  const negative = c.negative.exec(t.replace(c.approve, ''));
+  // A contrast ("…, no 10", "…ではなく") states the fix, unless it sits in an instruction ("今後は…じゃなくて…にして").
+  const stated = sentences.some((s) => c.instruction.test(s) || c.future.test(s)) ? null : STATED_CONTRAST.exec(t);
+  const negative = c.negative.exec(t.replace(c.approve, '')) ?? stated;
   const positive = c.positive.exec(t);
+  // After praise, "次は…も教えて" / "jetzt noch …" / "maintenant on peut …" asks for more: +1, no hint.
+  const more = positive !== null && negative === null ? sentences.filter((s, i) => i > 0 && c.more.test(s) && !c.future.test(s)) : [];
+  const instructions = sentences.filter((s) => !more.includes(s) && (c.instruction.test(s) || c.future.test(s)));
+  if (more.length > 0 && instructions.length === 0)
+    return { score: 1, hint: null, cues: [`${lang}:positive:"${positive![0]}"`, 'builds on'] };
   // "ただ、…", "pero …", "aber …", "mais …": the joiner belongs to the praise before it.
   const hint = instructions.length > 0 ? instructions.map((s) => s.trim().replace(JOINER, '')).join(' ') : null;
   const future = hint !== null && instructions.every((s) => c.future.test(s));

@@ -88,6 +88,8 @@ function looksLikeData(text: string, lines: string[]): boolean {
   if (/^total \d+$/m.test(t)) return true;
   const columns = lines.filter((l) => (l.trim().match(/\S\s{2,}(?=\S)/g) ?? []).length >= 2 || /\s[|│]\s/.test(l));
   if (columns.length >= Math.ceil(lines.length / 2)) return true;
+  // Several lines, each with aligned fields (`ps`, an object listing) or one file name each (`ls`).
+  if (lines.length >= 2 && lines.every((l) => /\S\s{2,}\S/.test(l.trim()) || /^\s*[\w.-]+\.\w{1,5}$/.test(l))) return true;
   const values = lines.filter((l) =>
     /^\s*(?:[\w.\- ]{1,40}:\s+\S|[\w.-]+\s*=\s*\S|\d[\d,.]*(?:\s+\S+)?$|[\w+]+:\/\/\S+$|[~.]?\/\S*$|\[\d+\] \d+$|#\s)/.test(l),
   );

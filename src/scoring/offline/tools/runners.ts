@@ -95,7 +95,7 @@ const compilers: ToolParser = (text, lines) => {
   // rustc/cargo: "error[E0382]: …", "error: could not compile". gcc/clang: "a.c:3:5: error: …".
   // mypy: "a.py:3: error: … [arg-type]", "Found 2 errors in 1 file". eslint: "✖ 3 problems (3 errors, 0 warnings)".
   const diag =
-    /^(?:\S+\(\d+,\d+\): error TS\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|\s*\d+:\d+\s+error\s)/m.exec(
+    /^(?:\S+\(\d+,\d+\): error TS\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|\s*\d+:\d+\s+error\s|\S+\.go:\d+:\d+: )/m.exec(
       text,
     );
   // ruff --fix: "Found 6 errors (6 fixed, 0 remaining)." is a clean run.
@@ -107,9 +107,15 @@ const compilers: ToolParser = (text, lines) => {
     return out;
   }
   if (/^Success: no issues found/m.test(text) || (found !== null && found[1] === '0')) out.push(finding(1, 'type check: no issues'));
+  // eslint with warnings only: "✖ 2 problems (0 errors, 2 warnings)" passes.
+  if (eslint !== null) out.push(finding(1, 'linter: warnings only'));
   // cargo: "Finished `dev` profile …" (a warning's `help:` is still a fix worth knowing).
   if (/^\s*Finished\b.*\b(?:target|profile)/m.test(text)) out.push(finding(1, 'cargo:Finished', /^warning\b/m.test(text) ? hint : null));
-  if (/\b(?:Compiled successfully|compiled successfully|Build succeeded|BUILD SUCCESSFUL|built in [\d.]+m?s)\b/.test(text))
+  if (
+    /\b(?:Compiled successfully|compiled successfully|Build succeeded|BUILD SUCCESSFUL|built in [\d.]+m?s)\b|^\[\+\] Building [\d.]+s \((\d+)\/\1\) FINISHED/m.test(
+      text,
+    )
+  )
     out.push(finding(1, 'build:success'));
   if (/\bBUILD FAILED\b|\bBuild failed\b|\bFailed to compile\b/.test(text)) out.push(finding(-1, 'build:failed', hint));
   return out;

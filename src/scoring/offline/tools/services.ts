@@ -53,7 +53,11 @@ const http: ToolParser = (text) => {
       out.push(finding(-1, `http:${status}`, hint));
     } else if (status >= 200 && status < 300)
       out.push(bodyError !== null ? finding(-1, `http:${status} with ${bodyError}`) : finding(1, `http:${status}`));
-    else if (status >= 300 && status < 400) out.push(finding(0, `http:${status}`));
+    // A redirect where data was asked for: the data is not there; the new address is the fix.
+    else if (status >= 300 && status < 400 && status !== 304) {
+      const moved = /^Location:\s*\S+/im.exec(text);
+      out.push(finding(-1, `http:${status}`, moved !== null ? moved[0].trim() : null));
+    } else if (status === 304) out.push(finding(0, 'http:304'));
   } else if (bodyError !== null && /^\s*[{[]/.test(text)) {
     const field = missingField(text);
     out.push(finding(-1, `json:${bodyError}`, field !== null ? `include the required field ${field}` : null));
@@ -80,7 +84,8 @@ const sql: ToolParser = (text) => {
   );
   if (tag !== null) {
     const n = tag[2] ?? tag[3] ?? tag[4];
-    out.push(finding(n === '0' ? 0 : 1, `sql:${tag[0]}`));
+    // An INSERT, UPDATE or DELETE is run to change rows: "UPDATE 0" changed none (a wrong WHERE, a missing row).
+    out.push(finding(n === '0' ? -1 : 1, `sql:${tag[0]}`));
   }
   if (/^Empty set\b/m.test(text)) out.push(finding(0, 'sql:empty set'));
   return out;
@@ -143,6 +148,8 @@ const deploy: ToolParser = (text) => {
   // terraform
   if (/No changes\.\s+Your infrastructure matches|^No changes\b/m.test(text)) out.push(finding(0, 'terraform:no changes'));
   if (/^(?:Apply|Destroy) complete!/m.test(text)) out.push(finding(1, 'terraform:applied'));
+  // `terraform plan` previews; nothing was changed yet.
+  else if (/^Plan: \d+ to add, \d+ to change, \d+ to destroy\.?$/m.test(text)) out.push(finding(0, 'terraform:plan'));
   // make
   if (/^make(?:\[\d+\])?: Nothing to be done\b|is up to date\.$/m.test(text)) out.push(finding(0, 'make:nothing to do'));
   if (/^make(?:\[\d+\])?: \*\*\* .*Error \d+/m.test(text)) out.push(finding(-1, 'make:error'));

@@ -1,0 +1,109 @@
+// Whole kinds of replies the independent writers label one way and the rules used to read another
+// (issue 27, round 3). Examples written for these tests, not taken from the evaluation sets.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFeedback, readFeedbackByRules } from './index.ts';
+import { detectLanguage } from './languages.ts';
+
+const rules = (text: string) => readFeedbackByRules(text).score;
+const judged = (text: string) => {
+  const r = readFeedback(text);
+  return [r.score, r.hint];
+};
+
+test('the language is told by function words and letters, not only by a few cue words', () => {
+  assert.equal(detectLanguage('Pues no me sirve para nada'), 'es');
+  assert.equal(detectLanguage('Das war mir zu kompliziert'), 'de');
+  assert.equal(detectLanguage("ça m'a sauvé la journée"), 'fr');
+  assert.equal(detectLanguage('Can you make it shorter?'), 'en');
+  assert.equal(detectLanguage('I love the new layout'), 'en');
+});
+
+test("cue words with accented letters match (JavaScript's \\b is ASCII-only)", () => {
+  assert.equal(rules('ya lo probé ayer'), -1);
+  assert.equal(rules('funcionó a la primera'), 1);
+});
+
+test('after a result that stands, a request for more work is +1 without a hint', () => {
+  assert.deepEqual(judged('Great, that fixed it. Next step: can you add logging to the retry loop?'), [1, null]);
+  assert.deepEqual(judged('got the chart, now how do I export it as SVG?'), [1, null]);
+  assert.deepEqual(judged('Printed the labels from your template. How do I print them double-sided?'), [1, null]);
+  assert.deepEqual(judged('tests pass 🎉 can you write the migration for it next?'), [1, null]);
+  assert.equal(rules('Läuft jetzt. Kannst du jetzt noch eine Hilfeseite schreiben?'), 1);
+  assert.equal(rules('parfait, ça marche. Et maintenant, comment je fais pour le partager ?'), 1);
+  assert.equal(rules('好的，跑通了。那再帮我加个日志？'), 1);
+  // A change to the answer stays a correction; a bare follow-up stays neutral.
+  assert.equal(rules('Great. Can you make it shorter?'), -1);
+  assert.equal(rules('Nice, but now can you use tabs instead?'), -1);
+  assert.equal(rules('How would I run this on Windows?'), 0);
+});
+
+test('asides, deferrals and topic switches are neutral in every language', () => {
+  for (const text of [
+    'my wifi keeps cutting out, might drop off for a bit',
+    "the server room is locked so I can't test it until Monday",
+    'thinking…',
+    'Hey, unrelated, what is a good name for a cat?',
+    'New question: how long do eggs keep in the fridge?',
+    'bueno, otra cosa: ¿qué día es hoy?',
+    'Themenwechsel: was kochst du heute?',
+    'au fait, tu connais un bon film ?',
+    '换个话题，今天星期几？',
+    '晚点再看看',
+    'うーん、ちょっと考えます',
+    'mach ich am Wochenende',
+  ])
+    assert.equal(rules(text), 0, text);
+});
+
+test('praise and success without an English praise word', () => {
+  for (const text of [
+    'エラー消えた！',
+    'ありがとう、神',
+    '多亏你，面试过了',
+    'me salvaste el día',
+    'Keine Warnungen mehr. Sauber.',
+    "t'es un génie",
+    'no issues at all since the update',
+    'no worries, it runs now',
+  ])
+    assert.equal(rules(text), 1, text);
+});
+
+test('failures said plainly, sarcastically or as a stated fact are −1', () => {
+  for (const text of [
+    'it dosnt compile',
+    'the app segfaults on startup',
+    'that nuked my local branch',
+    'you forgot the unit in the last column',
+    'but I asked for the metric version',
+    'you gave 12, the total is 15',
+    'this is slower than the original',
+    'that is the same query you gave me before',
+    'ok the page is blank now',
+    'Did you even run it?',
+    '我让你写三段，你才写了两段',
+    '呵呵，真厉害',
+    '計算が違ってますよ',
+    'Na klasse, jetzt startet es gar nicht.',
+    'Ah ben bravo, tout a disparu.',
+    'sí, claro, seguro que va',
+    'es martes, no lunes',
+  ])
+    assert.equal(rules(text), -1, text);
+});
+
+test('"should I …?" asks for advice; "never knew" tells; both keep praise', () => {
+  assert.equal(rules('Thanks! What should I read next?'), 1);
+  assert.equal(rules('oh wow, never heard of that. thanks'), 1);
+  assert.equal(rules('Never use global variables.'), -1);
+});
+
+test('a request that repeats what a short answer was about is asked again (−1); other follow-ups are not', () => {
+  const answer = 'Wrote a shell script that renames all photos by their date.';
+  assert.equal(readFeedbackByRules('Can you write a script to rename my photos by date?', { answer }).score, -1);
+  assert.equal(readFeedbackByRules('How do I run it on a schedule?', { answer }).score, 0);
+  // A long answer is not compared: any follow-up on its topic shares its words.
+  const long = `${answer} ${'It walks the folder, reads each photo, renames it and logs the result. '.repeat(3)}`;
+  assert.equal(readFeedbackByRules('Can you write a script to rename my photos by date?', { answer: long }).score, 0);
+});
