@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../src/errors/index.ts';
+import { hintMatches } from '../src/scoring/offline/hint-span.ts';
 
 export interface JudgeSetItem {
   set: string;
@@ -92,25 +93,8 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
   return items;
 }
 
-/**
- * Words of a text for hint matching: lower-case Latin words and numbers, single CJK characters
- * (Chinese characters and Japanese kana alike: without the kana a Japanese sentence was one word).
- */
-export function hintWords(text: string): string[] {
-  return text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
-}
-
-/** Whether a judged hint says what the expected hint says (see the file comment). */
-export function hintMatches(expected: string, got: string): boolean {
-  const want = hintWords(expected);
-  const have = hintWords(got);
-  if (want.length === 0 || have.length === 0) return false;
-  const wantSet = new Set(want);
-  const haveSet = new Set(have);
-  const covered = want.filter((w) => haveSet.has(w)).length / want.length;
-  const own = have.filter((w) => wantSet.has(w)).length / have.length;
-  return covered >= 0.75 && own >= 0.5;
-}
+// The hint match is the offline judge's own (its hint-span ranker votes with it): one definition.
+export { hintMatches, hintWords } from '../src/scoring/offline/hint-span.ts';
 
 export interface JudgeSetMetrics {
   n: number;

@@ -119,7 +119,17 @@ test("no phrase of a pool is one of the judge's cue words, rule examples or eval
   }
 });
 
-test('every combination of the pools scores as its intent: thanks +1 without hint; complaints −1; a correction is the whole hint and names the style', () => {
+// The hint-span ranker may give a vague complaint's own words as a hint ("Way too long, I'm on my
+// phone.") and may keep the sentence before a correction with it; it never invents text, and a
+// stated correction always reaches the teacher whole.
+function assertSpanOf(hint: string | null, text: string): void {
+  if (hint !== null) assert.ok(text.includes(hint), `hint "${hint}" is a span of "${text}"`);
+}
+function assertNamesCorrection(hint: string | null, correction: string, text: string): void {
+  assert.ok(hint?.endsWith(correction) && text.includes(hint), `hint "${hint}" ends with the correction, in "${text}"`);
+}
+
+test('every combination of the pools scores as its intent: thanks +1 without hint; complaints −1; a correction reaches the hint whole and names the style', () => {
   for (const text of THANKS_REPLIES) assert.deepEqual([verdict(text).score, verdict(text).hint], [1, null], text);
   for (const style of Object.keys(CORRECTIONS) as StyleName[]) {
     for (const correction of CORRECTIONS[style]) {
@@ -130,10 +140,12 @@ test('every combination of the pools scores as its intent: thanks +1 without hin
       for (const redo of [null, ...REDO_REQUESTS]) {
         const complaint = redo === null ? opener : `${opener} ${redo}`;
         const vague = verdict(complaint);
-        assert.deepEqual([vague.score, vague.hint], [-1, null], complaint);
+        assert.equal(vague.score, -1, complaint);
+        assertSpanOf(vague.hint, complaint);
         for (const correction of CORRECTIONS[style]) {
           const v = verdict(`${complaint} ${correction}`);
-          assert.deepEqual([v.score, v.hint], [-1, correction], `${complaint} ${correction}`);
+          assert.equal(v.score, -1, `${complaint} ${correction}`);
+          assertNamesCorrection(v.hint, correction, `${complaint} ${correction}`);
         }
       }
     }
@@ -164,10 +176,10 @@ test('persona replies through the rules judges: satisfied +1, unsatisfied −1, 
       assert.equal(complaint.satisfied, false);
       assert.equal((await runRulesPrmJudge(turn(complaint.text))).score, -1, `${name}: ${complaint.text}`);
       const hint = (await runRulesHintJudge(turn(complaint.text))).hint;
-      if (complaint.correction === null) assert.equal(hint, null, complaint.text);
+      if (complaint.correction === null) assertSpanOf(hint, complaint.text);
       else {
         corrections++;
-        assert.equal(hint, complaint.correction);
+        assertNamesCorrection(hint, complaint.correction, complaint.text);
         assert.match(hint ?? '', STYLE_WORDS[p.style], `${name}'s hint names its style`);
         assert.ok(complaint.text.endsWith(complaint.correction));
       }

@@ -30,10 +30,10 @@ const LEAD = /^(?:no|nope|wrong|non|nein|não|not quite|das stimmt nicht|c'est f
 
 const DESCRIBES = /^(?:it|this|that|these|those) (?:looks|reads|sounds|feels|seems)\b/i;
 
-/** Segments of a reply: sentences, then parts after a dash, semicolon or colon. */
+/** Segments of a reply: sentences (a Latin end mark needs a space after it: "8.05 km" is one), then parts after a dash, semicolon or colon. */
 function segments(text: string): string[] {
   return text
-    .split(/(?<=[.!?。！？])\s*|\s+[-–—]\s+|[;；]\s*|(?<=[:：])\s+|\n+/)
+    .split(/(?<=[.!?])\s+|(?<=[。！？])\s*|\s+[-–—]\s+|[;；]\s*|(?<=[:：])\s+|\n+/)
     .map((s) => s.trim())
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }

@@ -24,6 +24,7 @@ import {
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
+import { type HintModel, loadHintModel, selectHintSpan } from './hint-span.ts';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
@@ -71,14 +72,27 @@ export function loadReplyModel(): ReplyModel | null {
 
 /**
  * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
- * the classifier's score over it (`model` null: the rules alone). The hint stays the rules' own:
- * kept on −1, kept on +1 only when the rules read a wish for later, dropped on 0.
+ * the classifier's score over it (`model` null: the rules alone). The hint is looked for on −1,
+ * and on +1 only when the rules read a wish for later; never on 0: the hint-span ranker's best
+ * span of the reply when it is sure enough (`hintModel` null: the rules' hint).
  */
 export function readFeedback(
   text: string,
   context: { request?: string; answer?: string } = {},
   model: ReplyModel | null = loadReplyModel(),
+  hintModel: HintModel | null = loadHintModel(),
 ): FeedbackReading {
+  const reading = readFeedbackScore(text, context, model);
+  if (reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
+  // The hint-span ranker (hint-span.ts) may pick a better span of the reply than the rules did.
+  const lang = detectLanguage(text);
+  const correction = reading.score === -1 ? correctionHint(text, lang) : null;
+  const { hint, prob } = selectHintSpan(hintModel, text, { role: 'user', lang, score: reading.score, rulesHint: reading.hint, correction });
+  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
+}
+
+/** The score and the rules' hint (see readFeedback). */
+function readFeedbackScore(text: string, context: { request?: string; answer?: string }, model: ReplyModel | null): FeedbackReading {
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
   let reading = model === null ? rules : overruledByModel(rules, text, lang, model);

@@ -78,11 +78,12 @@ export function predictScore(model: ReplyModel, features: string[]): { score: Re
   return { score: CLASSES[k], probs };
 }
 
-function softmax(z: [number, number, number]): [number, number, number] {
+/** Probabilities of class scores (stable: the maximum is subtracted first). */
+export function softmax<T extends number[]>(z: T): T {
   const m = Math.max(...z);
   const e = z.map((v) => Math.exp(v - m));
-  const s = e[0] + e[1] + e[2];
-  return [e[0] / s, e[1] / s, e[2] / s];
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / s) as T;
 }
 
 /** Training knobs; defaults are what scripts/train-judge.ts uses. */
@@ -91,31 +92,58 @@ export interface TrainOptions {
   learningRate?: number;
   /** L2 penalty per example step. */
   l2?: number;
-  /** Features seen in fewer training replies are dropped. */
+  /** Features seen in fewer training examples are dropped. */
   minCount?: number;
-  /** Per-example weight (e.g. to balance sets by author); default 1. */
+}
+
+/** The reply classifier's knobs: TrainOptions plus a per-reply weight (e.g. to balance sets by author; default 1). */
+export interface ReplyTrainOptions extends TrainOptions {
   weightOf?: (e: ReplyExample) => number;
 }
 
+/** A sparse linear softmax model over K classes: per feature, one weight per class. */
+export interface SoftmaxWeights {
+  bias: number[];
+  weights: Record<string, number[]>;
+}
+
+/** One training row: its binary features, its class index, its weight (default 1). */
+export interface SoftmaxRow {
+  features: string[];
+  target: number;
+  weight?: number;
+}
+
+/** Trains the reply classifier (see trainSoftmax) on labelled replies. */
+export function trainReplyModel(examples: ReplyExample[], opts: ReplyTrainOptions = {}): ReplyModel {
+  const rows = examples.map((e) => ({
+    features: replyFeatures(e.text, e.reading, e.lang),
+    target: CLASSES.indexOf(e.score),
+    weight: opts.weightOf?.(e) ?? 1,
+  }));
+  const { bias, weights } = trainSoftmax(rows, 3, opts);
+  return { version: 1, bias: bias as [number, number, number], weights: weights as Record<string, [number, number, number]> };
+}
+
 /**
- * Trains the model by AdaGrad on the softmax loss with L2, in a fixed order (deterministic: the
- * same examples give the same weights). Weights are rounded to 4 decimals, near-zero ones dropped.
+ * Trains a K-class softmax model by AdaGrad with L2, in a fixed order (deterministic: the same
+ * rows give the same weights); serves the reply classifier and the hint-span ranker (K = 2).
+ * Weights are rounded to 4 decimals, near-zero ones dropped.
  */
-export function trainReplyModel(examples: ReplyExample[], opts: TrainOptions = {}): ReplyModel {
+export function trainSoftmax(examples: SoftmaxRow[], K: number, opts: TrainOptions = {}): SoftmaxWeights {
   const epochs = opts.epochs ?? 40;
   const lr = opts.learningRate ?? 0.03;
   const l2 = opts.l2 ?? 1e-4;
   const minCount = opts.minCount ?? 2;
-  const featureLists = examples.map((e) => replyFeatures(e.text, e.reading, e.lang));
   const counts = new Map<string, number>();
-  for (const fs of featureLists) for (const name of fs) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const e of examples) for (const name of e.features) counts.set(name, (counts.get(name) ?? 0) + 1);
   const index = new Map<string, number>();
   for (const [name, c] of counts) if (c >= minCount) index.set(name, index.size);
-  const rows = featureLists.map((fs) => fs.map((n) => index.get(n)).filter((i): i is number => i !== undefined));
-  const w = new Float64Array(index.size * 3);
-  const g2 = new Float64Array(index.size * 3).fill(1e-8);
-  const bias = [0, 0, 0];
-  const bg2 = [1e-8, 1e-8, 1e-8];
+  const rows = examples.map((e) => e.features.map((n) => index.get(n)).filter((i): i is number => i !== undefined));
+  const w = new Float64Array(index.size * K);
+  const g2 = new Float64Array(index.size * K).fill(1e-8);
+  const bias = new Array<number>(K).fill(0);
+  const bg2 = new Array<number>(K).fill(1e-8);
   // A fixed shuffle (linear congruential) so that runs are repeatable.
   const order = examples.map((_, i) => i);
   let seed = 12345;
@@ -130,17 +158,16 @@ export function trainReplyModel(examples: ReplyExample[], opts: TrainOptions = {
     }
     for (const k of order) {
       const row = rows[k];
-      const weight = opts.weightOf?.(examples[k]) ?? 1;
-      const z: [number, number, number] = [bias[0], bias[1], bias[2]];
-      for (const i of row) for (let c = 0; c < 3; c++) z[c] += w[i * 3 + c];
+      const weight = examples[k].weight ?? 1;
+      const z = bias.slice();
+      for (const i of row) for (let c = 0; c < K; c++) z[c] += w[i * K + c];
       const p = softmax(z);
-      const target = CLASSES.indexOf(examples[k].score);
-      for (let c = 0; c < 3; c++) {
-        const err = weight * (p[c] - (c === target ? 1 : 0));
+      for (let c = 0; c < K; c++) {
+        const err = weight * (p[c] - (c === examples[k].target ? 1 : 0));
         bg2[c] += err * err;
         bias[c] -= (lr * err) / Math.sqrt(bg2[c]);
         for (const i of row) {
-          const at = i * 3 + c;
+          const at = i * K + c;
           const g = err + l2 * w[at];
           g2[at] += g * g;
           w[at] -= (lr * g) / Math.sqrt(g2[at]);
@@ -149,10 +176,10 @@ export function trainReplyModel(examples: ReplyExample[], opts: TrainOptions = {
     }
   }
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
-  const weights: Record<string, [number, number, number]> = {};
+  const weights: Record<string, number[]> = {};
   for (const [name, i] of index) {
-    const v: [number, number, number] = [round(w[i * 3]), round(w[i * 3 + 1]), round(w[i * 3 + 2])];
-    if (Math.abs(v[0]) + Math.abs(v[1]) + Math.abs(v[2]) >= 0.003) weights[name] = v;
+    const v = Array.from(w.subarray(i * K, i * K + K), round);
+    if (v.reduce((s, x) => s + Math.abs(x), 0) >= 0.001 * K) weights[name] = v;
   }
-  return { version: 1, bias: [round(bias[0]), round(bias[1]), round(bias[2])], weights };
+  return { bias: bias.map(round), weights };
 }

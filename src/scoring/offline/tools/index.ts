@@ -5,8 +5,10 @@
 //   any failure → −1 (a summary that says "1 failed, 41 passed" fails);
 //   else any success → +1; else information only (clean tree, version, empty list) → 0;
 //   nothing recognised → the old keyword reading (error words → −1, anything else → +1).
-// Hints come only from failures, and from a successful build's warning `help:` line.
+// Hints come only from failures, and from a successful build's warning `help:` line: the
+// parsers' stated fix, or the hint-span ranker's best line or part of a line (../hint-span.ts).
 
+import { type HintModel, loadHintModel, selectHintSpan } from '../hint-span.ts';
 import { RUNNER_PARSERS } from './runners.ts';
 import { SERVICE_PARSERS } from './services.ts';
 import type { ToolFinding } from './types.ts';
@@ -32,7 +34,7 @@ const TOOL_ERROR_ZH = /(错误|失败|异常|エラー|失敗)/;
 const BENIGN_ERROR = /\b(0|no|zero|without)\s+(errors?|failures?|exceptions?)\b/gi;
 
 /** A `{"exit_code": N, "stdout": …, "stderr": …}` wrapper: the code and the text inside. */
-function unwrap(text: string): { text: string; exit: number | null } {
+export function unwrap(text: string): { text: string; exit: number | null } {
   if (!/^\s*\{/.test(text) || !/"(?:exit_?code|returncode)"/.test(text)) return { text, exit: null };
   try {
     // A raw line break inside a JSON string (logs often unescape them) is read as an escaped one.
@@ -69,9 +71,10 @@ export function statedFix(lines: string[]): string | null {
   const missing = /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?:? ['"`]?[\w.-]+['"`]?/i.exec(joined);
   if (missing !== null) return missing[0];
   // A sentence that tells the reader what to do: "Please select a different name and try again.",
-  // "Grant the role … to the service account.", up to its first comma.
+  // "Grant the role 'roles/run.admin' to the service account.", up to its first comma (a dot
+  // inside a name does not end it).
   const advice =
-    /(?:^|[.:;!]\s+)((?:Please|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b[^.,;]*)/.exec(
+    /(?:^|[.:;!]\s+)((?:Please|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b(?:[^.,;]|\.(?=\S))*)/.exec(
       joined,
     );
   return advice !== null ? advice[1].trim() : null;
@@ -96,8 +99,17 @@ function looksLikeData(text: string, lines: string[]): boolean {
   return values.length === lines.length;
 }
 
-/** Reads a tool's output (plain text). */
-export function readToolOutput(raw: string): ToolReading {
+/** Reads a tool's output (plain text); `hintModel` null: the parsers' hint alone. */
+export function readToolOutput(raw: string, hintModel: HintModel | null = loadHintModel()): ToolReading {
+  const reading = readToolOutputByRules(raw);
+  if (reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
+  const ctx = { role: 'tool' as const, lang: 'tool', score: reading.score, rulesHint: reading.hint };
+  const { hint, prob } = selectHintSpan(hintModel, unwrap(raw).text, ctx);
+  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
+}
+
+/** The parsers alone (see the file comment). */
+export function readToolOutputByRules(raw: string): ToolReading {
   const { text, exit } = unwrap(raw);
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const found: ToolFinding[] = [];
