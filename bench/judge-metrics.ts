@@ -161,4 +161,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-4': ['heldout-4'],
   // Written blind for training, hint-heavy (stop 30); skipped while the file is absent.
   'train-blind-2': ['train-blind-2'],
+  // Sealed for the round-3 judge and measured once then (2026-12-03, docs/judge.md); development data since.
+  'heldout-5': ['heldout-5'],
 };

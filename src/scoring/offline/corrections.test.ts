@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyNextState } from '../judge/rules.ts';
 import { readFeedback } from './index.ts';
-import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
+import { correctionHint, isBareRedo, mergeHints, withoutFutureLead } from './corrections.ts';
 import { type ReplyScore, predictScore, replyFeatures, trainReplyModel } from './reply-model.ts';
 
 test('a failure that states what was right carries it as the hint, in six languages', () => {
@@ -33,6 +33,24 @@ test('hints: the narrower of instruction and stated correction; a long wish lose
   );
   assert.equal(withoutFutureLead("Going forward, I'd rather you not use one-letter names."), "I'd rather you not use one-letter names.");
   assert.equal(withoutFutureLead('Next time, skip the preamble.'), 'Next time, skip the preamble.');
+});
+
+test('a bare request to redo names nothing to change: the stated correction is the hint, or none', () => {
+  for (const redo of [
+    'Please redo the quantities.',
+    'Bitte nochmal rechnen.',
+    "Refais le calcul s'il te plaît.",
+    'Vuelve a calcularlo, por favor.',
+    '重新算一下。',
+    '計算し直してください。',
+  ])
+    assert.ok(isBareRedo(redo), redo);
+  for (const change of ['Please redo it in French.', 'Redo the table with totals.', 'Bitte nochmal ohne Emojis.', '请用中文重新写。'])
+    assert.ok(!isBareRedo(change), change);
+  assert.equal(mergeHints('Please redo the quantities.', "It's 12 guests, not 10."), "It's 12 guests, not 10.");
+  assert.equal(mergeHints('Do it again please.', null), null);
+  assert.equal(readFeedback('Wir sind 8 Leute, nicht 6. Bitte nochmal rechnen.').hint, 'Wir sind 8 Leute, nicht 6.');
+  assert.equal(readFeedback('参加者は5人じゃなくて6人です。計算し直してください。').hint, '参加者は5人じゃなくて6人です。');
 });
 
 test('replies about something else, deferrals and disbelief in any language', () => {

@@ -45,6 +45,7 @@ export function correctionHint(text: string, lang: Lang): string | null {
   const langs = [lang, ...(Object.keys(OPENING) as Lang[]).filter((l) => l !== lang)];
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i].replace(LEAD, '');
+    if (isBareRedo(part)) continue;
     // "8 fl oz. not 12.": a bare "not Y" says the sentence before it was the right value.
     if (i > 0 && /^not\s+\S+[.!]?$/i.test(part) && !DESCRIBES.test(parts[i - 1])) return parts[i - 1].replace(LEAD, '').trim();
     // "the average of 4, 8, 15 is 9, you said 11": the clause before "you said/gave …" is the fix.
@@ -96,9 +97,40 @@ export function withoutFutureLead(hint: string): string {
  * the other, the instruction when they are apart (an instruction says what to do more surely).
  */
 export function mergeHints(instruction: string | null, correction: string | null): string | null {
-  if (instruction === null) return correction;
+  // "It's 12 guests, not 10. Please redo the quantities.": a bare redo names nothing to change.
+  if (instruction === null || isBareRedo(instruction)) return correction;
   if (correction === null) return instruction;
   if (instruction.includes(correction)) return correction;
   if (correction.includes(instruction)) return correction;
   return instruction;
+}
+
+// Words of a request that only asks for another attempt ("Please redo the quantities.", "Bitte
+// nochmal rechnen.", "Refais le calcul s'il te plaît.", "Vuelve a calcularlo, por favor.").
+const REDO_WORDS = new Set(
+  (
+    'please pls plz can could would you just redo re-do recalculate recompute recount recheck re-check again once more one ' +
+    'time try do it that this the your math maths calculation calculations numbers quantities quantity totals total count ' +
+    'sums sum figures work fix correct over bitte nochmal noch mal einmal rechnen neu berechnen berechne rechne zähl zähle ' +
+    'das es korrigieren mach machen refais refaire le la les calcul calculs recalcule recompte compte s il te vous plaît plait ' +
+    'encore une fois svp vuelve vuelva a calcular calcularlo calcúlalo contar cuenta cuéntalo bien rehazlo hazlo de nuevo otra ' +
+    'vez por favor porfa lo'
+  ).split(' '),
+);
+const REDO_CJK =
+  /^(?:请|麻烦|你)?(?:重新|再)(?:算|计算|数|做|来|写|检查)(?:一下|一遍|一次)?(?:吧|好吗)?[。！!]*$|^(?:もう一度)?(?:計算し直して|やり直して|数え直して|計算して|やって)(?:ください|くれ|ほしい|もらえますか)?[。！!？?]*$/u;
+
+/** Whether an instruction only asks for another attempt, naming nothing to change. */
+export function isBareRedo(instruction: string): boolean {
+  const text = instruction.trim();
+  if (REDO_CJK.test(text)) return true;
+  const words = text.toLowerCase().match(/[\p{L}\p{N}-]+/gu) ?? [];
+  return (
+    words.length > 0 &&
+    words.length <= 8 &&
+    words.every((w) => REDO_WORDS.has(w)) &&
+    /redo|re-do|recalc|recomp|recount|recheck|re-check|again|nochmal|noch mal|neu|korrig|refai|recalc|recompt|encore|vuelve|vuelva|rehaz|de nuevo|otra vez|calcul|rechne|cuenta|cuéntalo/i.test(
+      text,
+    )
+  );
 }

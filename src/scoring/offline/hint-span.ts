@@ -17,6 +17,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isBareRedo } from './corrections.ts';
 import { softmax } from './reply-model.ts';
 
 /** The committed ranker: two-class softmax weights (not a hint, a hint) and its decision thresholds. */
@@ -354,7 +355,8 @@ export function bestCandidate(model: HintModel, text: string, ctx: HintContext):
     const tags = candidate.tags;
     const rules = tags[0] === 'src:rules';
     all.push({ text: candidate.text, p, rules, several: tags.includes('src:two') || tags.includes('src:all') });
-    if (tags.includes('src:sentence')) sentences.push({ text: candidate.text, p });
+    // A bare "Please redo it." names nothing to change: as low as the ranker's least likely sentence.
+    if (tags.includes('src:sentence')) sentences.push({ text: candidate.text, p: isBareRedo(candidate.text) ? 0 : p });
   }
   // The rules picked whole sentences of a reply of several: the ranker may add to them, not cut them.
   const rulesKey = ctx.rulesHint === null ? '' : words(ctx.rulesHint).join(' ');
