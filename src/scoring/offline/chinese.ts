@@ -15,7 +15,9 @@ const PRAISE_WITH_NEGATION = /(不错|没问题|不客气|没毛病)/g;
 export const INSTRUCTION_ZH =
   /(不要|不用|(?<![特区分告级类])别|以后|下次|今后|记得|用.{0,8}(回答|回复|写|表示)|(全部|都|只|改|请)用|请|应该|(能不能|可不可以|能否)(都)?(用|改|换|写|加|附|去掉|删)|只要|只用|只写|改成|改为|换成|换(一|个)|写成|控制在|以内|少于|不超过|少一点|短一点|简短|一点|^(加上?|去掉|删掉|删除|写成)|(结尾|最后|开头|末尾)(加|放|写|附))/;
 const QUESTION = /([?？]\s*$|吗|怎么|什么|多少|哪|为什么|如何|是否)/;
-const NEW_TASK = /^(那|那么|然后|顺便|接下来|另外)?(帮我|给我|请帮|再帮|写一|翻译)/;
+// "接下来能不能…": after "next", a request is more work, not a change.
+const NEW_TASK =
+  /^(那|那么|然后|顺便|接下来|另外)?(帮我|给我|请帮|再帮|写一|翻译)|^(接下来|下一步|然后)[，,]?(能不能|可以|可不可以|能否|再|请)/;
 
 /** Whether a text contains CJK characters (then this reader, not the English one, reads it). */
 export function hasCjk(text: string): boolean {

@@ -64,7 +64,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
       /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün|wie geplant|lecker)\b/i,
-    more: /\b(jetzt noch|als nächstes|außerdem noch|dann noch)\b|^und (wie|was|wo|kann)\b/i,
+    more: /\b(jetzt noch|als nächstes|außerdem noch|dann noch|noch (ein|eine|einen)|(ein|eine|einen) ähnliche\w*)\b|^und (wie|was|wo|kann)\b/i,
   },
   fr: {
     approve:

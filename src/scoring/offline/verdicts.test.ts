@@ -32,6 +32,12 @@ test('after a result that stands, a request for more work is +1 without a hint',
   assert.equal(rules('Läuft jetzt. Kannst du jetzt noch eine Hilfeseite schreiben?'), 1);
   assert.equal(rules('parfait, ça marche. Et maintenant, comment je fais pour le partager ?'), 1);
   assert.equal(rules('好的，跑通了。那再帮我加个日志？'), 1);
+  // "could you also …", "building on this", "接下来能不能…", "eine ähnliche …": more of the same kind.
+  assert.deepEqual(judged('Super useful. Could you also draft one for the Q3 review?'), [1, null]);
+  assert.deepEqual(judged('Love this layout. Can you do the pricing page next, building on this?'), [1, null]);
+  assert.equal(rules('数字都对上了。接下来能不能再按地区汇总一下？'), 1);
+  assert.equal(rules('Das Rezept war klasse. Kannst du mir noch eine ähnliche Suppe empfehlen?'), 1);
+  assert.equal(rules('接下来能不能改成表格？'), -1);
   // A change to the answer stays a correction; a bare follow-up stays neutral.
   assert.equal(rules('Great. Can you make it shorter?'), -1);
   assert.equal(rules('Nice, but now can you use tabs instead?'), -1);
