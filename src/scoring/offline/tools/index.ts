@@ -26,7 +26,7 @@ const TOOL_ERROR_EN =
   /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*)/im;
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
-  /^\s*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
+  /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
 /** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
 const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
 const TOOL_ERROR_ZH = /(错误|失败|异常|エラー|失敗)/;
@@ -48,22 +48,27 @@ export function unwrap(text: string): { text: string; exit: number | null } {
 }
 
 /**
- * The fix a failing output states in words no parser owns, quoted: "Did you mean --out-dir?", a
- * command shown on its own indented line after "…, use" / "run:", npm's "retry this command
- * with …" (its `npm ERR!` prefixes and line wrap removed).
+ * The fix a failing output states in words no parser owns, quoted: the suggestion under a bare
+ * "Did you mean this?", "Did you mean --out-dir?", "Did you forget to import 'json'?", a command
+ * shown on its own indented line after "…, use" / "run:" / "to add it:", npm's "retry this
+ * command with …" (its `npm ERR!` prefixes and line wrap removed).
  */
 export function statedFix(lines: string[]): string | null {
   const plain = lines.map((l) => l.replace(/^npm (?:ERR!|error)\s?/, ''));
+  for (let i = 0; i + 1 < plain.length; i++) {
+    // The question alone on its line, the suggestion on the next: Ubuntu's "Command 'pyhton' not
+    // found, did you mean:", npm's "Did you mean this?" then "    npm test # Test the project".
+    if (/\bdid you mean(?: this| one of these)?\s*[?:]?\s*$/i.test(plain[i]) && plain[i + 1].trim() !== '') return plain[i + 1].trim();
+  }
   for (const line of plain) {
-    const mean = /\b[Dd]id you mean\b[^?]*\?/.exec(line);
+    // "Did you mean 'length'?", Python's "Did you forget to import 'json'?".
+    const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
     if (mean !== null) return mean[0].trim();
   }
   for (let i = 0; i + 1 < plain.length; i++) {
-    if (/\b(?:use|run|try|with)\s*:?\s*$/i.test(plain[i]) && /^\s{2,}\S/.test(lines[i + 1])) return plain[i + 1].trim();
-  }
-  for (let i = 0; i + 1 < plain.length; i++) {
-    // Ubuntu's "Command 'pyhton' not found, did you mean:" then the candidates on the next lines.
-    if (/did you mean:?\s*$/i.test(plain[i])) return plain[i + 1].trim();
+    // A command on its own indented line after "…, use" / "run:" / Go's "…; to add it:".
+    if (/(?:\b(?:use|run|try|with)\s*:?|\bto \w+ it:)\s*$/i.test(plain[i]) && /^(?:\s{2,}|\t)\S/.test(plain[i + 1]))
+      return plain[i + 1].trim();
   }
   const joined = plain.join(' ').replace(/\s+/g, ' ');
   const retry = /\b(retry|try again|re-?run)\b[^.]*?\bwith\b.+?(?=\s+to\s|[.;]\s|[.;]?$)/i.exec(joined);

@@ -10,54 +10,83 @@ const count = (text: string, re: RegExp): number => {
   return n;
 };
 
-/** A test's stated expected value: jest/vitest `Expected: 90`, go `want 90`, chai `expected … to be -5`, cargo `right: 90`. */
+/**
+ * The assertion pytest shows for a failing test: its source line (`>       assert resp.status == 201`),
+ * else the `E   assert …` line, else the short summary's `FAILED t.py::x - assert …` (the values alone
+ * say less than the line that compares them).
+ */
+function pytestAssertion(text: string): string | null {
+  const m =
+    /^>\s+(assert\b.+)$/m.exec(text) ?? /^E\s+(assert\b.+)$/m.exec(text) ?? /^FAILED \S+ - (?:AssertionError: )?(assert\b.+)$/m.exec(text);
+  return m !== null ? cleanHint(m[1]) : null;
+}
+
+/**
+ * A test's stated expected value, as the runner prints it: pytest's failing assertion, JUnit
+ * `expected: <10.50> but was: <10.5>`, jest/vitest/RSpec `Expected: 90`, go `want 90`, chai
+ * `expected 45 to be 40`, cargo `right: 90`.
+ */
 function expectedValue(text: string): string | null {
-  const jest = /^\s*Expected(?: value)?:\s*(.+)$/m.exec(text);
+  const py = pytestAssertion(text);
+  if (py !== null) return py;
+  const junit = /\bexpected:\s*<[^>\n]*>\s+but was:\s*<[^>\n]*>/.exec(text);
+  if (junit !== null) return junit[0];
+  const jest = /^[ \t]*Expected(?: value)?:\s*(.+)$/im.exec(text);
   if (jest !== null) return cleanHint(`expected ${jest[1]}`);
   const go = /(?:\bgot\b|=)\s*.+?,?\s+want\s+(.+)$/im.exec(text);
   if (go !== null) return cleanHint(`want ${go[1]}`);
-  const chai = /\bexpected\s+(.+?)\s+to\s+(equal|be|deeply equal)\s+(.+)$/im.exec(text);
-  if (chai !== null) return cleanHint(`expected ${chai[3].replace(/\s*\/\/.*$/, '')}`);
-  const cargo = /^\s*right:\s*(.+)$/m.exec(text);
+  // chai's whole sentence: the value the test got is half of what it says.
+  const chai = /\bexpected\s+.+?\s+to\s+(?:equal|be|deeply equal)\s+.+$/im.exec(text);
+  if (chai !== null) return cleanHint(chai[0].replace(/\s*\/\/.*$/, ''));
+  const cargo = /^[ \t]*right:\s*(.+)$/m.exec(text);
   if (cargo !== null && /assertion.*left == right/.test(text)) return cleanHint(`expected ${cargo[1]}`);
   return null;
 }
 
 /**
  * Other runners' count lines: dotnet "Failed: 0, Passed: 57, …", minitest "130 runs, 412
- * assertions, 0 failures, 0 errors", gradle "12 tests completed, 2 failed": failures by count.
+ * assertions, 0 failures, 0 errors", gradle "12 tests completed, 2 failed", maven "Tests run: 47,
+ * Failures: 1, Errors: 0": failures by count, on the last such line (maven prints one per class,
+ * then the total).
  */
 function otherSummaries(text: string): ToolFinding[] {
-  const line = /^.*\b(?:\d+ (?:runs?|tests?|examples?|assertions?|passed)|Passed:\s*\d+|Total:\s*\d+)\b.*$/im.exec(text);
-  if (line === null) return [];
+  // "Running 118 tests in a single process" announces a run; it counts nothing yet.
+  const lines = text.matchAll(
+    /^(?![ \t]*(?:\[\w+\][ \t]*)?Running\b).*\b(?:\d+ (?:runs?|tests?|examples?|assertions?|passed)|(?:Passed|Total|Tests run):\s*\d+)\b.*$/gim,
+  );
+  const line = [...lines].at(-1);
+  if (line === undefined) return [];
   const bad = count(line[0], /(\d+) (?:failed|failures?|errors?)\b/gi) + count(line[0], /\b(?:Failed|Failures|Errors):\s*(\d+)/g);
-  const good = count(line[0], /(\d+) (?:runs?|tests?|examples?|passed)\b/gi) + count(line[0], /\bPassed:\s*(\d+)/g);
+  const good = count(line[0], /(\d+) (?:runs?|tests?|examples?|passed)\b/gi) + count(line[0], /\b(?:Passed|Tests run):\s*(\d+)/g);
   if (bad > 0) return [finding(-1, `tests:"${line[0].trim().slice(0, 60)}"`, expectedValue(text))];
   return good > 0 ? [finding(1, `tests:"${line[0].trim().slice(0, 60)}"`)] : [];
 }
 
 const testRunners: ToolParser = (text) => {
   const out: ToolFinding[] = [];
-  // pytest: "=== 1 failed, 3 passed in 0.12s ===", "=== 3 passed in 0.1s ===", "no tests ran".
-  const py = /^=+ (.*\b(?:passed|failed|errors?|no tests ran)\b.*) in [\d.]+s.*=+\s*$/m.exec(text);
+  // pytest: "=== 1 failed, 3 passed in 0.12s ===", "=== 3 passed in 0.1s ===". A run that tested
+  // nothing ("no tests ran", "87 deselected", "collected 0 items") did not check what it was run for.
+  const py = /^=+ (.*\b(?:passed|failed|errors?|no tests ran|deselected)\b.*) in [\d.]+s.*=+\s*$/m.exec(text);
   if (py !== null) {
     const bad = count(py[1], /(\d+) (?:failed|errors?)\b/g);
     const good = count(py[1], /(\d+) passed\b/g);
     if (bad > 0) out.push(finding(-1, `pytest:"${py[1]}"`, expectedValue(text)));
     else if (good > 0) out.push(finding(1, `pytest:"${py[1]}"`));
-    else out.push(finding(0, `pytest:"${py[1]}"`));
+    else out.push(finding(-1, `pytest:"${py[1]}"`));
   }
+  // jest: "No tests found, exiting with code 1".
+  if (/^No tests found\b/m.test(text)) out.push(finding(-1, 'jest:no tests found'));
   // jest/vitest: "Tests:  1 failed, 41 passed, 42 total", "Tests  1 failed | 41 passed (42)".
-  for (const m of text.matchAll(/^\s*(?:Tests|Test Files|Test Suites):?\s+(.*)$/gm)) {
+  for (const m of text.matchAll(/^[ \t]*(?:Tests|Test Files|Test Suites):?\s+(.*)$/gm)) {
     const bad = count(m[1], /(\d+) failed\b/g);
     const good = count(m[1], /(\d+) passed\b/g);
     if (bad > 0) out.push(finding(-1, `jest:"${m[1].trim()}"`, expectedValue(text)));
     else if (good > 0) out.push(finding(1, `jest:"${m[1].trim()}"`));
   }
   // mocha: "  3 passing (20ms)" / "  1 failing".
-  const failing = /^\s*(\d+) failing\b/m.exec(text);
+  const failing = /^[ \t]*(\d+) failing\b/m.exec(text);
   if (failing !== null && Number(failing[1]) > 0) out.push(finding(-1, `mocha:"${failing[0].trim()}"`, expectedValue(text)));
-  else if (/^\s*\d+ passing\b/m.test(text)) out.push(finding(1, 'mocha:passing'));
+  else if (/^[ \t]*\d+ passing\b/m.test(text)) out.push(finding(1, 'mocha:passing'));
   // go test: "--- FAIL: TestX", "FAIL\tpkg", "ok  \tpkg\t0.01s".
   if (/^(--- FAIL:|FAIL\s+\S+|FAIL$)/m.test(text)) out.push(finding(-1, 'go test:FAIL', expectedValue(text)));
   else if (/^ok\s+\S+\s+[\d.]+s/m.test(text) || /^PASS$/m.test(text)) out.push(finding(1, 'go test:ok'));
@@ -67,67 +96,123 @@ const testRunners: ToolParser = (text) => {
     out.push(bad > 0 || m[1] !== 'ok' ? finding(-1, `cargo test:"${m[0]}"`, expectedValue(text)) : finding(1, `cargo test:"${m[0]}"`));
   }
   // Jest's per-file banners: "FAIL src/x.test.ts" / "PASS src/x.test.ts".
-  if (/^\s*FAIL\s+\S+\.(?:[jt]sx?|mjs|cjs)\b/m.test(text)) out.push(finding(-1, 'jest:FAIL', expectedValue(text)));
-  else if (/^\s*PASS\s+\S+/m.test(text)) out.push(finding(1, 'jest:PASS'));
+  if (/^[ \t]*FAIL\s+\S+\.(?:[jt]sx?|mjs|cjs)\b/m.test(text)) out.push(finding(-1, 'jest:FAIL', expectedValue(text)));
+  else if (/^[ \t]*PASS\s+\S+/m.test(text)) out.push(finding(1, 'jest:PASS'));
   if (out.length === 0) out.push(...otherSummaries(text));
   return out;
 };
 
-/** `help: …`, `note: include …`, "did you mean …": the fix a compiler states. */
+/**
+ * The fix a compiler states, as printed: rustc's `help:` (the suggested code line under it when it
+ * shows one), gcc's `note: include …`, mypy's `note: Hint: "…"`, "Did you mean 'length'?", "did you
+ * forget to '#include <stdint.h>'?".
+ */
 function compilerHint(lines: string[]): string | null {
-  for (const line of lines) {
-    const help = /(?:^\s*(?:=\s*)?|\^+\s+)help:\s*(.+)$/.exec(line);
-    if (help !== null) return cleanHint(help[1]);
+  for (let i = 0; i < lines.length; i++) {
+    const help = /(?:^[ \t]*(?:=\s*)?|\^+\s+)help:\s*(.+)$/.exec(lines[i]);
+    if (help !== null) return helpWithCode(lines, i, help[1]);
   }
   for (const line of lines) {
     const include = /\bnote:\s*(include\s+.+?)(?:\s+or provide a declaration.*)?$/.exec(line);
     if (include !== null) return cleanHint(include[1]);
-    const mean = /\b[Dd]id you mean\s+(.+?)\??$/.exec(line);
-    if (mean !== null) return cleanHint(`use ${mean[1].replace(/^to\s+/, '')}`);
+    const hint = /\bnote:\s*Hint:\s*(.+)$/.exec(line);
+    if (hint !== null) return cleanHint(hint[1]);
+    const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
+    if (mean !== null) return mean[0];
   }
   return null;
 }
 
+/**
+ * A `help:` line, and the source rustc prints under it (after a bare `|` line) when it shows the
+ * fix as code: "consider cloning the value: let data = buf.clone();" (the sentence says why, the
+ * code line what to write).
+ */
+function helpWithCode(lines: string[], at: number, help: string): string | null {
+  for (let i = at + 1; i < Math.min(lines.length, at + 3); i++) {
+    const code = /^[ \t]*\d+\s*\|\s+(\S.*?)\s*$/.exec(lines[i]);
+    if (code !== null) return `${cleanHint(help) ?? help}: ${code[1]}`;
+    if (!/^[ \t]*\|\s*$/.test(lines[i])) break;
+  }
+  return cleanHint(help);
+}
+
+/**
+ * The clause of a diagnostic that names the expected form, as printed: eslint "Expected '===' and
+ * instead saw '=='", mypy `…; expected "Decimal"  [arg-type]`, pycodestyle "E302 expected 2 blank
+ * lines, found 1", kubectl `got "integer", expected "string"; …`, javac/tsc "';' expected".
+ */
+function expectedClause(text: string): string | null {
+  const token = /\berror(?: TS\d+)?:\s*('[^'\n]{1,10}' expected)\.?\s*$/m.exec(text);
+  if (token !== null) return token[1];
+  const named = /(?:\bgot "[^"\n]*", )?\b[Ee]xpected\s[^;\n]*?(?=;|\s{2}|\s\[[\w-]+\]|\s*$)/m.exec(text);
+  return named !== null ? cleanHint(named[0]) : null;
+}
+
+/**
+ * A lint message's advice: the sentence after the one saying what is wrong ("React Hook useEffect
+ * has a missing dependency: 'range'. Either include it or remove the dependency array").
+ */
+function lintAdvice(text: string, severity: RegExp): string | null {
+  for (const m of text.matchAll(/^[ \t]*\d+:\d+[ \t]+(error|warning)[ \t]+(.*)$/gm)) {
+    if (!severity.test(m[1])) continue;
+    // The message, then two spaces and the rule's name.
+    const sentences = m[2].split(/\s{2,}/)[0].split(/\.\s+/);
+    if (sentences.length >= 2 && /^[A-Z].{5,}/.test(sentences[1])) return cleanHint(sentences[1]);
+  }
+  return null;
+}
+
+/**
+ * Formatters in check mode: prettier "[warn] Code style issues found in 2 files. Run Prettier with
+ * --write to fix.", black "would reformat app.py", rustfmt/gofmt "Diff in …": the code is not
+ * formatted (the run's own advice, when it gives one, is the fix).
+ */
+function formatters(text: string): ToolFinding[] {
+  const prettier = /Code style issues (?:found|were found)\b[^.\n]*\.\s*(.*)$/m.exec(text);
+  if (prettier !== null) return [finding(-1, 'prettier:issues', cleanHint(prettier[1]))];
+  if (/^would reformat \S+|\bfiles? would be reformatted\b|^Diff in \S+/m.test(text)) return [finding(-1, 'formatter:would reformat')];
+  if (/^All matched files use Prettier code style!|\bfiles? would be left unchanged\b/m.test(text)) return [finding(1, 'formatter:clean')];
+  return [];
+}
+
 const compilers: ToolParser = (text, lines) => {
-  const out: ToolFinding[] = [];
+  const out: ToolFinding[] = [...formatters(text)];
   const hint = compilerHint(lines);
   // tsc: "src/a.ts(3,5): error TS2322: …", "src/a.ts:3:5 - error TS2322: …", "Found 2 errors".
   // rustc/cargo: "error[E0382]: …", "error: could not compile". gcc/clang: "a.c:3:5: error: …".
   // mypy: "a.py:3: error: … [arg-type]", "Found 2 errors in 1 file". eslint: "✖ 3 problems (3 errors, 0 warnings)".
+  // flake8/pycodestyle/ruff: "app.py:52:1: E302 expected 2 blank lines" (any code is a finding).
   const diag =
-    /^(?:\S+\(\d+,\d+\): error TS\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|\s*\d+:\d+\s+error\s|\S+\.go:\d+:\d+: )/m.exec(
+    /^(?:\S+\(\d+,\d+\): error TS\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|[ \t]*\d+:\d+[ \t]+error\s|\S+\.go:\d+:\d+: |\S+:\d+:\d+: [A-Z]{1,3}\d{2,4}\b)/m.exec(
       text,
     );
   // ruff --fix: "Found 6 errors (6 fixed, 0 remaining)." is a clean run.
   const found = /^Found (\d+) errors?\b(?! \(\d+ fixed, 0 remaining\))/m.exec(text);
   if (/^Found \d+ errors? \(\d+ fixed, 0 remaining\)/m.test(text)) return [finding(1, 'linter: all fixed')];
   const eslint = /✖ \d+ problems? \((\d+) errors?/.exec(text);
+  // ruff/eslint: "[*] 1 fixable with the `--fix` option." names the command that fixes them.
+  const fixable = /^\[\*\] \d+ fixable with the .+$/m.exec(text);
   if (diag !== null || (found !== null && Number(found[1]) > 0) || (eslint !== null && Number(eslint[1]) > 0)) {
-    out.push(finding(-1, `compiler:"${(diag ?? found ?? eslint)![0].trim()}"`, hint ?? lintHint(text)));
+    const stated = hint ?? (fixable !== null ? cleanHint(fixable[0]) : null) ?? lintAdvice(text, /error/) ?? expectedClause(text);
+    out.push(finding(-1, `compiler:"${(diag ?? found ?? eslint)![0].trim()}"`, stated));
     return out;
   }
+  // eslint --max-warnings: "ESLint found too many warnings (maximum: 0)." fails on warnings alone.
+  if (/^ESLint found too many warnings\b/m.test(text)) return [finding(-1, 'eslint:too many warnings', lintAdvice(text, /warning/))];
   if (/^Success: no issues found/m.test(text) || (found !== null && found[1] === '0')) out.push(finding(1, 'type check: no issues'));
   // eslint with warnings only: "✖ 2 problems (0 errors, 2 warnings)" passes.
   if (eslint !== null) out.push(finding(1, 'linter: warnings only'));
   // cargo: "Finished `dev` profile …" (a warning's `help:` is still a fix worth knowing).
-  if (/^\s*Finished\b.*\b(?:target|profile)/m.test(text)) out.push(finding(1, 'cargo:Finished', /^warning\b/m.test(text) ? hint : null));
+  if (/^[ \t]*Finished\b.*\b(?:target|profile)/m.test(text)) out.push(finding(1, 'cargo:Finished', /^warning\b/m.test(text) ? hint : null));
   if (
-    /\b(?:Compiled successfully|compiled successfully|Build succeeded|BUILD SUCCESSFUL|built in [\d.]+m?s)\b|^\[\+\] Building [\d.]+s \((\d+)\/\1\) FINISHED/m.test(
+    /\b(?:Compiled successfully|compiled successfully|Build succeeded|BUILD SUCCESS(?:FUL)?|built in [\d.]+m?s)\b|^\[\+\] Building [\d.]+s \((\d+)\/\1\) FINISHED/m.test(
       text,
     )
   )
     out.push(finding(1, 'build:success'));
-  if (/\bBUILD FAILED\b|\bBuild failed\b|\bFailed to compile\b/.test(text)) out.push(finding(-1, 'build:failed', hint));
+  if (/\bBUILD FAIL(?:ED|URE)\b|\bBuild failed\b|\bFailed to compile\b/.test(text)) out.push(finding(-1, 'build:failed', hint));
   return out;
 };
-
-/** A linter that names the expected form: "Expected '===' and instead saw '=='" → "use === instead of ==". */
-function lintHint(text: string): string | null {
-  const saw = /Expected '([^']+)' and instead saw '([^']+)'/.exec(text);
-  if (saw !== null) return `use ${saw[1]} instead of ${saw[2]}`;
-  const expected = /\b(?:Expected|expected) (.+?) but (?:found|got|saw) (.+?)(?:\s{2,}|$)/m.exec(text);
-  if (expected !== null) return cleanHint(`use ${expected[1]} instead of ${expected[2]}`);
-  return null;
-}
 
 export const RUNNER_PARSERS: ToolParser[] = [testRunners, compilers];

@@ -34,6 +34,52 @@ function jsonError(text: string): string | null {
   return null;
 }
 
+/**
+ * Whether a response's JSON body lists nothing: `[]`, `{}`, or an object whose lists are all empty
+ * and that names no created thing (`{"tenant":"staging","flags":[]}`, not `{"id":7,"tags":[]}`).
+ */
+function emptyListing(text: string): boolean {
+  const body = /^[ \t]*([{[][\s\S]*)$/m.exec(text)?.[1].trim() ?? '';
+  if (/^(?:\[\s*\]|\{\s*\})$/.test(body)) return true;
+  if (!body.startsWith('{') || body.length > 2000) return false;
+  try {
+    const o = JSON.parse(body) as Record<string, unknown>;
+    const lists = Object.values(o).filter(Array.isArray);
+    return lists.length > 0 && lists.every((l) => l.length === 0) && !('id' in o);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The fix a failed response states, as it states it. A message of two parts says what is wrong,
+ * then what to do ("Maximum upload size is 10 MB; compress the image …", "Too many requests. Retry
+ * after 30 seconds."): the second part. A validation error (`validation`: a 400/422) names the
+ * field: its message, with the field's name when the message leaves it out ("currency is
+ * required"), else "Missing required parameter: currency.", else the field a generic "Field
+ * required" points at. Else the `Retry-After` header as sent.
+ */
+function responseHint(text: string, validation: boolean): string | null {
+  const messages = [...text.matchAll(/"(?:message|msg|detail|error_description)"\s*:\s*"([^"]{3,})"/g)].map((m) => m[1]);
+  for (const msg of messages) {
+    const then = msg.split(/[;.]\s+/).at(-1) ?? '';
+    if (then !== msg && /\w/.test(then) && !/^(?:See|For more)\b/i.test(then)) return cleanHint(then);
+  }
+  if (validation) {
+    const named = /"(?:field|param)"\s*:\s*"([\w.-]+)"[^{}]*?"(?:message|msg)"\s*:\s*"([^"]{3,})"/.exec(text);
+    if (named !== null && !/^(?:field required|missing|required)$/i.test(named[2])) {
+      const last = named[1].split('.').at(-1) ?? named[1];
+      return cleanHint(named[2].includes(last) || /^[A-Z]/.test(named[2]) ? named[2] : `${named[1]} ${named[2]}`);
+    }
+    const field = missingField(text);
+    const stated = messages.find((m) => field !== null && m.includes(field));
+    if (stated !== undefined) return cleanHint(stated);
+    if (field !== null) return `include the required field ${field}`;
+  }
+  const retry = /^Retry-After:\s*\d+/im.exec(text);
+  return retry !== null ? retry[0].trim() : null;
+}
+
 const http: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   const statuses = [...text.matchAll(/^(?:[<>*]\s*)?HTTP\/[\d.]+\s+(\d{3})\b.*$/gm)].map((m) => Number(m[1]));
@@ -45,22 +91,20 @@ const http: ToolParser = (text) => {
   const bodyError = jsonError(text);
   if (status !== undefined) {
     if (status >= 400) {
-      let hint: string | null = null;
-      const retry = /^Retry-After:\s*(\d+)/im.exec(text);
-      if (retry !== null) hint = `wait ${retry[1]} seconds before retrying`;
-      const field = status === 400 || status === 422 ? missingField(text) : null;
-      if (field !== null) hint = `include the required field ${field}`;
-      out.push(finding(-1, `http:${status}`, hint));
-    } else if (status >= 200 && status < 300)
-      out.push(bodyError !== null ? finding(-1, `http:${status} with ${bodyError}`) : finding(1, `http:${status}`));
+      out.push(finding(-1, `http:${status}`, responseHint(text, status === 400 || status === 422)));
+    } else if (status >= 200 && status < 300) {
+      if (bodyError !== null) out.push(finding(-1, `http:${status} with ${bodyError}`));
+      // A read that found nothing is information: the request worked, there is just no data.
+      else if (status === 200 && emptyListing(text)) out.push(finding(0, 'http:200 empty'));
+      else out.push(finding(1, `http:${status}`));
+    }
     // A redirect where data was asked for: the data is not there; the new address is the fix.
     else if (status >= 300 && status < 400 && status !== 304) {
       const moved = /^Location:\s*\S+/im.exec(text);
       out.push(finding(-1, `http:${status}`, moved !== null ? moved[0].trim() : null));
     } else if (status === 304) out.push(finding(0, 'http:304'));
   } else if (bodyError !== null && /^\s*[{[]/.test(text)) {
-    const field = missingField(text);
-    out.push(finding(-1, `json:${bodyError}`, field !== null ? `include the required field ${field}` : null));
+    out.push(finding(-1, `json:${bodyError}`, responseHint(text, true)));
   }
   // curl's own errors: "curl: (28) Operation timed out", "curl: (7) Failed to connect".
   const curl = /^curl: \((\d+)\)/m.exec(text);
@@ -82,8 +126,12 @@ const sql: ToolParser = (text) => {
   const tag = /^(INSERT \d+ (\d+)|UPDATE (\d+)|DELETE (\d+)|CREATE \w+|ALTER \w+|DROP \w+|COPY \d+|GRANT|TRUNCATE TABLE|Query OK)/m.exec(
     text,
   );
+  // mysql says the same of a write that matched nothing: "Query OK, 0 rows affected" after an UPDATE
+  // or DELETE, "Rows matched: 0".
+  const noRow =
+    /^Rows matched: 0\b/m.test(text) || (/^(?:mysql> )?(?:UPDATE|DELETE)\b/im.test(text) && /^Query OK, 0 rows affected/m.test(text));
   if (tag !== null) {
-    const n = tag[2] ?? tag[3] ?? tag[4];
+    const n = noRow ? '0' : (tag[2] ?? tag[3] ?? tag[4]);
     // An INSERT, UPDATE or DELETE is run to change rows: "UPDATE 0" changed none (a wrong WHERE, a missing row).
     out.push(finding(n === '0' ? -1 : 1, `sql:${tag[0]}`));
   }
@@ -91,20 +139,31 @@ const sql: ToolParser = (text) => {
   return out;
 };
 
+/**
+ * What git says to do, as printed. A merge: "Automatic merge failed; fix conflicts and then commit
+ * the result." Else its `hint:` advice (one advice wrapped over several lines): the first sentence
+ * that says what to do ("Resolve all conflicts manually, mark them as resolved with …", "You may
+ * want to first integrate the remote changes (e.g. 'git pull ...') before pushing again"). The
+ * alternatives after it (skip, abort) and the pointer to the manual are not the fix.
+ */
+function gitAdvice(text: string): string | null {
+  const merge = /^Automatic merge failed; (.+)$/m.exec(text);
+  if (merge !== null) return cleanHint(merge[1]);
+  const advice = [...text.matchAll(/^hint: ?(.*)$/gm)].map((m) => m[1].trim()).join(' ');
+  const act = advice
+    .split(/(?<=\.)\s+(?=[A-Z])/)
+    .find((h) => /\b(?:integrate|pull|resolve|fix|commit|stash|use|run)\b/i.test(h) && !/^(?:See|To abort|You can instead)\b/.test(h));
+  return act !== undefined ? cleanHint(act.replace(/\(e\.g\.,?\s*|\)/g, '')) : null;
+}
+
 const git: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   if (
-    /! \[(?:rejected|remote rejected)\]|error: failed to push|^CONFLICT \(|Automatic merge failed|^fatal: |^error: (?:pathspec|Your local changes)/m.test(
+    /! \[(?:rejected|remote rejected)\]|error: failed to push|^CONFLICT \(|Automatic merge failed|^fatal: (?!\[)|^error: (?:pathspec|Your local changes)/m.test(
       text,
     )
   ) {
-    // git's `hint:` lines wrap one advice over several lines; its last sentence says what to do.
-    const advice = [...text.matchAll(/^hint: ?(.*)$/gm)].map((m) => m[1].trim()).join(' ');
-    const act = advice
-      .split(/(?<=\.)\s+(?=[A-Z])/)
-      .reverse()
-      .find((h) => /\b(git \w+|before pushing|resolve|commit|stash|use)\b/i.test(h));
-    out.push(finding(-1, 'git:rejected/conflict/fatal', act !== undefined ? cleanHint(act.replace(/\(e\.g\.,?\s*|\)/g, '')) : null));
+    out.push(finding(-1, 'git:rejected/conflict/fatal', gitAdvice(text)));
     return out;
   }
   if (/nothing to commit,? (?:\(|working (?:tree|directory) clean)|^Already up[ -]to[ -]date\.?$|^Everything up-to-date$/m.test(text))
@@ -112,7 +171,7 @@ const git: ToolParser = (text) => {
   else if (/^On branch \S+/m.test(text) || /^commit [0-9a-f]{7,40}\b/m.test(text) || (/^\* ?\S+$/m.test(text) && /^\s{2}\S+$/m.test(text)))
     out.push(finding(0, 'git:status/log'));
   if (/^\[[\w./-]+ [0-9a-f]{7,}\] /m.test(text)) out.push(finding(1, 'git:commit'));
-  if (/^\s+[0-9a-f]{7,}\.\.[0-9a-f]{7,}\s+\S+ -> \S+|^ \* \[new branch\]|^Switched to (?:a new )?branch|^Fast-forward$/m.test(text))
+  if (/^[ \t]+[0-9a-f]{7,}\.\.[0-9a-f]{7,}\s+\S+ -> \S+|^ \* \[new branch\]|^Switched to (?:a new )?branch|^Fast-forward$/m.test(text))
     out.push(finding(1, 'git:pushed/switched'));
   if (/^https:\/\/github\.com\/\S+\/(?:pull|issues)\/\d+\s*$/m.test(text)) out.push(finding(1, 'gh:url'));
   return out;
@@ -130,6 +189,11 @@ const packages: ToolParser = (text) => {
     const stated = /(?:retry (?:with|using)|[Tt]ry (?:running|again with)|rerun with)\s+(.+)$/m.exec(text);
     out.push(finding(-1, 'package manager error', stated !== null ? cleanHint(`retry with ${stated[1]}`) : null));
   } else if (install !== null) out.push(finding(-1, 'command not found', cleanHint(install[1])));
+  // composer: "Problem 1" then "  - Root composer.json requires php ^8.2 but your php version …":
+  // the requirement it names is what to meet.
+  const problem = /^[ \t]*Problem \d+[ \t]*\n[ \t]*- (.+?)(?= but |\.?[ \t]*$)/m.exec(text);
+  if (problem !== null || /^Your requirements could not be resolved\b/m.test(text))
+    out.push(finding(-1, 'composer:problem', problem !== null ? cleanHint(problem[1]) : null));
   if (/^(?:added|removed|changed|updated) \d+ packages?\b|^Successfully installed\b|^Setting up \S+|\bup to date, audited\b/m.test(text))
     out.push(finding(1, 'packages installed'));
   if (/is already the newest version|^Requirement already satisfied|^0 upgraded, 0 newly installed|^up to date in\b/m.test(text))
@@ -153,10 +217,37 @@ const deploy: ToolParser = (text) => {
   // make
   if (/^make(?:\[\d+\])?: Nothing to be done\b|is up to date\.$/m.test(text)) out.push(finding(0, 'make:nothing to do'));
   if (/^make(?:\[\d+\])?: \*\*\* .*Error \d+/m.test(text)) out.push(finding(-1, 'make:error'));
+  // Rails raises on pending migrations: "Migrations are pending. To resolve this issue, run:" (the
+  // command on the next line is found by the reader's stated fix).
+  if (/\bMigrations are pending\b|\bPendingMigrationError\b/.test(text)) out.push(finding(-1, 'migrations pending'));
+  // ansible: the PLAY RECAP counts each host's failures; a task's "fatal: [host]: FAILED! => {…"msg": …}" says why.
+  const recap = [...text.matchAll(/^\S+\s*:\s*ok=\d+\s+changed=\d+\s+unreachable=(\d+)\s+failed=(\d+)/gm)];
+  if (recap.some((m) => m[1] !== '0' || m[2] !== '0')) {
+    const msg = /^fatal: \[[^\]]+\]: .*?"msg":\s*"(?:\w+: )?([^"]+)"/m.exec(text);
+    out.push(finding(-1, 'ansible:failed', msg !== null ? cleanHint(msg[1]) : null));
+  } else if (recap.length > 0) out.push(finding(1, 'ansible:ok'));
+  // docker compose: " ✔ Container shop-api-1  Started", " ✘ Container shop-web-1  Error"; the daemon's
+  // "Error response from daemon: …" fails whatever ran before it.
+  if (/^[ \t]*✘ |^Error response from daemon:/m.test(text)) out.push(finding(-1, 'docker:error'));
+  else if (/^[ \t]*✔ (?:Container|Network|Volume) \S+\s+(?:Started|Created|Running|Healthy|Recreated)\b/m.test(text))
+    out.push(finding(1, 'compose:started'));
   // alembic / migrations
-  if (/Running upgrade \S* ?-> \S+|^Applying \S+\.\.\. OK$|^\s*Applying \S+ OK|Migrations? (?:applied|complete)/m.test(text))
+  if (/Running upgrade \S* ?-> \S+|^Applying \S+\.\.\. OK$|^[ \t]*Applying \S+ OK|Migrations? (?:applied|complete)/m.test(text))
     out.push(finding(1, 'migration ran'));
   return out;
+};
+
+/**
+ * A CLI that is not signed in names the command that signs in: gh "To get started with GitHub CLI,
+ * please run:  gh auth login", docker "… may require 'docker login'", az "Please run 'az login'",
+ * aws "… by running "aws configure"". It did not do what it was run for; the phrase is the fix.
+ */
+const signIn: ToolParser = (text) => {
+  const m =
+    /(?:\b(?:may |must )?requires?|\bplease run|\brun|\brunning)\b:?\s*\$?\s*(['"`]?)([\w-]+(?: auth)? (?:login|configure|adduser))\b\1/i.exec(
+      text,
+    );
+  return m !== null ? [finding(-1, `sign-in:${m[2]}`, cleanHint(m[0]))] : [];
 };
 
 const EXIT_FATAL: Array<[RegExp, string]> = [
@@ -166,7 +257,7 @@ const EXIT_FATAL: Array<[RegExp, string]> = [
   [/\bcommand not found\b|: not found$|is not recognized as an internal or external command/m, 'command not found'],
   [/\btimed out\b|\bTimeout(?:Error|Exception)?\b|deadline exceeded|^timeout: /im, 'timeout'],
   [
-    /Traceback \(most recent call last\)|^panic: |^thread '.*' panicked at|^Exception in thread|^Unhandled exception|^\s*at .+\(.+:\d+:\d+\)$/m,
+    /Traceback \(most recent call last\)|^panic: |^thread '.*' panicked at|^Exception in thread|^Unhandled exception|^[ \t]*at .+\(.+:\d+:\d+\)$/m,
     'crash',
   ],
 ];
@@ -199,10 +290,10 @@ const info: ToolParser = (text, lines) => {
   // A table with its header only (`docker ps`, `kubectl get` with nothing running): an empty list.
   if (lines.length === 1 && /^[A-Z][A-Z ]*[A-Z](?:\s{2,}[A-Z][A-Z ]*[A-Z]){2,}\s*$/.test(lines[0].trim()))
     return [finding(0, 'empty table')];
-  const logLines = lines.filter((l) => /^\s*(?:\S+\s+){0,2}\[?(?:INFO|DEBUG|TRACE|NOTICE)\]?\b/.test(l));
+  const logLines = lines.filter((l) => /^[ \t]*(?:\S+\s+){0,2}\[?(?:INFO|DEBUG|TRACE|NOTICE)\]?\b/.test(l));
   if (lines.length > 0 && logLines.length === lines.length) return [finding(0, 'log lines')];
   if (/^(?:Nothing to (?:do|be done)|No changes|nothing to (?:do|update))\b/im.test(t)) return [finding(0, 'nothing to do')];
   return [];
 };
 
-export const SERVICE_PARSERS: ToolParser[] = [http, sql, git, packages, deploy, shell, info];
+export const SERVICE_PARSERS: ToolParser[] = [http, sql, git, packages, deploy, signIn, shell, info];

@@ -24,3 +24,49 @@ test('Go compile errors fail; lint warnings alone and a finished image build pas
   assert.equal(score('main.rs\nlib.rs\nCargo.toml'), 0);
   assert.equal(score('  UID   PID  CMD\n  501   812  postgres\n  501   990  redis-server'), 0);
 });
+
+test('a test run that ran nothing fails; a run that announces its tests has not passed yet', () => {
+  assert.equal(score('platform linux -- Python 3.12.0, pytest-8.1.0\ncollected 0 items\n\n======= no tests ran in 0.01s ======='), -1);
+  assert.equal(score('collected 40 items / 40 deselected / 0 selected\n\n======= 40 deselected in 0.12s ======='), -1);
+  assert.equal(score('No tests found, exiting with code 1\nRun with `--passWithNoTests` to exit with code 0'), -1);
+  assert.equal(
+    score(
+      'Running 64 tests in parallel using 8 processes\nRun options: --seed 1\n\nE\n\nError:\nUserTest#test_name:\nNameError: uninitialized constant User',
+    ),
+    -1,
+  );
+});
+
+test('an empty listing is information; a write that matched no row fails, in mysql too', () => {
+  assert.equal(score('HTTP/1.1 200 OK\nContent-Type: application/json\n\n[]'), 0);
+  assert.equal(score('HTTP/2 200\ncontent-type: application/json\n\n{"project":"atlas","members":[]}'), 0);
+  assert.equal(score('HTTP/1.1 200 OK\n\n{"id":12,"labels":[]}'), 1);
+  assert.equal(score('mysql> DELETE FROM carts WHERE user_id = 991;\nQuery OK, 0 rows affected (0.00 sec)'), -1);
+  assert.equal(score('Query OK, 0 rows affected (0.00 sec)\nRows matched: 0  Changed: 0  Warnings: 0'), -1);
+  assert.equal(score('Query OK, 2 rows affected (0.01 sec)\nRows matched: 2  Changed: 2  Warnings: 0'), 1);
+});
+
+test('deploy tools: ansible by its recap, compose by its container lines, a missing sign-in or migration fails', () => {
+  const recap = (failed: number) =>
+    `PLAY RECAP ****\napp-1                      : ok=7    changed=2    unreachable=0    failed=${failed}    skipped=0`;
+  assert.equal(score(recap(0)), 1);
+  assert.equal(score(`fatal: [app-1]: FAILED! => {"changed": false, "msg": "No package matching 'ngnix' found"}\n${recap(1)}`), -1);
+  const failedTask = readToolOutput(
+    `fatal: [app-1]: FAILED! => {"changed": false, "msg": "AnsibleUndefinedVariable: 'port' is undefined"}\n${recap(1)}`,
+    null,
+  );
+  assert.equal(failedTask.hint, "'port' is undefined");
+  assert.equal(score('[+] Running 2/2\n ✔ Network web_default  Created  0.1s\n ✔ Container web-app-1  Started  0.5s'), 1);
+  assert.equal(score('[+] Running 1/2\n ✔ Container web-db-1   Started  0.5s\n ✘ Container web-app-1  Error    0.2s'), -1);
+  assert.equal(score('To get started with GitHub CLI, please run:  gh auth login'), -1);
+  assert.equal(score('Problem 1\n  - Root composer.json requires ext-intl * but it is missing from your system.'), -1);
+});
+
+test('formatters and linters in check mode fail on what they report', () => {
+  assert.equal(
+    score('Checking formatting...\n[warn] src/a.ts\n[warn] Code style issues found in the above file. Run Prettier with --write to fix.'),
+    -1,
+  );
+  assert.equal(score('src/app.py:3:1: W391 blank line at end of file'), -1);
+  assert.equal(score('✖ 2 problems (0 errors, 2 warnings)\n\nESLint found too many warnings (maximum: 0).'), -1);
+});
