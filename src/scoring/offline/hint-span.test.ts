@@ -98,7 +98,7 @@ test('the ranker learns from labelled spans with the shared trainer and picks th
   assert.equal(selectHintSpan(model, 'Nice, but sort the rows by date.', ctx).hint, 'sort the rows by date.');
 });
 
-test('with the committed ranker: hints on failures and wishes, in several languages; none on neutral replies', () => {
+test('with the committed models: hints on failures and wishes, in several languages; none on neutral replies', () => {
   const hintOf = (t: string) => readFeedback(t).hint ?? '';
   assert.match(hintOf('Thanks, that works. Next time please put the command first.'), /put the command first/);
   assert.match(hintOf('No, the meeting is on Thursday, not Tuesday.'), /Thursday/);

@@ -358,16 +358,19 @@ export function bestCandidate(model: HintModel, text: string, ctx: HintContext):
     // A bare "Please redo it." names nothing to change: as low as the ranker's least likely sentence.
     if (tags.includes('src:sentence')) sentences.push({ text: candidate.text, p: isBareRedo(candidate.text) ? 0 : p });
   }
-  // The rules picked whole sentences of a reply of several: the ranker may add to them, not cut them.
-  const rulesKey = ctx.rulesHint === null ? '' : words(ctx.rulesHint).join(' ');
-  const picked = sentences.filter((x) => rulesKey.includes(words(x.text).join(' ')));
-  const keepRules = sentences.length >= 2 && picked.length > 0 && picked.map((x) => words(x.text).join(' ')).join(' ') === rulesKey;
+  // The rules picked whole sentences of a reply of several: the ranker may add to them, and trim
+  // inside a single one ("Bitte künftig immer duzen, das Sie ist mir zu steif." → "Bitte künftig
+  // immer duzen"), but not pick another sentence ("The capitals feel like shouting." must not
+  // replace "Please write everything in lowercase.") or drop one of several picked.
+  const key = (t: string) => words(t).join(' ');
+  const rulesKey = ctx.rulesHint === null ? '' : key(ctx.rulesHint);
+  const picked = sentences.filter((x) => rulesKey.includes(key(x.text)));
+  const keepRules = sentences.length >= 2 && picked.length > 0 && picked.map((x) => key(x.text)).join(' ') === rulesKey;
+  const allowed = (c: { text: string }) => key(c.text).includes(rulesKey) || (picked.length === 1 && rulesKey.includes(key(c.text)));
   const scored = all.filter(
     (c) =>
       // "Give it another go. Please write …": a sentence the ranker itself finds no hint in is not part of one.
-      (!c.several || sentences.every((s) => !c.text.includes(s.text) || s.p >= SENTENCE_FLOOR)) &&
-      // ("The capitals feel like shouting." must not replace "Please write everything in lowercase.").
-      (!keepRules || words(c.text).join(' ').includes(rulesKey)),
+      (!c.several || sentences.every((s) => !c.text.includes(s.text) || s.p >= SENTENCE_FLOOR)) && (!keepRules || allowed(c)),
   );
   if (scored.length === 0) return null;
   scored.sort((x, y) => y.p - x.p);
@@ -396,7 +399,9 @@ export function bestCandidate(model: HintModel, text: string, ctx: HintContext):
  */
 export function selectHintSpan(model: HintModel | null, text: string, ctx: HintContext): { hint: string | null; prob: number | null } {
   if (ctx.score === 0) return { hint: null, prob: null };
-  const best = model === null ? null : bestCandidate(model, text, ctx);
+  // Thresholds above 1: the chooser found the rules' hints better on the untuned groups (ranker off).
+  const off = model === null || (model.replaceAt > 1 && model.addAt > 1);
+  const best = off ? null : bestCandidate(model, text, ctx);
   if (best === null) return { hint: ctx.rulesHint, prob: null };
   const at = ctx.rulesHint === null ? model!.addAt : model!.replaceAt;
   return { hint: best.prob >= at ? best.text : ctx.rulesHint, prob: best.prob };

@@ -179,6 +179,11 @@ function readClauses(text: string): FeedbackReading {
       clauses = clauses.map((c, j) => (j < more ? c : { ...c, instruction: null, newTask: true, polarity: 0, question: false }));
     }
     read.push(...clauses);
+    // "this will OOM on a 20GB file. stream it line by line": after a complaint, an imperative that
+    // would open a new task says how to fix this one.
+    const complainedBefore = read.slice(0, read.length - clauses.length).some((c) => c.complaint !== null || c.polarity <= NEGATIVE_AT);
+    if (complainedBefore && !clauses.some((c) => c.instruction !== null) && clauses[0]?.newTask && !clauses[0].question)
+      clauses[0] = { ...clauses[0], instruction: 'imperative after a complaint', newTask: false };
     // "tabs, not spaces" / "a summary, not an essay": the contrast is the instruction, whole.
     let first = clauses.findIndex((c) => c.instruction !== null);
     const contrast = CONTRAST.test(sentence) && first < 0;

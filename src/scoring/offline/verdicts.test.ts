@@ -44,6 +44,14 @@ test('after a result that stands, a request for more work is +1 without a hint',
   assert.equal(rules('How would I run this on Windows?'), 0);
 });
 
+test('after a complaint, an imperative of any verb is the fix; without one it stays a new task', () => {
+  assert.deepEqual(judged('you never close the connection. defer conn.Close() right after dialing'), [
+    -1,
+    'defer conn.Close() right after dialing',
+  ]);
+  assert.notEqual(rules('Cool. Draft a tweet about it.'), -1);
+});
+
 test('asides, deferrals and topic switches are neutral in every language', () => {
   for (const text of [
     'my wifi keeps cutting out, might drop off for a bit',
