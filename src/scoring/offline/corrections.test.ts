@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyNextState } from '../judge/rules.ts';
 import { readFeedback } from './index.ts';
-import { correctionHint, isBareRedo, mergeHints, withoutFutureLead } from './corrections.ts';
+import { correctionHint, isBareRedo, mergeHints, withoutFutureLead, withoutTrailingReason } from './corrections.ts';
 import { type ReplyScore, predictScore, replyFeatures, trainReplyModel } from './reply-model.ts';
 
 test('a failure that states what was right carries it as the hint, in six languages', () => {
@@ -33,6 +33,19 @@ test('hints: the narrower of instruction and stated correction; a long wish lose
   );
   assert.equal(withoutFutureLead("Going forward, I'd rather you not use one-letter names."), "I'd rather you not use one-letter names.");
   assert.equal(withoutFutureLead('Next time, skip the preamble.'), 'Next time, skip the preamble.');
+  // A few words before the marker, or a colon after it, lead into the wish; a marker that opens it stays.
+  assert.equal(withoutFutureLead('oh and next time put the imports on top'), 'put the imports on top');
+  assert.equal(withoutFutureLead('A small request for the future: keep the tests in one file.'), 'keep the tests in one file.');
+  assert.equal(withoutFutureLead('Next time use yarn.'), 'Next time use yarn.');
+});
+
+test('a trailing clause that gives the reason is not part of the hint', () => {
+  assert.equal(withoutTrailingReason('bitte kürzer, das liest keiner.'), 'bitte kürzer');
+  assert.equal(withoutTrailingReason("drop the emojis, it's for my boss"), 'drop the emojis');
+  assert.equal(withoutTrailingReason("enlève le gras, c'est pour un mail."), 'enlève le gras');
+  // A list of what to do keeps its commas.
+  assert.equal(withoutTrailingReason('Please use a short, plain tone.'), 'Please use a short, plain tone.');
+  assert.equal(readFeedback('Good content, but use metric units, we are in Germany.').hint, 'use metric units');
 });
 
 test('a bare request to redo names nothing to change: the stated correction is the hint, or none', () => {

@@ -22,7 +22,7 @@ import {
   readEnglishClause,
 } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
-import { correctionHint, mergeHints, withoutFutureLead } from './corrections.ts';
+import { correctionHint, mergeHints, withoutFutureLead, withoutTrailingReason } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
 import { type HintModel, loadHintModel, selectHintSpan } from './hint-span.ts';
 import { detectLanguage, readOtherLanguage } from './languages.ts';
@@ -98,9 +98,11 @@ function readFeedbackScore(text: string, context: { request?: string; answer?: s
   let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
   if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
   // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
-  if (reading.score !== -1) return reading;
-  const hint = mergeHints(reading.hint, correctionHint(text, lang));
-  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
+  if (reading.score === -1) {
+    const hint = mergeHints(reading.hint, correctionHint(text, lang));
+    if (hint !== reading.hint) reading = { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
+  }
+  return reading.hint === null ? reading : { ...reading, hint: withoutTrailingReason(reading.hint) };
 }
 
 /** The rules' reading, with the classifier's score where it is sure and the rules are not. */
