@@ -39,6 +39,14 @@ test('hints: the narrower of instruction and stated correction; a long wish lose
   assert.equal(withoutFutureLead('Next time use yarn.'), 'Next time use yarn.');
 });
 
+test('after a complaint, a plain statement about a named thing is the stated fact', () => {
+  assert.equal(readFeedback('why is the header green? our brand colour is #0A3D62').hint, 'our brand colour is #0A3D62');
+  assert.equal(readFeedback("this crashes on the sample file. yaml doesn't allow tabs.").hint, "yaml doesn't allow tabs");
+  // Statements about the answer or by the user about themselves are not facts to quote.
+  assert.equal(readFeedback('That is wrong. The code is broken.').hint, null);
+  assert.equal(readFeedback('yep that was it. the second page no longer repeats.').hint, null);
+});
+
 test('a trailing clause that gives the reason is not part of the hint', () => {
   assert.equal(withoutTrailingReason('bitte kürzer, das liest keiner.'), 'bitte kürzer');
   assert.equal(withoutTrailingReason("drop the emojis, it's for my boss"), 'drop the emojis');

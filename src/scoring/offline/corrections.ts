@@ -77,8 +77,20 @@ export function correctionHint(text: string, lang: Lang): string | null {
       );
     if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();
   }
+  // "…. lists are mutable.", "brand color is #1F6F4A", "json doesn't allow trailing commas": after
+  // the complaint, a plain statement about a named thing (not "you", "I" or the answer) states the fact.
+  if (parts.length < 2 && !/,\s/.test(text)) return null;
+  for (const part of parts) {
+    const fact = part.split(/,\s+/).find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
+    if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();
+  }
   return null;
 }
+
+const STATES_FACT =
+  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect)\b)[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
+const ABOUT_ANSWER =
+  /\byou(?:r|'re|'ve)?\b|\b(?:the|this|that|your) (?:answer|code|script|query|output|result|version|one|list|table|text|draft|summary|reply)\b/i;
 
 // "Going forward, …", "À l'avenir, …": the marker says when, the rest says what.
 const FUTURE_LEAD =
