@@ -47,6 +47,15 @@ test('after a complaint, a plain statement about a named thing is the stated fac
   assert.equal(readFeedback('yep that was it. the second page no longer repeats.').hint, null);
 });
 
+test('contrasts read as German or French in an English-looking reply; a bare pointer back names nothing', () => {
+  assert.equal(readFeedback("'Kartoffelsalat' hat 16 Buchstaben, nicht 15").hint, "'Kartoffelsalat' hat 16 Buchstaben, nicht 15");
+  assert.equal(correctionHint('Merci, mais la réunion est mardi, pas lundi.', 'fr'), 'la réunion est mardi, pas lundi.');
+  assert.ok(isBareRedo('I said that in my first message.'));
+  assert.ok(isBareRedo('Lo dije al principio 🙃'));
+  assert.ok(isBareRedo('Tu peux corriger ?'));
+  assert.equal(readFeedback('La cena es el viernes, no el jueves. Ya lo dije antes.').hint, 'La cena es el viernes, no el jueves.');
+});
+
 test('a trailing clause that gives the reason is not part of the hint', () => {
   assert.equal(withoutTrailingReason('bitte kürzer, das liest keiner.'), 'bitte kürzer');
   assert.equal(withoutTrailingReason("drop the emojis, it's for my boss"), 'drop the emojis');

@@ -60,7 +60,10 @@ export function correctionHint(text: string, lang: Lang): string | null {
     }
     // "It looks like a slide deck, not an essay" describes the answer; it does not say what to write.
     // Contrast cues of the detected language only: ", no …" is a Spanish contrast, an English list.
-    if (CONTRAST[lang].test(part) && !DESCRIBES.test(part)) return part.trim();
+    // ", nicht …" and ", pas …" are contrasts in an English-looking reply too (a short German one is often read as English).
+    const contrast = (lang === 'en' ? (['en', 'de', 'fr'] as const) : [lang]).some((l) => CONTRAST[l].test(part));
+    // "Merci, mais nous sommes quatre, pas trois": the praise before the joiner is not the fix.
+    if (contrast && !DESCRIBES.test(part)) return part.replace(/^[^,]*,\s*(?:but|mais|pero|aber)\s+/i, '').trim();
   }
   if (lang !== 'en') return null;
   // No cue anywhere: "there are 3 r's", "haiku is 5-7-5" — a stated value (a number) in a clause
@@ -146,10 +149,14 @@ const REDO_WORDS = new Set(
 const REDO_CJK =
   /^(?:请|麻烦|你)?(?:重新|再)(?:算|计算|数|做|来|写|检查)(?:一下|一遍|一次)?(?:吧|好吗)?[。！!]*$|^(?:もう一度)?(?:計算し直して|やり直して|数え直して|計算して|やって)(?:ください|くれ|ほしい|もらえますか)?[。！!？?]*$/u;
 
+// "I said that in my first message.", "Lo dije al principio 🙃": points back, names nothing.
+const BARE_REFERENCE =
+  /^(?:i (?:already )?(?:said|told you|mentioned) (?:that|so|it|this)|(?:ya )?(?:te )?lo (?:dije|había dicho)|ich hab(?:e)? (?:es|das) (?:doch )?(?:schon )?gesagt|je (?:te )?l'ai (?:déjà )?dit|(?:tu peux|peux-tu|pouvez-vous|pourrais-tu) (?:le )?corriger)\b[^.!?]{0,30}[.!?\s\p{Extended_Pictographic}]*$/iu;
+
 /** Whether an instruction only asks for another attempt, naming nothing to change. */
 export function isBareRedo(instruction: string): boolean {
   const text = instruction.trim();
-  if (REDO_CJK.test(text)) return true;
+  if (REDO_CJK.test(text) || BARE_REFERENCE.test(text)) return true;
   const words = text.toLowerCase().match(/[\p{L}\p{N}-]+/gu) ?? [];
   return (
     words.length > 0 &&
