@@ -12,7 +12,8 @@
 // and a logistic-regression probability (hint-model.json, trained by scripts/train-judge.ts with
 // the reply classifier's trainer). The best candidate is the hint when its probability reaches
 // the model's threshold (chosen by leaving author groups out; a higher one where the rules found
-// no hint at all); otherwise the rules' hint stays.
+// no hint at all); otherwise the rules' hint stays. Thresholds above 1 mean the chooser found the
+// rules' hints better (the committed model since round 4, docs/judge.md): no ranking is done.
 // Pure functions, but for loadHintModel (reads the committed JSON once).
 
 import { existsSync, readFileSync } from 'node:fs';
