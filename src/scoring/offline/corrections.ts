@@ -162,7 +162,7 @@ export function isBareRedo(instruction: string): boolean {
     words.length > 0 &&
     words.length <= 8 &&
     words.every((w) => REDO_WORDS.has(w)) &&
-    /redo|re-do|recalc|recomp|recount|recheck|re-check|again|nochmal|noch mal|neu|korrig|refai|recalc|recompt|encore|vuelve|vuelva|rehaz|de nuevo|otra vez|calcul|rechne|cuenta|cuéntalo/i.test(
+    /redo|re-do|recalc|recomp|recount|recheck|re-check|again|nochmal|noch mal|neu|korrig|refai|encore|vuelve|vuelva|rehaz|de nuevo|otra vez|calcul|rechne|cuenta|cuéntalo/i.test(
       text,
     )
   );

@@ -16,9 +16,9 @@
 // rules' hints better (the committed model since round 4, docs/judge.md): no ranking is done.
 // Pure functions, but for loadHintModel (reads the committed JSON once).
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isBareRedo } from './corrections.ts';
+import { committedModel } from './committed-model.ts';
 import { softmax } from './reply-model.ts';
 
 /** The committed ranker: two-class softmax weights (not a hint, a hint) and its decision thresholds. */
@@ -393,6 +393,11 @@ export function bestCandidate(model: HintModel, text: string, ctx: HintContext):
   return { text: pick.text, prob: sure };
 }
 
+/** Whether a ranker is there and on: thresholds above 1 mean the chooser found the rules' hints better. */
+export function hintRankerOn(model: HintModel | null): model is HintModel {
+  return model !== null && (model.replaceAt <= 1 || model.addAt <= 1);
+}
+
 /**
  * The hint for a next state: the most probable candidate when it reaches the model's threshold
  * (one to replace the rules' hint, a higher one to give a hint where the rules found none), else
@@ -400,20 +405,11 @@ export function bestCandidate(model: HintModel, text: string, ctx: HintContext):
  */
 export function selectHintSpan(model: HintModel | null, text: string, ctx: HintContext): { hint: string | null; prob: number | null } {
   if (ctx.score === 0) return { hint: null, prob: null };
-  // Thresholds above 1: the chooser found the rules' hints better on the untuned groups (ranker off).
-  const off = model === null || (model.replaceAt > 1 && model.addAt > 1);
-  const best = off ? null : bestCandidate(model, text, ctx);
-  if (best === null) return { hint: ctx.rulesHint, prob: null };
-  const at = ctx.rulesHint === null ? model!.addAt : model!.replaceAt;
+  const best = hintRankerOn(model) ? bestCandidate(model, text, ctx) : null;
+  if (best === null || model === null) return { hint: ctx.rulesHint, prob: null };
+  const at = ctx.rulesHint === null ? model.addAt : model.replaceAt;
   return { hint: best.prob >= at ? best.text : ctx.rulesHint, prob: best.prob };
 }
 
-const HINT_MODEL_PATH = join(import.meta.dirname, 'hint-model.json');
-let committedHintModel: HintModel | null | undefined;
-
 /** The committed ranker (hint-model.json, written by scripts/train-judge.ts), loaded once; null if absent. */
-export function loadHintModel(): HintModel | null {
-  if (committedHintModel === undefined)
-    committedHintModel = existsSync(HINT_MODEL_PATH) ? (JSON.parse(readFileSync(HINT_MODEL_PATH, 'utf8')) as HintModel) : null;
-  return committedHintModel;
-}
+export const loadHintModel = committedModel<HintModel>(join(import.meta.dirname, 'hint-model.json'));

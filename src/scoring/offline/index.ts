@@ -11,7 +11,6 @@
 // unmixed strong praise). Hint: the instruction part of each sentence, or on a failure the
 // correction it states ("It's Canberra.", corrections.ts). Deterministic: same text, same verdict.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DOMAIN_NEGATIVE,
@@ -24,9 +23,10 @@ import {
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { correctionHint, mergeHints, withoutFutureLead, withoutTrailingReason } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
-import { type HintModel, loadHintModel, selectHintSpan } from './hint-span.ts';
-import { detectLanguage, readOtherLanguage } from './languages.ts';
+import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from './hint-span.ts';
+import { type Lang, detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
+import { committedModel } from './committed-model.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { readIntlSignals, readSignals } from './signals.ts';
 import type { ClauseReading, FeedbackReading } from './types.ts';
@@ -60,15 +60,8 @@ const KEEPS_THIS_ONE =
 const RESULT =
   /\b(now|works?|worked|working|applied|shipped|passe[sd]|fixed|done|merged|deployed|running|green|succeeded|cleanly|show(s)? up|went through)\b/i;
 
-const MODEL_PATH = join(import.meta.dirname, 'reply-model.json');
-let committedModel: ReplyModel | null | undefined;
-
 /** The committed classifier (reply-model.json, written by scripts/train-judge.ts), loaded once; null if absent. */
-export function loadReplyModel(): ReplyModel | null {
-  if (committedModel === undefined)
-    committedModel = existsSync(MODEL_PATH) ? (JSON.parse(readFileSync(MODEL_PATH, 'utf8')) as ReplyModel) : null;
-  return committedModel;
-}
+export const loadReplyModel = committedModel<ReplyModel>(join(import.meta.dirname, 'reply-model.json'));
 
 /**
  * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
@@ -82,27 +75,31 @@ export function readFeedback(
   model: ReplyModel | null = loadReplyModel(),
   hintModel: HintModel | null = loadHintModel(),
 ): FeedbackReading {
-  const reading = readFeedbackScore(text, context, model);
-  if (reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
+  const { reading, lang, correction } = readFeedbackScore(text, context, model);
+  if (!hintRankerOn(hintModel) || reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
   // The hint-span ranker (hint-span.ts) may pick a better span of the reply than the rules did.
-  const lang = detectLanguage(text);
-  const correction = reading.score === -1 ? correctionHint(text, lang) : null;
   const { hint, prob } = selectHintSpan(hintModel, text, { role: 'user', lang, score: reading.score, rulesHint: reading.hint, correction });
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
 }
 
-/** The score and the rules' hint (see readFeedback). */
-function readFeedbackScore(text: string, context: { request?: string; answer?: string }, model: ReplyModel | null): FeedbackReading {
+/** The score and the rules' hint (see readFeedback), with the language and stated correction it read. */
+function readFeedbackScore(
+  text: string,
+  context: { request?: string; answer?: string },
+  model: ReplyModel | null,
+): { reading: FeedbackReading; lang: Lang; correction: string | null } {
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
   let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
   if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
   // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
+  const correction = reading.score === -1 ? correctionHint(text, lang) : null;
   if (reading.score === -1) {
-    const hint = mergeHints(reading.hint, correctionHint(text, lang));
+    const hint = mergeHints(reading.hint, correction);
     if (hint !== reading.hint) reading = { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
   }
-  return reading.hint === null ? reading : { ...reading, hint: withoutTrailingReason(reading.hint) };
+  if (reading.hint !== null) reading = { ...reading, hint: withoutTrailingReason(reading.hint) };
+  return { reading, lang, correction };
 }
 
 /** The rules' reading, with the classifier's score where it is sure and the rules are not. */

@@ -5,7 +5,7 @@
 // punctuation shapes. The rules know structure (instructions, hints, negation scope); the
 // n-grams learn phrasings the cue lists miss; the weights decide, per reply, which to believe.
 // Inputs: the reply text and the rules' reading. Output: a score in {−1, 0, +1} and its
-// probabilities. Pure functions; no I/O here (the JSON is loaded in index.ts).
+// probabilities. Pure functions; no I/O here (index.ts loads the JSON through committed-model.ts).
 
 import type { FeedbackReading } from './types.ts';
 

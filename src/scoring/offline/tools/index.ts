@@ -8,7 +8,7 @@
 // Hints come only from failures, and from a successful build's warning `help:` line: the
 // parsers' stated fix, or the hint-span ranker's best line or part of a line (../hint-span.ts).
 
-import { type HintModel, loadHintModel, selectHintSpan } from '../hint-span.ts';
+import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from '../hint-span.ts';
 import { RUNNER_PARSERS } from './runners.ts';
 import { SERVICE_PARSERS } from './services.ts';
 import type { ToolFinding } from './types.ts';
@@ -107,7 +107,7 @@ function looksLikeData(text: string, lines: string[]): boolean {
 /** Reads a tool's output (plain text); `hintModel` null: the parsers' hint alone. */
 export function readToolOutput(raw: string, hintModel: HintModel | null = loadHintModel()): ToolReading {
   const reading = readToolOutputByRules(raw);
-  if (reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
+  if (!hintRankerOn(hintModel) || reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
   const ctx = { role: 'tool' as const, lang: 'tool', score: reading.score, rulesHint: reading.hint };
   const { hint, prob } = selectHintSpan(hintModel, unwrap(raw).text, ctx);
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
