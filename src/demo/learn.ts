@@ -196,6 +196,10 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
   }
   const evalSamples = opts.evalSamples ?? 40;
   const evalAt = new Set([...(opts.evalAt ?? []), opts.steps]);
+  // Set below to the rating check on the server's own schedule (lockstep checks after each step it
+  // takes). Called inside the step, so a version to rate holds the trainer before its next step: a
+  // 100 ms watcher alone missed versions when tiny-model steps came faster than that.
+  let afterStep = (): void => {};
   let ownServer: RunningServer;
   try {
     ownServer = await startServer(config, {
@@ -204,7 +208,12 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
       // Lockstep waits on each step with nothing served meanwhile: no reason to yield the CPU to serving.
       trainingNice: opts.lockstep === true ? 0 : undefined,
       log: opts.log ?? pino({ level: 'error' }, pino.destination(2)),
-      hooks: { onTrainStep: (m) => opts.onProgress?.({ kind: 'step', metrics: m }) },
+      hooks: {
+        onTrainStep: (m) => {
+          opts.onProgress?.({ kind: 'step', metrics: m });
+          afterStep();
+        },
+      },
     });
   } catch (err) {
     await tinker?.close();
@@ -254,6 +263,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
         if (!lockstep) trainer.resume();
       });
     };
+    if (!lockstep) afterStep = () => maybeEvaluate();
     // Episode i draws its task, the persona's words and its answers' tokens from seeds derived
     // from (seed, i): the same in every run, whichever episode finishes first.
     const playEpisode = async (): Promise<void> => {
