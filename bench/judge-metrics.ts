@@ -163,4 +163,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'train-blind-2': ['train-blind-2'],
   // Sealed for the round-3 judge and measured once then (2026-12-03, docs/judge.md); development data since.
   'heldout-5': ['heldout-5'],
+  // Sealed for the round-4 judge and measured once then (2026-12-03, docs/judge.md); development data since.
+  'heldout-6': ['heldout-6'],
 };

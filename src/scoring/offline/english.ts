@@ -435,7 +435,14 @@ function findComplaint(words: Token[], lower: string, polarity: number, question
     if (t.text === 'too' && !t.negated && ['ADJ', 'ADV', 'NOUN', 'VERB'].includes(next.pos) && next.text !== 'much')
       return `too ${next.text}`;
   }
-  if (!question && polarity <= 0.3 && words.some((t) => t.text === 'still')) return 'still';
+  // "still broken" complains; "I still don't get why" (after "Works.") is about the user, not the answer.
+  if (
+    !question &&
+    polarity <= 0.3 &&
+    words.some((t) => t.text === 'still') &&
+    !/\bi still (don'?t|do not) (understand|get|know|see)\b/.test(lower)
+  )
+    return 'still';
   // "reads like a manual", "sounds like my grandpa": a comparison that is not praise describes a flaw.
   // Praise needs a good adjective ("looks like a great plan"); the verb and the noun do not count
   // (wink scores "sound" and "textbook" as positive).
@@ -486,13 +493,15 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
     return { instruction: 'negative imperative', newTask: false };
   if (LIMIT.test(lower)) return { instruction: 'limit', newTask: false };
   if (FUTURE.test(lower)) return { instruction: 'from now on', newTask: false };
-  if (/\b(instead( of)?|rather than)\b/.test(lower)) return { instruction: 'instead', newTask: false };
+  // "Image is 180MB instead of 1.2GB" reports a result; "use tabs instead of spaces" asks for a change.
+  if (/\b(instead( of)?|rather than)\b/.test(lower) && !/\d\S*\s+instead of\s+(?:~|about |around )?\d/.test(lower))
+    return { instruction: 'instead', newTask: false };
   if (
     // "you should …" instructs; "should I …?" / "what should we …" asks for advice.
     rest.some(
       (t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i' && !ASKERS.has(rest[i + 1]?.text ?? ''),
     ) ||
-    /\b(you|it|this|that) (need|needs|have|has) to\b/.test(lower)
+    /\b(you|it|this|that) (need|needs|have|has) to\b|^\W*(needs|has) to (be|use|run|go|work|stay|have)\b/.test(lower)
   ) {
     return { instruction: 'should', newTask: false };
   }
@@ -516,7 +525,11 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   if (isComparative(head) || bareComparative || ((head.text === 'more' || head.text === 'less') && second !== undefined))
     return { instruction: 'comparative', newTask: false };
   // A verbless fragment with "please": "all lowercase please", "the short version pls".
-  if (/\b(please|pls|plz)\b/.test(lower) && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX'))
+  if (
+    /\b(please|pls|plz)\b/.test(lower) &&
+    !/^\W*(yes|yeah|yep|sure|ok(ay)?)\W+(please|pls|plz)\W*$/.test(lower) &&
+    !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX')
+  )
     return { instruction: 'request', newTask: false };
   return readImperative(rest, openers);
 }

@@ -9,7 +9,7 @@ import type { ClauseReading } from './types.ts';
 
 /** Words that continue from a result: "now …", "next step: …", "… next?", "… too?", "could you also …", "building on this". */
 const CONTINUES =
-  /^\W*(?:and|so|now|next(?: step| up)?|then|also|ok(?:ay)?,? (?:so|now))\b|\b(?:next|too|as well|also)\W*$|\b(?:can|could|would) you also\b|\b(?:building|based) on (?:this|that|it)\b|\b(?:using|with) the same (?:approach|method|idea|style|format|setup|trick)\b/i;
+  /^\W*(?:and|so|now|next(?: step| up)?|then|also|ok(?:ay)?,? (?:so|now)|moving on)\b|\b(?:next|too|as well|also)\W*$|\b(?:can|could|would) you also\b|\b(?:building|based) on (?:this|that|it)\b|\b(?:using|with) the same (?:approach|method|idea|style|format|setup|trick)\b/i;
 /** A question or a request for more ("can you …", "how do I …", "let's …"). */
 const ASKS =
   /\?\s*$|^\W*(?:(?:and|so|now|next(?: step| up)?|then|also)\W+)*(?:(?:can|could|would|will) (?:you|we)|how|what|where|which|when|let'?s)\b/i;

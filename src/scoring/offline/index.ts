@@ -28,7 +28,7 @@ import { type Lang, detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
 import { committedModel } from './committed-model.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
-import { readIntlSignals, readSignals } from './signals.ts';
+import { aboutSurroundings, readIntlSignals, readSignals } from './signals.ts';
 import type { ClauseReading, FeedbackReading } from './types.ts';
 
 export type { ClauseReading, FeedbackReading } from './types.ts';
@@ -52,7 +52,7 @@ const NEGATIVE_AT = -0.25;
 const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
-const SURE_SIGNAL = /^(builds on|not about the answer|deferred|asked again|\w\w:acknowledgement)$/;
+const SURE_SIGNAL = /^(builds on|not about the answer|accepts an offer|deferred|asked again|\w\w:acknowledgement)$/;
 
 const KEEPS_THIS_ONE =
   /^(?:\W|but|and|though)*(this one'?s fine|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
@@ -137,6 +137,14 @@ function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
 
 /** The rules alone: signals, then clause by clause (English, Chinese) or by cue lists (ja/es/de/fr). */
 export function readFeedbackByRules(text: string, context: { request?: string; answer?: string } = {}): FeedbackReading {
+  const reading = readReplyByRules(text, context);
+  // "ugh, Jira is down again", "今日は会議ばっかりで…": a plain complaint about the surroundings is an aside.
+  const plainComplaint =
+    reading.score === -1 && reading.hint === null && reading.cues.every((c) => /^(\w\w:)?(negative|complaint)\b/.test(c));
+  return plainComplaint && aboutSurroundings(text) ? { score: 0, hint: null, cues: ['not about the answer', ...reading.cues] } : reading;
+}
+
+function readReplyByRules(text: string, context: { request?: string; answer?: string }): FeedbackReading {
   const lang = detectLanguage(text);
   if (lang !== 'en' && lang !== 'zh') {
     const shared = readIntlSignals(text);

@@ -33,11 +33,11 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
       /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
-    future: /(次(回)?(から|は)|今後(は)?|これから(は)?)/,
+    future: /((?<!じゃあ|では)次(回)?(から|は)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
     more: /^(次は|ついでに|あと|それと|じゃあ|では)|(も|を)?(教えて|お願い|頼む|作って)(もらえ(ます|る)?)?[？?]?$/,
   },
   es: {
@@ -50,7 +50,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encanta\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien))\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encanta\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé)\b/i,
     more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {
@@ -93,7 +93,7 @@ const CUES = Object.fromEntries(
 // language is read twice per reply and this is on the judge's hot path.
 const WORDS: Record<'es' | 'de' | 'fr', ReadonlySet<string>> = {
   es: new Set(
-    'el la los las una unos está están estoy que qué por para pero muy lo ya sigue funciona funcionó queja vale ninguna tengo tiene otra vez ponlo favor mismo también cómo eso esto esta este mi te se le nos y con sin del al son fue hay pedí quedó salió necesito necesita como bien mal perdón oye espera entendido listo mil gracias tema sabes ahora dices sí aquí nada todo solo pusiste dijiste fuimos hace puedo quiero algo cuando donde porque aunque todavía bueno claro dale genial perfecto me'.split(
+    'el la los las una unos todos todas todo verde está están estoy que qué por para pero muy lo ya sigue funciona funcionó queja vale ninguna tengo tiene otra vez ponlo favor mismo también cómo eso esto esta este mi te se le nos y con sin del al son fue hay pedí quedó salió necesito necesita como bien mal perdón oye espera entendido listo mil gracias tema sabes ahora dices sí aquí nada todo solo pusiste dijiste fuimos hace puedo quiero algo cuando donde porque aunque todavía bueno claro dale genial perfecto me'.split(
       ' ',
     ),
   ),
@@ -150,6 +150,8 @@ const STATED_CONTRAST = unicodeBoundaries(
   /,\s*(no|pas|nicht)\s+(\d|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine)\b|ではなく|じゃなくて/i,
 );
 
+const ERROR_HANDLING = /gestion des erreurs|manejo de errores|gestión de errores|エラー(処理|ハンドリング)|Fehlerbehandlung/giu;
+
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
 
 /** Reads a reply in ja/es/de/fr by its cues. */
@@ -159,11 +161,16 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
   if (c.approve.test(t) && !c.instruction.test(t.replace(c.approve, '')))
     return { score: 1, hint: null, cues: [`${lang}:approving negation`] };
   if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
-  const sentences = t.split(/(?<=[.!?。！？])\s*/).filter((s) => s.trim() !== '');
+  // "いいね、じゃあ次は…", "top, maintenant …": the continuation after praise is a sentence of its own.
+  const sentences = t
+    .split(/(?<=[.!?。！？])\s*|(?<=[、,])\s*(?=じゃあ|では|次は|(?:maintenant|ensuite|ahora|jetzt|dann)\b)/u)
+    .filter((s) => s.trim() !== '');
+  // Error handling is a feature, not a complaint; a positive word inside a question ("¿y eso funciona …?") asks.
+  const plain = t.replace(ERROR_HANDLING, ' ');
   // A contrast ("…, no 10", "…ではなく") states the fix, unless it sits in an instruction ("今後は…じゃなくて…にして").
   const stated = sentences.some((s) => c.instruction.test(s) || c.future.test(s)) ? null : STATED_CONTRAST.exec(t);
-  const negative = c.negative.exec(t.replace(c.approve, '')) ?? stated;
-  const positive = c.positive.exec(t);
+  const negative = c.negative.exec(plain.replace(c.approve, '')) ?? stated;
+  const positive = c.positive.exec(plain.replace(/¿[^?]*\?/g, ' '));
   // After praise, "次は…も教えて" / "jetzt noch …" / "maintenant on peut …" asks for more: +1, no hint.
   const more = positive !== null && negative === null ? sentences.filter((s, i) => i > 0 && c.more.test(s) && !c.future.test(s)) : [];
   const instructions = sentences.filter((s) => !more.includes(s) && (c.instruction.test(s) || c.future.test(s)));

@@ -12,7 +12,7 @@ export interface Signal {
 // "nothing to complain about", "no complaints", "leave it as is", "the warnings are gone now",
 // "it doesn't crash anymore", "no thanks, that's all I needed".
 const APPROVING_NEGATION =
-  /\b(nothing to (add|complain about|change|fix|criticise|criticize)|no complaints?|can'?t complain|(leave|keep) it (like that|as is|as it is)|(fine|good|ok) as (is|it is)|(is|are) (gone|fixed) now|no (more )?\w+ (any ?more|now)|(doesn'?t|does not|don'?t|isn'?t|no longer|not) \w+(ing)? (any ?more|now)\b|no thanks?,? (that'?s|that is|that covers|all good|i'?m good))/i;
+  /\b(nothing to (add|complain about|change|fix|criticise|criticize)|no complaints?|can'?t complain|(leave|keep) it (like that|as is|as it is)|(fine|good|ok) as (is|it is)|(is|are) (gone|fixed) now|no (more )?\w+ (any ?more|now)|(doesn'?t|does not|don'?t|isn'?t|no longer|not) (?!(?:exist|work|load|compile|run|build|start|show|open|respond|connect|install|import|help|support|apply|render|print|return|save|sync|boot|launch|match|fit|exists|works|loads|compiles|runs|builds|starts|shows|opens|responds|connects|installs|imports|helps|supports|applies|renders|prints|returns|saves|syncs|boots|launches|matches|fits|working|loading|compiling|running|building|starting|showing|opening|responding|connecting|installing|importing|helping|supporting|applying|rendering|printing|returning|saving|syncing|booting|launching|matching)\b)\w+(ing)? (any ?more|now)\b|\b(leak|error|errors|bug|bugs|warning|warnings|crash|crashes|issue|issues|problem|problems|flicker|flickering|lag|exception|exceptions|timeouts?|deadlock|race( condition)?|404s?|500s?|spam|noise|duplicates?) (is|are|went|has gone|have gone|seems?|seem to be) (totally |completely |finally |all )?(gone|fixed|resolved|away)\b|\bwithout (any |a single |a |one )?(downtime|errors?|issues?|problems?|hiccups?|warnings?|glitch(es)?|complaints?|data loss)\b|\b(fired|ran|runs|worked|works|went|finished|completed|behaves|behaved|triggered|kicked off)\b[^.!?]{0,25}\bas (expected|planned|intended)\b|no thanks?,? (that'?s|that is|that covers|all good|i'?m good))/i;
 // A question about a visible defect: "why is it printing null?", "should it really hang this long?".
 const DEFECT_QUESTION =
   /\b(why|how come)\b.*\b(null|undefined|nan|none|empty|blank|error|errors|wrong|fail\w*|crash\w*|hang\w*|deadlock\w*|throws?|raises?|\w+error|exception|leak\w*|zero|twice|duplicated?|missing|broken|negative|still)\b.*\?|\b(is (it|this|that)|should (it|this|that)) (really |even )?(supposed to|meant to|normal|expected|really)\b.*\?/i;
@@ -22,22 +22,41 @@ const COUNT_MISMATCH =
 const ALREADY_TRIED =
   /\b(already (tried|did|done|checked|ran)|did that already|tried (that|this|it) already|same (result|error|thing|output|problem) (again|as before)?$|same (result|error|output)\b|\b(same|identical) (\w+ ){0,2}(you gave me|as (before|last time|earlier))\b|\byou (already )?(gave|recommended|suggested|showed|sent|told) (me )?(this|that|it|the same)\b.*\b(before|already|earlier|last (time|week))\b|\balready (seen|read|have) (it|this|that)\b)/i;
 const DISBELIEF =
-  /^(?:huh|what|wait what|lol what|wtf|um+|uh+|excuse me|seriously|really)?\s*[?!]{2,}\s*$|^(?:huh\s*\?|wait what|lol what|what even|wtf)|\b(did|do|have) you (even|actually) (read|look|check|try|test|run)\b|^is it (though|really)\?/i;
+  /^(?:huh|what|wait what|lol what|wtf|um+|uh+|excuse me|seriously|really)?\s*[?!]{2,}\s*$|^(?:huh\s*\?|wait what|lol what|what even|wtf)|\b(did|do|have) you (even|actually) (read|look|check|try|test|run)\b|^is it (though|really)\?|^(really|seriously|are you sure|you sure)\s*\?\s*$/i;
 const SARCASM =
   /\b(oh |wow,? )?(great|wonderful|perfect|fantastic|brilliant|awesome|nice),? (another|yet another|more|one more)\b|\bthanks for nothing\b|\bnot\.?\s*$|^wow[.,!]*\s+(very|so|super|really|truly)\s+(helpful|useful)\b|^oh,? great\b|\b(great|helpful|useful|thanks|perfect|genius)\b[^.!?]*(🙄|😒|🙃)/i;
 const NOT_ABOUT_ANSWER =
-  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b|^(hang on|hold on|one sec(ond)?|give me a (sec|second|minute)|brb|afk|be right back)\b|\b(meant for my \w+|sorry,? (my )?(cat|kid|dog) \w+)|^(?:(?:hey|ok|okay|so|quick|random|totally|completely|also|btw|oh)[,\s]+){0,3}(?:unrelated|switching gears|changing gears|new topic|other topic)\b|^(unrelated|completely different thing|different topic|random q(uestion)?|off[- ]topic|totally unrelated|new question|other question|another question|side note|on another note|changing (the )?(topic|subject))\b|^anyway,? (how|what|where|who|when|do|did|can|is|are)\b|\bcan we (switch|change) (topics?|subjects?)\b|\b(just walked in|is calling me|(got|have) (a|another) call)\b|\bone sec(ond)?\b[.!]*$|\bhit (enter|send) too (early|soon)\b/i;
+  /\b(wrong (window|chat|tab|thread|person|conversation)|meant for (someone|somebody) else|not for you|ignore (that|my last( message)?))\b|^(hang on|hold on|one sec(ond)?|give me a (sec|second|minute)|brb|afk|be right back)\b|\b(meant for my \w+|sorry,? (my )?(cat|kid|dog) \w+)|^(?:(?:hey|ok|okay|so|quick|random|totally|completely|also|btw|oh)[,\s]+){0,3}(?:unrelated|switching gears|changing gears|new topic|other topic)\b|^(unrelated|completely different thing|different topic|random q(uestion)?|off[- ]topic|totally unrelated|new question|other question|another question|side note|on another note|changing (the )?(topic|subject))\b|^anyway,? (how|what|where|who|when|do|did|can|is|are)\b|\bcan we (switch|change) (topics?|subjects?)\b|\b(can|could) we (switch|move|jump|go back|get back|turn) to (the )?\w+( \w+)? (for a (bit|sec|second|minute|moment|while)|now|instead)\b|\b(had to|have to|gotta|need to) (jump|hop|get) on (a|another) call\b|\b(was|were|been) (in|on) (a )?(meeting|call)\b|\b(just walked in|is calling me|(got|have) (a|another) call)\b|\bone sec(ond)?\b[.!]*$|\bhit (enter|send) too (early|soon)\b/i;
 const DEFER =
-  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b|^(i )?(haven'?t|have not|didn'?t get to) (tried|tested|run|ran|checked|looked at|applied|had a chance)\b|^not sure yet\b|\b(park (this|it) for now|no rush|still (thinking|deciding)|can'?t (test|try|check) (it )?until|(wait|waiting) for \w+ to)\b|^(thinking|let me think|(i'?ll|i need to|gonna) think (about )?(it|this|that)?)\b[.…!]*\s*$|\b(can'?t|cannot|won'?t be able to) (test|try|check|look|run|do) \w*\s?\w*\s?(right now|yet|today|tonight|this week|until)\b|\b(might|may|will|gonna) (drop off|be offline|lose connection|postpone|push (it|this) back)\b|\b(saving|bookmark(ing|ed)?|keeping) (this|it) for (later|when|next)\b|\bin a (few|couple( of)?) (days|weeks)\b|\bmoving on\b/i;
+  /^(ok(ay)?,? |sure,? |thanks,? )?(i'?ll|i will|will) (test|try|check|look at|run) (it|this|that)\b.*\b(later|tomorrow|tonight|soon|after)\b|^(i )?(haven'?t|have not|didn'?t get to) (tried|tested|run|ran|checked|looked at|applied|had a chance)\b|\b(haven'?t|have not) (tried|tested|run|checked) (it|this|that|them)? ?yet\b|^not sure yet\b|\b(park (this|it) for now|no rush|still (thinking|deciding)|can'?t (test|try|check) (it )?until|(wait|waiting) for \w+ to)\b|^(thinking|let me think|(i'?ll|i need to|gonna) think (about )?(it|this|that)?)\b[.…!]*\s*$|\b(can'?t|cannot|won'?t be able to) (test|try|check|look|run|do) \w*\s?\w*\s?(right now|yet|today|tonight|this week|until)\b|\b(might|may|will|gonna) (drop off|be offline|lose connection|postpone|push (it|this) back)\b|\b(saving|bookmark(ing|ed)?|keeping) (this|it) for (later|when|next)\b|\bin a (few|couple( of)?) (days|weeks)\b/i;
 
 // The same in the other languages (read before any language's own cues): wrong window, deferral,
 // "are you sure?", and "why does it print null?".
 const NOT_ABOUT_ANSWER_INTL =
-  /(me equivoqué de (chat|ventana|conversación)|(mauvaise|mauvais) (fenêtre|onglet|conversation)|je me suis trompée? de (fenêtre|conversation|chat)|falsche(s|n|r)? (fenster|chat|tab)|发错(了)?(窗口|群|人|地方)?|别管(了)?$|(別の|違う)(ウィンドウ|チャット|画面)|(ウィンドウ|チャット)を間違え|誤爆|^(?:(?:oye|bueno|ok|bon|ah|so|na)[,\s]+)?(?:otra cosa|cambiando de tema|por cierto|espera|andere frage|themenwechsel|moment|au fait|autre (?:sujet|chose|question)|attends)\b|换个(话题|问题)|另外问|话说|^等一下|(明天|回头|晚点|等会儿?|过两天|有空)[^，。,]{0,6}再(试|看|弄)|^我先去|我(再)?(考虑|想想|琢磨)一下|話(は)?変わ|別の質問|ちょっと待って)/i;
+  /(me equivoqué de (chat|ventana|conversación)|(mauvaise|mauvais) (fenêtre|onglet|conversation)|je me suis trompée? de (fenêtre|conversation|chat)|falsche(s|n|r)? (fenster|chat|tab)|发错(了)?(窗口|群|人|地方)?|别管(了)?$|(別の|違う)(ウィンドウ|チャット|画面)|(ウィンドウ|チャット)を間違え|誤爆|^(?:(?:oye|bueno|ok|bon|ah|so|na)[,\s]+)?(?:otra cosa|cambiando de tema|por cierto|espera|andere frage|themenwechsel|moment|au fait|autre (?:sujet|chose|question)|attends)\b|换个(话题|问题)|另外问|话说|^等一下|(明天|回头|晚点|等会儿?|过两天|有空)[^，。,]{0,6}再?(试|看|弄|跑)|^(ちなみに|そういえば|顺便问一下|顺便问|übrigens|d'ailleurs|by the way|btw)[、,，\s]|^我先去|我(再)?(考虑|想想|琢磨)一下|話(は)?変わ|別の質問|ちょっと待って)/i;
+// "报错消失了", "エラーが出なくなった", "ya no sale el error", "keine Fehler mehr", "plus aucune erreur".
+const APPROVING_NEGATION_INTL =
+  /((报错|错误|问题|bug|警告|崩溃)(都|也)?(消失|没了|没有了|解决了|不见了)|(エラー|バグ|警告)(が|も|は)?(もう)?(消え|出なくな|なくな)|ya no (sale|aparece|da|hay|salta) (el |ningún |ning[uú]n )?(error|fallo|warning|aviso)|keine? (fehler|warnungen|abstürze) mehr|plus (aucune?|d'|de) ?(erreurs?|soucis?|bugs?|plantages?|problèmes?))/i;
 const DISBELIEF_INTL =
   /^(are you sure|you sure)\b.*\?|\b(are you sure about that)\b|你确定|真的吗[？?]|本当(に|ですか)[？?]|(¿)?(estás|está) seguro|bist du (dir )?sicher|(tu es|t'es|vous êtes) sûr/i;
 const DEFECT_QUESTION_INTL =
-  /((为什么|为啥|怎么)[^？?]*(null|undefined|nan|空|错|报错|不对|失败|卡)|(por qué|porque)[^?]*(undefined|null|nan|error|vac[ií]o|falla)|pourquoi[^?]*(null|undefined|nan|erreur|vide|plante)|(warum|wieso)[^?]*(null|undefined|nan|fehler|leer|abstürzt)|(なぜ|なんで|どうして)[^？?]*(null|undefined|エラー|空|失敗))[^?？]*[?？]/i;
+  /((为什么|为啥|怎么)[^？?]*(null|undefined|nan|none|空|错|报错|不对|失败|卡|全是|都是|1970)|(なんで|なぜ|どうして)[^？?]*(になって|なってる|出る|表示され|1970|null|none|undefined)|(por qué|porque)[^?]*(undefined|null|nan|error|vac[ií]o|falla)|pourquoi[^?]*(null|undefined|nan|erreur|vide|plante)|(warum|wieso)[^?]*(null|undefined|nan|fehler|leer|abstürzt)|(なぜ|なんで|どうして)[^？?]*(null|undefined|エラー|空|失敗)|(warum|wieso)[^?]*(überall|steht da)[^?]*(undefined|null|nan))[^?？]*[?？]/i;
+
+// A bare yes to something the assistant offered ("yes please", "sure, go ahead", "はい、お願いします",
+// "ja bitte"): the user takes the offer; it says nothing about the answer (the writers label it 0).
+const ACCEPTS_OFFER =
+  /^(?:(?:yes|yeah|yep|yup|ya|sure|ok(?:ay)?|please|pls|plz|go ahead|go for it|do it|please do|do that|why not|はい|ええ|うん|お願いします|お願い|頼みます|頼む|sí|si|claro|dale|vale|adelante|por favor|hazlo|oui|ouais|vas-y|allez-y|s'il te plaît|stp|volontiers|ja|gerne|gern|bitte|klar|mach (?:das|ruhig|mal)|leg los|好的?|好啊|可以|行|要|麻烦(?:你)?了|那就(?:麻烦你)?了?|请)(?:[\s,.!、。！，~]|$)+){1,4}$/i;
+// A complaint about the user's own surroundings (the office wifi, a meeting-filled day, a late
+// train, a tracker that is down) that names nothing of the answer: an aside, not a verdict.
+const AMBIENT =
+  /\b(wifi|wi-fi|wlan|internet|vpn|jira|slack|zoom|confluence|meetings?|standups?|commute|traffic|weather|power (?:cut|outage)|my (?:boss|manager|laptop battery|coworkers?|colleagues?|kids?)|(?:the|our) office|bahn|zug|réunions?|métro|reuniones|reunión|tráfico|jefe)\b|会議|ミーティング|電車|上司|网络|网速|开会|会议|地铁|堵车|老板|VPN/i;
+const ANSWER_REFERENCE =
+  /\b(you|your|it|it's|this|that|these|those|the (?:code|script|answer|query|fix|function|command|output|solution|result|config|test|tests)|du|dein\w*|deine|tu|ton|ta|tes|vous|tú|tu|esto|eso|este|ese)\b|你|这个|これ|それ|この|その/i;
+// The user reports an HTTP error the answer led to: "404 on that link", "the page gives a 500".
+const REPORTED_STATUS =
+  /\b(?:40[0134]|50[0234])\b.{0,20}\b(?:on|for|from|at)\b.{0,12}\b(?:link|url|page|endpoint|site)\b|\b(?:link|url|page)\b.{0,20}\b(?:40[0134]|50[0234]|is dead|is broken|goes nowhere)\b/i;
+// An exclaimed yes to a result: "omg yes", "hell yes", "YESSS".
+const EXCLAIMED_YES = /^(?:(?:omg|oh|hell|heck|oh hell|f+|fuck|ahh+),? yes+|yes{3,}|yes+!{2,})\b[\s!.🎉🙌😍🥳]*$/iu;
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
@@ -47,6 +66,8 @@ export function readSignals(text: string, request?: string): Signal | null {
   const intl = readIntlSignals(t);
   if (intl !== null) return intl;
   if (NOT_ABOUT_ANSWER.test(t)) return { score: 0, cue: 'not about the answer' };
+  if (EXCLAIMED_YES.test(t)) return { score: 1, cue: 'exclaimed yes' };
+  if (REPORTED_STATUS.test(t)) return { score: -1, cue: 'reported an HTTP error' };
   if (DEFER.test(t)) return { score: 0, cue: 'deferred' };
   if (DISBELIEF.test(t)) return { score: -1, cue: 'disbelief' };
   if (SARCASM.test(t) && !/\bnot (bad|too shabby|wrong)\b/i.test(t)) return { score: -1, cue: 'sarcasm' };
@@ -62,8 +83,18 @@ export function readSignals(text: string, request?: string): Signal | null {
   return null;
 }
 
+/**
+ * Whether a complaint is about the user's surroundings, not the answer: it names the office wifi,
+ * a meeting, a late train … and nothing of the answer ("you", "it", "the script", 这个, その …).
+ */
+export function aboutSurroundings(text: string): boolean {
+  return AMBIENT.test(text) && !ANSWER_REFERENCE.test(text);
+}
+
 /** The signals every language shares (wrong window, "are you sure?", "why … null?"), or null. */
 export function readIntlSignals(text: string): Signal | null {
+  if (ACCEPTS_OFFER.test(text.trim())) return { score: 0, cue: 'accepts an offer' };
+  if (APPROVING_NEGATION_INTL.test(text)) return { score: 1, cue: 'approving negation' };
   if (NOT_ABOUT_ANSWER_INTL.test(text)) return { score: 0, cue: 'not about the answer' };
   if (DISBELIEF_INTL.test(text)) return { score: -1, cue: 'disbelief' };
   if (DEFECT_QUESTION_INTL.test(text)) return { score: -1, cue: 'question exposing a defect' };

@@ -121,3 +121,83 @@ test('a request that repeats what a short answer was about is asked again (−1)
   const long = `${answer} ${'It walks the folder, reads each photo, renames it and logs the result. '.repeat(3)}`;
   assert.equal(readFeedbackByRules('Can you write a script to rename my photos by date?', { answer: long }).score, 0);
 });
+
+// Round 5 (heldout-6's misses by kind); examples written for these tests.
+test('a bare yes to an offer is 0 in every language; with praise or a change it is read as usual', () => {
+  for (const text of [
+    'yes please',
+    'Sure, go ahead.',
+    'ok do it',
+    'はい、お願いします',
+    'sí, por favor',
+    'oui vas-y',
+    'ja bitte',
+    '好的，麻烦了',
+  ])
+    assert.deepEqual(judged(text), [0, null], text);
+  assert.equal(rules('yes please, this looks great'), 1);
+});
+
+test('a complaint about the surroundings is an aside; the same words about the answer complain', () => {
+  for (const text of [
+    'ugh, the vpn dropped again. anyway',
+    'sorry, my internet is terrible today',
+    '会議が多すぎて全然進まない…',
+    '开会开到现在，烦死了',
+    'Die Bahn ist schon wieder zu spät, egal.',
+  ])
+    assert.equal(rules(text), 0, text);
+  assert.equal(rules('your vpn config is terrible, it drops every minute'), -1);
+});
+
+test('a solved problem reported as gone, absent or as expected is +1; a negated function is not', () => {
+  for (const text of [
+    'the memory leak is gone after the overnight run',
+    'deployed without any downtime, thanks',
+    'the cron fired at 6:00 as expected',
+    'plus aucune erreur au démarrage',
+    '没问题了，警告都消失了',
+    'エラーが出なくなりました',
+    'ya no sale el error',
+    'keine Fehler mehr beim Build',
+  ])
+    assert.equal(rules(text), 1, text);
+  assert.notEqual(rules("the old flag doesn't exist anymore"), 1);
+  assert.notEqual(rules("it doesn't work anymore"), 1);
+});
+
+test('stepping away, a topic switch, a question on the side and "not tried yet" are 0', () => {
+  for (const text of [
+    'had to hop on a call, reading it now',
+    'can we switch to the billing page for a bit?',
+    "Sounds plausible. Haven't tried it yet.",
+    'ちなみに、ReactとVueって何が違うの？',
+    '好的，我回头试试',
+  ])
+    assert.equal(rules(text), 0, text);
+});
+
+test('failure without a complaint word: "really?", an HTTP error on a link, why-questions about odd output', () => {
+  for (const text of [
+    'really?',
+    '404 on that link',
+    'the url you gave is dead',
+    '为什么结果全是 None？',
+    'なんで時刻が1970年になってるの？',
+    'Warum steht da überall NaN?',
+  ])
+    assert.equal(rules(text), -1, text);
+});
+
+test('praise then "now/next" in ja/fr is more work (+1), and error handling is a feature, not a complaint', () => {
+  assert.deepEqual(judged('いいね、じゃあ次はログも出してもらえる？'), [1, null]);
+  assert.deepEqual(judged('top, maintenant ajoute la gestion des erreurs'), [1, null]);
+  assert.equal(rules('Solid, the backfill finished. Moving on to the exports — can you draft the CSV writer?'), 1);
+  assert.equal(rules('omg yes'), 1);
+  assert.equal(rules('¿y eso sirve también con MySQL 5.7?'), 0);
+});
+
+test('a measured result with "instead of" is not an instruction; "needs to be X" after a complaint is the hint', () => {
+  assert.equal(rules('Works. The bundle is 90KB instead of 400KB now. Nice.'), 1);
+  assert.deepEqual(judged("I can't use docker here, needs to be a plain binary"), [-1, 'needs to be a plain binary']);
+});
