@@ -165,4 +165,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-5': ['heldout-5'],
   // Sealed for the round-4 judge and measured once then (2026-12-03, docs/judge.md); development data since.
   'heldout-6': ['heldout-6'],
+  // Written blind for training from the same brief as heldout-7 (stop 33).
+  'train-blind-3': ['train-blind-3'],
 };

@@ -104,7 +104,8 @@ const JOINER =
 
 /** Words for counting and matching: Latin words and numbers, single CJK characters and kana. */
 function words(text: string): string[] {
-  return text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|[\p{L}\p{N}_'/-]+/gu) ?? [];
+  // A CJK character is a word of its own, also right after a digit ("7日より" is 7, 日, よ, り).
+  return text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|(?:(?![\u3040-\u30ff\u3400-\u9fff])[\p{L}\p{N}_'/-])+/gu) ?? [];
 }
 
 /** Sentences of a reply with their offsets: end marks and line breaks end one; "8.05" and "a.b" do not. */

@@ -52,10 +52,10 @@ const NEGATIVE_AT = -0.25;
 const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
-const SURE_SIGNAL = /^(builds on|not about the answer|accepts an offer|deferred|asked again|\w\w:acknowledgement)$/;
+const SURE_SIGNAL = /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement)$/;
 
 const KEEPS_THIS_ONE =
-  /^(?:\W|but|and|though)*(this one'?s fine|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
+  /^(?:\W|but|and|though)*(this one(?:'?s| is) (fine|just \w+[^.!?]*no (biggie|big deal))|no (biggie|big deal)|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
 /** A reported result: "logs show up now", "applied cleanly", "tests pass". */
 const RESULT =
   /\b(now|works?|worked|working|applied|shipped|passe[sd]|fixed|done|merged|deployed|running|green|succeeded|cleanly|show(s)? up|went through)\b/i;
@@ -140,7 +140,9 @@ export function readFeedbackByRules(text: string, context: { request?: string; a
   const reading = readReplyByRules(text, context);
   // "ugh, Jira is down again", "今日は会議ばっかりで…": a plain complaint about the surroundings is an aside.
   const plainComplaint =
-    reading.score === -1 && reading.hint === null && reading.cues.every((c) => /^(\w\w:)?(negative|complaint)\b/.test(c));
+    reading.score === -1 &&
+    reading.hint === null &&
+    reading.cues.every((c) => /^(\w\w:)?(negative|complaint|positive)\b|^(new task|question)$/.test(c));
   return plainComplaint && aboutSurroundings(text) ? { score: 0, hint: null, cues: ['not about the answer', ...reading.cues] } : reading;
 }
 

@@ -32,12 +32,12 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え)|(崩れ|落ち|固まら|止まら)(なく|ず)なり)/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /(違(う|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
-    future: /((?<!じゃあ|では)次(回)?(から|は)|今後(は)?|これから(は)?)/,
+      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|[^ご]すぎ(る|ます|て|です|かな|じゃ)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
+    future: /(次回(から|は)?|次から(は)?|(?<!じゃあ|では)次は(?![^。！？]*も)|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|爆速|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
     more: /^(次は|ついでに|あと|それと|じゃあ|では)|(も|を)?(教えて|お願い|頼む|作って)(もらえ(ます|る)?)?[？?]?$/,
   },
   es: {
@@ -48,9 +48,9 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre|(sí|ya),? claro|lo mismo que (antes|me diste)|no me entero|no (compila|carga|arranca|abre|sirve|va|anda|sale|aparece|cambia)|el problema es|lo dije|^no,)\b/i,
     future: /\b(la próxima( vez)?|para la próxima|para otra vez|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
     instruction:
-      /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|ponlo|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
+      /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|hazla|hazlos|ponlo|ponla|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encanta\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé)\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé)\b/i,
     more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {
@@ -58,12 +58,12 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /\b(passt so|kein(e)? (problem|probleme|beschwerden)|nichts (zu meckern|auszusetzen|zu beanstanden)|kein(e|en)? (fehler|timeouts?|abstürze|probleme|warnungen|errors?|crashes) mehr|stürzt nicht mehr ab|lass es so)\b/i,
     ack: /^(ok|okay|alles klar|verstehe|verstanden|gut)?[,.!\s]*(ich (teste|probiere|schaue) (es|das)? ?(später|morgen|nachher)|mach(e)? ich später)\b|^((ok|okay|ja|gut)[,.!\s]+)?(ok|okay|alles klar|verstanden|mach ruhig|leg los)[.!]*$|\b(mach|schau|frag|teste|probier)(e)? ich (mir )?(\w+ )?(morgen|später|nachher|nächste woche|am wochenende)|\b(morgen|später|nächste woche) (mal )?(schau|frag|teste|probier)|muss ich (mir )?(noch )?überlegen|ich überlege (es )?mir/i,
     negative:
-      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?|na (toll|super|klasse|prima|bravo)|noch verwirrter|gar nichts mehr|(kompiliert|startet|lädt|läuft|klappt|öffnet)( \w+)? (immer noch |noch |gar )?nicht|derselbe fehler|dasselbe problem|nervt|richtig ist|korrekt ist|richtig wäre|korrekt wäre|^nein\b)\b/i,
+      /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?|na (toll|super|klasse|prima|bravo)|noch verwirrter|gar nichts mehr|^(nee|nö|ne)\b|(kompiliert|startet|lädt|läuft|klappt|öffnet)( \w+)? (immer noch |noch |gar )?nicht|derselbe fehler|dasselbe problem|nervt|richtig ist|korrekt ist|richtig wäre|korrekt wäre|^nein\b)\b/i,
     future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer)\b/i,
     instruction:
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
-      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün|wie geplant|lecker)\b/i,
+      /\b(danke|perfekt|super|toll|klasse|funktioniert|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|geil|endlich wieder|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün|wie geplant|lecker)\b/i,
     more: /\b(jetzt noch|als nächstes|außerdem noch|dann noch|noch (ein|eine|einen)|(ein|eine|einen) ähnliche\w*)\b|^und (wie|was|wo|kann)\b/i,
   },
   fr: {
@@ -71,10 +71,10 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(rien à (redire|ajouter|signaler)|aucun (souci|problème)|pas de (souci|problème)|plus d'erreurs?|ne plante plus|c'est bon comme ça|laisse comme ça)/i,
     ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|faut que j'en parle|faut que je (demande|vérifie|voie)|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
     negative:
-      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|c'est nul|ne sert à rien|j'abandonne|laisse tomber|quoi \?|hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
+      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|plus rien ne \S+|rien ne (marche|compile|fonctionne|va)|c'est nul|ne sert à rien|j'abandonne|laisse tomber|^quoi \?|^hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
-      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|\bchange\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
+      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|(?:^|[,.!]\s*)change\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:
       /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris|génie|adoré|remarche|ça tourne|c'est bon|nickel|au top|c'est clair|unanimité|(passe|marche|fonctionne) (enfin|maintenant))/i,
     more: /(^|[.!?]\s*)(et )?(maintenant|ensuite|du coup|après)\b|^et (pour|comment|si)\b/i,
@@ -163,7 +163,7 @@ export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr')
   if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
   // "いいね、じゃあ次は…", "top, maintenant …": the continuation after praise is a sentence of its own.
   const sentences = t
-    .split(/(?<=[.!?。！？])\s*|(?<=[、,])\s*(?=じゃあ|では|次は|(?:maintenant|ensuite|ahora|jetzt|dann)\b)/u)
+    .split(/(?<=[.!?。！？])\s*|(?<=[、,])\s*(?=じゃあ|では|次は|(?:maintenant|ensuite|ahora|jetzt|dann)\b)|\s+(?=じゃあ|次は)/u)
     .filter((s) => s.trim() !== '');
   // Error handling is a feature, not a complaint; a positive word inside a question ("¿y eso funciona …?") asks.
   const plain = t.replace(ERROR_HANDLING, ' ');

@@ -201,3 +201,32 @@ test('a measured result with "instead of" is not an instruction; "needs to be X"
   assert.equal(rules('Works. The bundle is 90KB instead of 400KB now. Nice.'), 1);
   assert.deepEqual(judged("I can't use docker here, needs to be a plain binary"), [-1, 'needs to be a plain binary']);
 });
+
+test('round 5, second pass: declines, deferrals, exclaimed praise, ambient complaints and "no biggie"', () => {
+  for (const text of [
+    'nah, no need, the sync version is fine',
+    'not right now, maybe tomorrow',
+    'battery died, will test once it charges',
+    'so hold that thought',
+    'じゃあお願いします',
+    '等我回家再试',
+    '今天又加班到半夜，累死了',
+  ])
+    assert.equal(rules(text), 0, text);
+  for (const text of [
+    'yesss it finally loads',
+    "haven't seen a single timeout since yesterday",
+    'sent it without changing a word',
+    'geil, endlich wieder grün',
+    'ça tourne depuis hier sans erreur',
+    '终于不报错了',
+  ])
+    assert.equal(rules(text), 1, text);
+  const [score, hint] = judged('thanks! in future scripts always add set -e. this one is just a demo so no biggie');
+  assert.equal(score, 1);
+  assert.match(String(hint), /^[^.]*add set -e\.?$/);
+  for (const text of ['bravo, maintenant plus rien ne compile', 'Nee, das ist falsch herum.', 'ちょっと派手すぎるかな'])
+    assert.equal(rules(text), -1, text);
+  assert.equal(rules('ReactとVueって何が違うんでしたっけ？'), 0);
+  assert.equal(rules('et avec Node 22 ça change quoi ?'), 0);
+});
