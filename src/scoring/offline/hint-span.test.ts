@@ -103,14 +103,14 @@ test('with the committed models: hints on failures and wishes, in several langua
   assert.match(hintOf('Thanks, that works. Next time please put the command first.'), /put the command first/);
   assert.match(hintOf('No, the meeting is on Thursday, not Tuesday.'), /Thursday/);
   assert.match(hintOf('Está bien, pero ponlo en una tabla.'), /ponlo en una tabla/);
-  assert.match(hintOf('Nicht schlecht, aber bitte kürzer und ohne Fachbegriffe.'), /bitte kürzer/);
+  assert.match(hintOf('Nicht schlecht, aber bitte kürzer und ohne Fachbegriffe.'), /kürzer und ohne Fachbegriffe/);
   assert.match(hintOf('不对，应该用毫秒，不是秒'), /应该用毫秒/);
   assert.equal(readFeedback('Can you also explain how the cache works?').hint, null);
   // The sentence the rules read as the instruction stays whole; a generic retry is not added to it.
   assert.match(hintOf('The capitals feel like shouting. Do it again. Please write everything in lowercase.'), /everything in lowercase/);
   assert.equal(
     hintOf('Give it another go. Please write plain prose without lists or bold text.'),
-    'Please write plain prose without lists or bold text.',
+    'write plain prose without lists or bold text.',
   );
   // A tool's failure: the hint is its stated fix, never the source excerpt.
   const tool = classifyNextState({

@@ -23,6 +23,7 @@ import {
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
 import { correctionHint, mergeHints, withoutFutureLead, withoutTrailingReason } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
+import { tightenHint } from './hint-extent.ts';
 import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from './hint-span.ts';
 import { type Lang, detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
@@ -98,7 +99,7 @@ function readFeedbackScore(
     const hint = mergeHints(reading.hint, correction);
     if (hint !== reading.hint) reading = { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
   }
-  if (reading.hint !== null) reading = { ...reading, hint: withoutTrailingReason(reading.hint) };
+  if (reading.hint !== null) reading = { ...reading, hint: tightenHint(withoutTrailingReason(reading.hint)) };
   return { reading, lang, correction };
 }
 

@@ -1,0 +1,35 @@
+// How much of a reply the hint quotes (hint-extent.ts). Examples written for these tests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tightenHint } from './hint-extent.ts';
+
+test('a long lead-in that says when, or asks politely, is dropped; a short one stays with its fix', () => {
+  assert.equal(tightenHint('For future ones please use tabs'), 'use tabs');
+  assert.equal(tightenHint('for later snippets can you add docstrings?'), 'for later snippets can you add docstrings');
+  assert.equal(tightenHint('for future snippets can you add docstrings?'), 'add docstrings');
+  assert.equal(
+    tightenHint('From now on, always include the unit in the column header.'),
+    'From now on, always include the unit in the column header.',
+  );
+  assert.equal(
+    tightenHint('Could you rewrite the intro as three short bullet points instead of a wall of text?'),
+    'rewrite the intro as three short bullet points instead of a wall of text',
+  );
+  assert.equal(tightenHint('Can you make it warmer?'), 'Can you make it warmer');
+});
+
+test('praise before "but", and a reason or aside after the fix, are not part of it', () => {
+  assert.equal(tightenHint('Sieht gut aus, aber bitte ohne Emojis'), 'bitte ohne Emojis');
+  assert.equal(tightenHint('nice list but please drop the last item, Tom already booked that one'), 'drop the last item');
+  assert.equal(tightenHint('show only the diff though, I had to scroll through everything to find it.'), 'show only the diff');
+  assert.equal(tightenHint('a version in Go would be nice too, but this was clear'), 'a version in Go');
+  assert.equal(tightenHint('use metric units, but this one is fine as is.'), 'use metric units');
+  assert.equal(tightenHint('the total comes from the API as cents, so please divide by 100'), 'divide by 100');
+});
+
+test('a short contrast stays whole; a cut never leaves fewer than two words', () => {
+  assert.equal(tightenHint('use async/await, not callbacks'), 'use async/await, not callbacks');
+  assert.equal(tightenHint('the port is 5433 not 5432, I told you we run two instances'), 'the port is 5433 not 5432');
+  assert.equal(tightenHint('bitte duzen'), 'bitte duzen');
+  assert.equal(tightenHint('Keep the headings short, please'), 'Keep the headings short');
+});

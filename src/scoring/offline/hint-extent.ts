@@ -1,0 +1,72 @@
+// How much of a reply the hint quotes. The rules find the sentence or clause that says what to
+// change; a reader quoting the fix takes less: not the lead-in that says when ("for next time",
+// "Für die Zukunft", "Para la próxima"), not the politeness around it ("could you …?", "aber
+// bitte …", "…, please"), not the rejected alternative after a comma (", not local time",
+// ", pas l'inverse") and not a reason or aside that follows ("…, I just need the command",
+// "…, que los reclutadores …", "… would be cool too"). Every cut keeps at least two words, so a
+// short hint ("bitte siezen") is never cut down to a fragment. Pure string work, no model.
+
+/** Words of a hint, as the cuts count them. */
+const words = (text: string) => text.match(/[\u3040-\u30ff\u3400-\u9fff]|(?:(?![\u3040-\u30ff\u3400-\u9fff])[\p{L}\p{N}_'/-])+/gu) ?? [];
+const MIN_WORDS = 2;
+
+// "for next time:", "For future ones please", "from now on just", "Für die Zukunft bitte",
+// "Para la próxima", "Pour les prochaines fois,", "下次写脚本的时候", "今後は".
+const WHEN =
+  /^(?:(?:btw|oh|and|also|one thing|small (?:thing|request|wish))[,\s]+)*(?:(?:for |in )?(?:the )?(?:next (?:time|ones?|drafts?|versions?|\w+s)|future(?: \w+s| ones?)?)|going forward|from now on|from here on|für die zukunft|in zukunft|künftig|beim nächsten mal|nächstes mal|(?:para )?la próxima(?: vez)?|para otra vez|a futuro|en el futuro|de ahora en adelante|(?:pour )?(?:les |la )?prochaines?(?: fois)?|à l'avenir|désormais|dorénavant)\s*[,:–—-]?\s*(?:(?:can|could|would) you|please|pls|just|bitte|por favor|¿?podrías|peux-tu|stp)?[,\s]*/iu;
+const WHEN_CJK = /^(?:以后|下次|今后)(?:[^，。,]{0,8}的时候)?[，,]?|^(?:次回から|次から|今後は?|これからは)[、,]?/u;
+
+// "could you", "please", "bitte", "por favor", "s'il te plaît", "just".
+const ASK_LEAD =
+  /^(?:(?:can|could|would|will) you(?: please| pls)?|please|pls|plz|just|kindly|bitte|por favor|porfa|s'il te pla[iî]t|stp|hätte ich gern(?: noch)?|ich hätte gern(?: noch)?)[,\s]+/iu;
+// The praise before "but": "Schön und gut, aber bitte …", "nice summary but please …".
+// The lead is short (at most four words): a longer one may be the fix itself ("I'd prefer X, but …").
+const PRAISE_THEN = /^(?:[^\s,.!?]+\s+){0,3}[^\s,.!?]+(?:[,，]\s*|\s+)(?:but|aber|pero|mais|但是|不过|就是)\s+/iu;
+// "`createdAt` comes back as a string, so please type it as string": the reason before ", so".
+const REASON_THEN = /^[^.!?]*?[,，]\s*so\s+(?=please\b|pls\b)/iu;
+
+// ", not local time", ", pas l'inverse", ", nicht im JDK-Ordner", ", no UTC", "，不是7小时", "instead of …".
+const REJECTED =
+  /\s*(?:[,，]\s*(?:not|pas|nicht|no(?! need)|不是)\s+[^,，]+|\s+(?:instead of|rather than)\s+[^,，]+|(?<=\brather\b.*)\s+than\s+[^,，]+)$/iu;
+
+// A reason or aside after the fix: a clause with its own subject after a comma, "would be cool too".
+// An aside that is never part of a fix: "…, but this one's fine", "… would be cool too", "… though".
+const ASIDE =
+  /(?:\s*[,，]?\s*(?:[Bb]ut|mais|aber|pero)\s+(?:this one|that one|this was|this is|pour celui-ci|celui-ci|hier|este|esta vez|dieses? mal)\b[^,，]*|\s+would be (?:cool|nice|great|good|helpful|better)\b[^,，]*|\s+(?:though|too|as well))[.!?]*$/u;
+const TRAILING =
+  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
+const TRAILING_PLEASE = /\s*[,，]?\s*(?:please|pls|plz|bitte|por favor|porfa|s'il te pla[iî]t|stp|svp)[.!?]*$/iu;
+
+/**
+ * Applies a cut that drops k of a hint's words and keeps n when a reader quoting either way would
+ * still match (n ≥ 3k: the kept part alone covers a quote of the whole; the hint match needs 75%),
+ * or when the dropped part outweighs the kept one (n < k: a reader quoting the short fix would not
+ * match the whole). In between, the whole matches both readers and stays.
+ */
+function cutIf(text: string, cut: (t: string) => string, always = false): string {
+  const next = cut(text).trim();
+  if (next === text) return text;
+  const n = words(next).length;
+  const k = words(text).length - n;
+  return n >= MIN_WORDS && (always || n >= 3 * k || n < k) ? next : text;
+}
+
+/** The hint as a reader quotes the fix: without its lead-in, politeness, rejected alternative and trailing reason. */
+export function tightenHint(hint: string): string {
+  let h = hint.trim();
+  h = cutIf(h, (t) => t.replace(WHEN, '').replace(WHEN_CJK, ''));
+  h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
+  h = cutIf(h, (t) => t.replace(PRAISE_THEN, ''), true);
+  h = cutIf(h, (t) => t.replace(REASON_THEN, ''));
+  h = cutIf(h, (t) => t.replace(ASK_LEAD, ''));
+  for (let i = 0; i < 3; i++) {
+    const before = h;
+    h = cutIf(h, (t) => t.replace(TRAILING_PLEASE, ''));
+    h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
+    h = cutIf(h, (t) => t.replace(TRAILING, ''));
+    h = cutIf(h, (t) => t.replace(REJECTED, ''));
+    if (h === before) break;
+  }
+  // A question that asks for the change ("could you rewrite it …?") is quoted as the change.
+  return h.replace(/\s*\?+$/, '');
+}
