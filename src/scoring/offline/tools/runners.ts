@@ -62,6 +62,18 @@ function otherSummaries(text: string): ToolFinding[] {
   return good > 0 ? [finding(1, `tests:"${line[0].trim().slice(0, 60)}"`)] : [];
 }
 
+/**
+ * What a failing run says to do, as printed: jest's snapshot summary "Inspect your code changes or
+ * run `npm test -- -u` to update them." (the command and what it does, without the alternative).
+ */
+function runToFix(text: string): string | null {
+  const m = /\b[Rr]un `[^`\n]+` to [^.\n]+/.exec(text);
+  return m !== null ? cleanHint(m[0]) : null;
+}
+
+/** A failing test's hint: the expected value it shows, else the command the run says to run. */
+const testHint = (text: string): string | null => expectedValue(text) ?? runToFix(text);
+
 const testRunners: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   // pytest: "=== 1 failed, 3 passed in 0.12s ===", "=== 3 passed in 0.1s ===". A run that tested
@@ -80,7 +92,7 @@ const testRunners: ToolParser = (text) => {
   for (const m of text.matchAll(/^[ \t]*(?:Tests|Test Files|Test Suites):?\s+(.*)$/gm)) {
     const bad = count(m[1], /(\d+) failed\b/g);
     const good = count(m[1], /(\d+) passed\b/g);
-    if (bad > 0) out.push(finding(-1, `jest:"${m[1].trim()}"`, expectedValue(text)));
+    if (bad > 0) out.push(finding(-1, `jest:"${m[1].trim()}"`, testHint(text)));
     else if (good > 0) out.push(finding(1, `jest:"${m[1].trim()}"`));
   }
   // mocha: "  3 passing (20ms)" / "  1 failing".
@@ -96,7 +108,7 @@ const testRunners: ToolParser = (text) => {
     out.push(bad > 0 || m[1] !== 'ok' ? finding(-1, `cargo test:"${m[0]}"`, expectedValue(text)) : finding(1, `cargo test:"${m[0]}"`));
   }
   // Jest's per-file banners: "FAIL src/x.test.ts" / "PASS src/x.test.ts".
-  if (/^[ \t]*FAIL\s+\S+\.(?:[jt]sx?|mjs|cjs)\b/m.test(text)) out.push(finding(-1, 'jest:FAIL', expectedValue(text)));
+  if (/^[ \t]*FAIL\s+\S+\.(?:[jt]sx?|mjs|cjs)\b/m.test(text)) out.push(finding(-1, 'jest:FAIL', testHint(text)));
   else if (/^[ \t]*PASS\s+\S+/m.test(text)) out.push(finding(1, 'jest:PASS'));
   if (out.length === 0) out.push(...otherSummaries(text));
   return out;
@@ -119,22 +131,53 @@ function compilerHint(lines: string[]): string | null {
     if (hint !== null) return cleanHint(hint[1]);
     const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
     if (mean !== null) return mean[0];
+    // C#'s "… could not be found (are you missing a using directive or an assembly reference?)".
+    const asks = /\((are you (?:missing|sure)\b[^()]*\?)\)/.exec(line);
+    if (asks !== null) return asks[1];
   }
   return null;
 }
 
 /**
- * A `help:` line, and the source rustc prints under it (after a bare `|` line) when it shows the
- * fix as code: "consider cloning the value: let data = buf.clone();" (the sentence says why, the
- * code line what to write).
+ * The requirement a diagnostic states after what is wrong: javac "unreported exception
+ * IOException; must be caught or declared to be thrown".
+ */
+function statedRequirement(text: string): string | null {
+  const m = /\berror:[^;\n]+;\s*((?:must|should|needs? to)\b[^;\n]*)$/m.exec(text);
+  return m !== null ? cleanHint(m[1]) : null;
+}
+
+/**
+ * A `help:` line, and the code rustc prints under it (after a bare `|` line) when it shows the fix
+ * as code: "consider cloning the value: buf.clone()" (the sentence says why, the code what to
+ * write). When rustc marks what it inserts (`++++` under the line), the expression it changes
+ * stands for the code, not the whole line around it ("cfg.clone()", not "let server =
+ * Server::new(cfg.clone());").
  */
 function helpWithCode(lines: string[], at: number, help: string): string | null {
   for (let i = at + 1; i < Math.min(lines.length, at + 3); i++) {
     const code = /^[ \t]*\d+\s*\|\s+(\S.*?)\s*$/.exec(lines[i]);
-    if (code !== null) return `${cleanHint(help) ?? help}: ${code[1]}`;
+    if (code !== null) return `${cleanHint(help) ?? help}: ${insertedExpression(lines[i], lines[i + 1]) ?? code[1]}`;
     if (!/^[ \t]*\|\s*$/.test(lines[i])) break;
   }
   return cleanHint(help);
+}
+
+/**
+ * The expression rustc's suggestion changes: the text its `+` markers underline, with the names
+ * and calls it attaches to ("buf" + ".clone()"), or null when the next line marks nothing.
+ */
+function insertedExpression(code: string, marks: string | undefined): string | null {
+  const m = marks !== undefined ? /^([ \t]*\|[ \t]*)(\++)[ \t]*$/.exec(marks) : null;
+  if (m === null) return null;
+  const start = m[1].length;
+  const end = start + m[2].length;
+  if (code.length < end) return null;
+  const chain = /(?:[\w.]|\(\))*/;
+  const left = new RegExp(`${chain.source}$`).exec(code.slice(0, start))?.[0] ?? '';
+  const right = new RegExp(`^${chain.source}`).exec(code.slice(end))?.[0] ?? '';
+  const expr = `${left}${code.slice(start, end)}${right}`.trim();
+  return expr.length >= 3 ? expr : null;
 }
 
 /**
@@ -145,7 +188,8 @@ function helpWithCode(lines: string[], at: number, help: string): string | null 
 function expectedClause(text: string): string | null {
   const token = /\berror(?: TS\d+)?:\s*('[^'\n]{1,10}' expected)\.?\s*$/m.exec(text);
   if (token !== null) return token[1];
-  const named = /(?:\bgot "[^"\n]*", )?\b[Ee]xpected\s[^;\n]*?(?=;|\s{2}|\s\[[\w-]+\]|\s*$)/m.exec(text);
+  // A quoted token may hold the `;` that ends the clause elsewhere (gcc "expected ';' before '}' token").
+  const named = /(?:\bgot "[^"\n]*", )?\b[Ee]xpected\s(?:'[^'\n]*'|"[^"\n]*"|[^;\n'"])*?(?=;|\s{2}|\s\[[\w-]+\]|\s*$)/m.exec(text);
   return named !== null ? cleanHint(named[0]) : null;
 }
 
@@ -184,7 +228,7 @@ const compilers: ToolParser = (text, lines) => {
   // mypy: "a.py:3: error: … [arg-type]", "Found 2 errors in 1 file". eslint: "✖ 3 problems (3 errors, 0 warnings)".
   // flake8/pycodestyle/ruff: "app.py:52:1: E302 expected 2 blank lines" (any code is a finding).
   const diag =
-    /^(?:\S+\(\d+,\d+\): error TS\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|[ \t]*\d+:\d+[ \t]+error\s|\S+\.go:\d+:\d+: |\S+:\d+:\d+: [A-Z]{1,3}\d{2,4}\b)/m.exec(
+    /^(?:\S+\(\d+,\d+\): error (?:TS|CS)\d+|\S+:\d+:\d+ - error TS\d+|error(?:\[E\d+\])?:|\S+:\d+(?::\d+)?: (?:fatal )?error:|[ \t]*\d+:\d+[ \t]+error\s|\S+\.go:\d+:\d+: |\S+:\d+:\d+: [A-Z]{1,3}\d{2,4}\b)/m.exec(
       text,
     );
   // ruff --fix: "Found 6 errors (6 fixed, 0 remaining)." is a clean run.
@@ -194,7 +238,12 @@ const compilers: ToolParser = (text, lines) => {
   // ruff/eslint: "[*] 1 fixable with the `--fix` option." names the command that fixes them.
   const fixable = /^\[\*\] \d+ fixable with the .+$/m.exec(text);
   if (diag !== null || (found !== null && Number(found[1]) > 0) || (eslint !== null && Number(eslint[1]) > 0)) {
-    const stated = hint ?? (fixable !== null ? cleanHint(fixable[0]) : null) ?? lintAdvice(text, /error/) ?? expectedClause(text);
+    const stated =
+      hint ??
+      (fixable !== null ? cleanHint(fixable[0]) : null) ??
+      lintAdvice(text, /error/) ??
+      statedRequirement(text) ??
+      expectedClause(text);
     out.push(finding(-1, `compiler:"${(diag ?? found ?? eslint)![0].trim()}"`, stated));
     return out;
   }

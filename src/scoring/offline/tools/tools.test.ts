@@ -161,7 +161,7 @@ test('compilers: the suggested code under `help:`, "did you forget …?", a comm
     '4  |     let x: i64 = total.into();',
     '   |                       +++++++',
   ].join('\n');
-  assert.deepEqual(read(rustc), [-1, 'you can convert an `i32` to an `i64`: let x: i64 = total.into();']);
+  assert.deepEqual(read(rustc), [-1, 'you can convert an `i32` to an `i64`: total.into()']);
   assert.deepEqual(
     read(
       "io.c:5:3: error: unknown type name 'size_t'\nio.c:1:1: note: 'size_t' is defined in header '<stddef.h>'; did you forget to '#include <stddef.h>'?",
@@ -175,6 +175,47 @@ test('compilers: the suggested code under `help:`, "did you forget …?", a comm
     [-1, 'go get golang.org/x/sync/errgroup'],
   );
   assert.deepEqual(read("Shape.java:3: error: ';' expected\n    int sides = 4\n                 ^\n1 error"), [-1, "';' expected"]);
+});
+
+test('compilers: the changed expression stands for the code; a quoted token, a question, a requirement', () => {
+  const moved = [
+    'error[E0382]: use of moved value: `opts`',
+    'help: consider cloning the value if the performance cost is acceptable',
+    '   |',
+    '41 |     let worker = Worker::spawn(opts.clone(), queue);',
+    '   |                                    ++++++++',
+  ];
+  assert.deepEqual(read(moved.join('\n')), [-1, 'consider cloning the value if the performance cost is acceptable: opts.clone()']);
+  // No markers under the code line: the line as printed.
+  assert.deepEqual(read(moved.slice(0, 4).join('\n')), [
+    -1,
+    'consider cloning the value if the performance cost is acceptable: let worker = Worker::spawn(opts.clone(), queue);',
+  ]);
+  assert.deepEqual(read("lib/q.c:17:9: error: expected ';' before ')' token\n   17 |   x = y"), [-1, "expected ';' before ')' token"]);
+  assert.deepEqual(
+    read(
+      "Svc/Jobs.cs(9,12): error CS0246: The type or namespace name 'Ticket' could not be found (are you missing a using directive or an assembly reference?) [Svc/Svc.csproj]\n\nBuild FAILED.",
+    ),
+    [-1, 'are you missing a using directive or an assembly reference?'],
+  );
+  assert.deepEqual(
+    read('Loader.java:12: error: unreported exception SQLException; must be caught or declared to be thrown\n        db.open();\n1 error'),
+    [-1, 'must be caught or declared to be thrown'],
+  );
+});
+
+test('a failed snapshot test: the command the summary says to run, and what it does', () => {
+  const snapshot = [
+    ' FAIL  src/ui/Card.spec.tsx',
+    '  ● Card › renders title',
+    '    expect(received).toMatchSnapshot()',
+    ' › 2 snapshots failed.',
+    'Snapshot Summary',
+    ' › 2 snapshots failed from 1 test suite. Inspect your code changes or run `yarn jest -u` to update them.',
+    '',
+    'Tests:       2 failed, 12 passed, 14 total',
+  ];
+  assert.deepEqual(read(snapshot.join('\n')), [-1, 'run `yarn jest -u` to update them']);
 });
 
 test('the fix the shell or a package manager states: the suggestion itself, not the question', () => {
