@@ -139,3 +139,12 @@ test('the classifier trains deterministically and only overrules the rules when 
   assert.equal(readFeedback('My teacher would spot the formatting instantly, not good. Do it again.').score, -1);
   assert.equal(readFeedback('Wonderful, my students will understand this.').score, 1);
 });
+
+test('a fact stated without a cue in ja/zh/de is the hint of a failure; praise and complaints are not facts', () => {
+  assert.equal(correctionHint('違います、ポートは8080です', 'ja'), 'ポートは8080です');
+  assert.equal(correctionHint('消費税は8%なので、合計が違います。', 'ja'), '消費税は8%');
+  assert.equal(correctionHint('不对，珠峰比乔戈里峰高，不是矮。', 'zh'), '珠峰比乔戈里峰高');
+  assert.equal(correctionHint('17乘3等于51，你算错了', 'zh'), '17乘3等于51');
+  assert.equal(correctionHint('Nein, die Hauptstadt von Kanada ist Ottawa.', 'de'), 'die Hauptstadt von Kanada ist Ottawa');
+  assert.equal(correctionHint('Está bien, pero en una tabla.', 'es'), null);
+});

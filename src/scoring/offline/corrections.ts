@@ -65,7 +65,7 @@ export function correctionHint(text: string, lang: Lang): string | null {
     // "Merci, mais nous sommes quatre, pas trois": the praise before the joiner is not the fix.
     if (contrast && !DESCRIBES.test(part)) return part.replace(/^[^,]*,\s*(?:but|mais|pero|aber)\s+/i, '').trim();
   }
-  if (lang !== 'en') return null;
+  if (lang !== 'en') return statedFactIntl(parts, lang);
   // No cue anywhere: "there are 3 r's", "haiku is 5-7-5" — a stated value (a number) in a clause
   // about the thing, not about "you" or the answer ("That one is $1,400" describes the answer).
   for (let i = parts.length - 1; i >= 0; i--) {
@@ -91,7 +91,7 @@ export function correctionHint(text: string, lang: Lang): string | null {
 }
 
 const STATES_FACT =
-  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect)\b)[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
+  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect)\b)[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|says|said|reads|shows|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
 const ABOUT_ANSWER =
   /\byou(?:r|'re|'ve)?\b|\b(?:the|this|that|your) (?:answer|code|script|query|output|result|version|one|list|table|text|draft|summary|reply)\b/i;
 
@@ -106,6 +106,37 @@ const FUTURE_INTRO = new RegExp(
   String.raw`^(?:(?:[\p{L}']+[\s,]+){1,4}?${FUTURE_MARKER}\s*(?::\s*|,?\s*(?:can you|could you|would you|please|pls|just)\s+|\s+(?=\p{Ll}))|${FUTURE_MARKER}\s*:\s*)`,
   'iu',
 );
+
+// A stated fact in ja/zh/es/de/fr: a clause with a copula or a comparison ("ポートは3000です",
+// "长江比黄河长", "23乘17等于391", "die Hauptstadt ist Berlin", "la zona horaria es Europe/Madrid",
+// "c'est Canberra"), that neither complains nor speaks of "you" or the answer.
+const FACT_INTL: Record<Exclude<Lang, 'en'>, RegExp> = {
+  ja: /[^、。！？]+(?:は|が)[^、。！？]*(?:です|でした|だ|だよ|ですよ)$|[^、。！？]+は[\d０-９][^、。！？]*/u,
+  zh: /[^，。！？]*(?:等于|是|比[^，。！？]{1,12}(?:长|短|大|小|高|低|快|慢|多|少|早|晚)|有)\s*[^，。！？]*/u,
+  es: /\b(?:es|son|era|eran|lleva|llevan|tiene|tienen|queda|está|están|cuesta|cuestan)\s+\S/iu,
+  de: /\b(?:ist|sind|war|waren|liegt|liegen|heißt|beträgt|hat|haben|kostet|kosten)\s+\S/iu,
+  fr: /\b(?:c'est|est|sont|était|étaient|il y a|y en a|fait|font|coûte|coûtent)\s+\S/iu,
+};
+const NOT_FACT_INTL =
+  /你|您|我|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|bien|buen[oa]|genial|perfect[oa]|gut|super|toll|prima|bon|parfait|génial|top)\b|[?？]|好|いい|良い|すごい/iu;
+
+/** A stated fact in a non-English reply: the last clause with a copula that does not complain. */
+function statedFactIntl(parts: string[], lang: Exclude<Lang, 'en'>): string | null {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const clauses = parts[i]
+      .replace(LEAD, '')
+      .split(/[，、]\s*|,(?!\d)\s*|(?<=ので|から)/u)
+      .reverse();
+    const fact = clauses.find((c) => FACT_INTL[lang].test(c.trim()) && !NOT_FACT_INTL.test(c) && /[\p{L}\p{N}]{2}/u.test(c));
+    if (fact !== undefined)
+      return fact
+        .replace(/^(?:でも|けど|ただ|但是|不过|aber|pero|mais)[、,\s]*/iu, '')
+        .replace(/(?:なので|ので|から)$/u, '')
+        .replace(/[.!。！]+$/u, '')
+        .trim();
+  }
+  return null;
+}
 
 /** A hint without its leading "Going forward," (the when, not the what). */
 export function withoutFutureLead(hint: string): string {

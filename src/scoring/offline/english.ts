@@ -292,7 +292,7 @@ const LIMIT =
 const WRONG_ANSWER =
   /\byou (forgot|missed|left out|skipped|dropped|broke|deleted|removed|wiped|overwrote|ignored|mixed up|swapped)\b|\byou('ve| have)? (got|gotten) (them|it|these|those|the \w+) (swapped|backwards|reversed|wrong|mixed up|the wrong way)|\bbut i (specifically |clearly |explicitly )?(asked|said|wanted|requested|needed)\b|^i (specifically |clearly |explicitly )?(asked|said) for\b|\byou (gave|said|wrote|put|got) [\d$€£]|\b(longer|worse|slower|bigger|harder|more confusing|more complicated) than (the original|before|mine|it was|my version)\b|^(this|that|it)('s| is| was)\b.*\b(a |the )?(different|wrong) (document|file|question|person|thing|one|version|language|city|country|book|article|paper|text|email|code)\b/;
 export const FUTURE =
-  /\b(next time|in (the )?future|for (the )?future|for future \w+|from now on|going forward|always|in general|every time|from here on)\b/i;
+  /\b(next time|in (the )?future|for (the )?future|for future \w+|for (the )?(next|other|remaining|upcoming|later) \w+s|from now on|going forward|always|in general|every time|from here on)\b/i;
 const WANT =
   /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
 /** Who asks in "should I …?", "must we …?": the user wants advice, not a change. */
@@ -501,7 +501,9 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
     rest.some(
       (t, i) => ['should', 'must', 'ought'].includes(t.text) && rest[i - 1]?.text !== 'i' && !ASKERS.has(rest[i + 1]?.text ?? ''),
     ) ||
-    /\b(you|it|this|that) (need|needs|have|has) to\b|^\W*(needs|has) to (be|use|run|go|work|stay|have)\b/.test(lower)
+    /\b(you|it|this|that) (need|needs|have|has) to\b|^\W*(needs|has) to (be|use|run|go|work|stay|have)\b|^\W*needs (a|an|the|more|some|its|to)\b/.test(
+      lower,
+    )
   ) {
     return { instruction: 'should', newTask: false };
   }
@@ -545,7 +547,7 @@ function readImperative(rest: Token[], openers: Set<string>): { instruction: str
     (verb.pos === 'VERB' || (known && ['NOUN', 'PROPN', 'AUX', 'ADJ'].includes(verb.pos)));
   if (!baseForm || next === undefined || !['DET', 'PRON', 'NOUN', 'ADJ', 'PROPN', 'ADP', 'NUM', 'ADV', 'PART', 'VERB'].includes(next.pos))
     return { instruction: null, newTask: false };
-  if (verb.text === 'let' || verb.text === 'thank') return { instruction: null, newTask: false };
+  if (verb.text === 'let' || verb.text === 'thank' || verb.text === 'appreciate') return { instruction: null, newTask: false };
   const marker = rest.some(
     (t) =>
       isComparative(t) || ['instead', 'only', 'without', 'again', 'first', 'last'].includes(t.text) || (t.text === 'not' && !t.negated),

@@ -5,6 +5,7 @@
 // correction (−1) or, without praise, as a plain question (0). Only after something that is not a
 // complaint, and only without a word that amends the answer ("instead", "only", "shorter", …).
 
+import { FUTURE } from './english.ts';
 import type { ClauseReading } from './types.ts';
 
 /** Words that continue from a result: "now …", "next step: …", "… next?", "… too?", "could you also …", "building on this". */
@@ -22,7 +23,7 @@ const AMENDS =
 
 /** Whether `sentence` (not the first thing said) asks for more work on the answer. */
 export function asksForMore(sentence: string, clauses: readonly ClauseReading[]): boolean {
-  if (AMENDS.test(sentence) || !ASKS.test(sentence)) return false;
+  if (AMENDS.test(sentence) || !ASKS.test(sentence) || FUTURE.test(sentence)) return false;
   if (CONTINUES.test(sentence)) return true;
   return PLAIN_QUESTION.test(sentence) && clauses.every((c) => c.instruction === null);
 }

@@ -13,7 +13,7 @@ const MIN_WORDS = 2;
 // "for next time:", "For future ones please", "from now on just", "Für die Zukunft bitte",
 // "Para la próxima", "Pour les prochaines fois,", "下次写脚本的时候", "今後は".
 const WHEN =
-  /^(?:(?:btw|oh|and|also|one thing|small (?:thing|request|wish))[,\s]+)*(?:(?:for |in )?(?:the )?(?:next (?:time|ones?|drafts?|versions?|\w+s)|future(?: \w+s| ones?)?)|going forward|from now on|from here on|für die zukunft|in zukunft|künftig|beim nächsten mal|nächstes mal|(?:para )?la próxima(?: vez)?|para otra vez|a futuro|en el futuro|de ahora en adelante|(?:pour )?(?:les |la )?prochaines?(?: fois)?|à l'avenir|désormais|dorénavant)\s*[,:–—-]?\s*(?:(?:can|could|would) you|please|pls|just|bitte|por favor|¿?podrías|peux-tu|stp)?[,\s]*/iu;
+  /^(?:(?:btw|oh|and|also|one thing|small (?:thing|request|wish))[,\s]+)*(?:(?:for |in )?(?:the )?(?:(?:next|other|remaining) (?:time|ones?|drafts?|versions?|\w+s)|future(?: \w+s| ones?)?)|going forward|from now on|from here on|für die zukunft|in zukunft|künftig|beim nächsten mal|nächstes mal|(?:para )?la próxima(?: vez)?|para otra vez|a futuro|en el futuro|de ahora en adelante|(?:pour )?(?:les |la )?prochaines?(?: fois)?|à l'avenir|désormais|dorénavant)\s*[,:–—-]?\s*(?:(?:can|could|would) you|please|pls|just|bitte|por favor|¿?podrías|peux-tu|stp)?[,\s]*/iu;
 const WHEN_CJK = /^(?:以后|下次|今后)(?:[^，。,]{0,8}的时候)?[，,]?|^(?:次回から|次から|今後は?|これからは)[、,]?/u;
 
 // "could you", "please", "bitte", "por favor", "s'il te plaît", "just".

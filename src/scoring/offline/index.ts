@@ -39,10 +39,18 @@ export { RULE_EXAMPLES, type RuleExample } from './examples.ts';
 const CONTRAST =
   /,\s*not\s+(?!(?:really|quite|sure|yet|bad|too|very|that|what|it|so|just|only|at|even|exactly|much|great|good|helpful)\b)[\p{L}\d]/iu;
 
+/** Verbs of code work that wink often tags as nouns ("stream it line by line", "type the payload as …"). */
+const CODE_VERB =
+  /^(?:just |then |pls |please )?(?:stream|aggregate|sum|type|group|filter|cache|batch|wrap|escape|quote|parse|validate|retry|lock|paginate|chunk|index|join|count|pin|bump|upgrade|downgrade|install|import|export|call|pass|set|pipe|log|read|write|load|close|await|catch|throw|raise|sanitize|sanitise|normalize|normalise|debounce|memoize|hash|encode|decode|compare|order|limit|round|cast|guard|mock|seed|migrate|revert|rebase|squash|commit|push|pull|deploy|restart|reload)\b\s+\S/i;
+
 const DESCRIBES_ANSWER = /^(it|this|that|these|those)('s| is| was| looks| reads| sounds| feels| seems)\b/i;
 
 /** Instruction cues that ask for something next time, not a change to this answer. */
 const FUTURE_CUE = /^instruction:"(?:from now on|zh:"(?:以后|下次|今后)"|future)"$/;
+
+/** A future marker in any language the judge reads. */
+const WISH_FOR_LATER =
+  /\b(next time|in (?:the )?future|for future|from now on|going forward|for (?:the )?(?:next|other|upcoming) \w+|la próxima|a futuro|en el futuro|de (?:aquí|ahora) en adelante|la prochaine fois|les prochaines fois|à l'avenir|désormais|dorénavant|in zukunft|künftig|nächstes mal|beim nächsten mal)\b|以后|下次|今后|次回|次から|今後|これから/iu;
 
 /** Praise below this polarity is too faint to count ("ok", "hmm"). */
 const POSITIVE_AT = 0.25;
@@ -113,7 +121,9 @@ export function overruledByModel(
 ): FeedbackReading {
   const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
   if (score === rules.score || probs[score + 1] < overrideAt || rulesAreSure(rules, score)) return rules;
-  const hint = score === -1 || (score === 1 && rules.score === 1) ? rules.hint : null;
+  // A wish for later the rules read as a change ("Parfait ! Pour les prochaines fois, écris …") stays the hint of a +1.
+  const wish = score === 1 && rules.hint !== null && WISH_FOR_LATER.test(rules.hint);
+  const hint = score === -1 || (score === 1 && rules.score === 1) || wish ? rules.hint : null;
   return { score, hint, cues: [...rules.cues, `model:${score}:${probs[score + 1].toFixed(2)}`] };
 }
 
@@ -192,7 +202,12 @@ function readClauses(text: string): FeedbackReading {
     // "this will OOM on a 20GB file. stream it line by line": after a complaint, an imperative that
     // would open a new task says how to fix this one.
     const complainedBefore = read.slice(0, read.length - clauses.length).some((c) => c.complaint !== null || c.polarity <= NEGATIVE_AT);
-    if (complainedBefore && !clauses.some((c) => c.instruction !== null) && clauses[0]?.newTask && !clauses[0].question)
+    if (
+      complainedBefore &&
+      !clauses.some((c) => c.instruction !== null) &&
+      (clauses[0]?.newTask || CODE_VERB.test(clauses[0]?.text ?? '')) &&
+      !clauses[0].question
+    )
       clauses[0] = { ...clauses[0], instruction: 'imperative after a complaint', newTask: false };
     // "tabs, not spaces" / "a summary, not an essay": the contrast is the instruction, whole.
     let first = clauses.findIndex((c) => c.instruction !== null);

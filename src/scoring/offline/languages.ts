@@ -46,7 +46,8 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$|\b(lo (consulto|hablo|pregunto|pienso)|te (digo|cuento) (algo|luego|mañana|después)|(tengo que|déjame|necesito) pensarlo)\b/i,
     negative:
       /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre|(sí|ya),? claro|lo mismo que (antes|me diste)|no me entero|no (compila|carga|arranca|abre|sirve|va|anda|sale|aparece|cambia)|el problema es|lo dije|^no,)\b/i,
-    future: /\b(la próxima( vez)?|para la próxima|para otra vez|en (el )?futuro|a partir de ahora|de ahora en adelante|siempre)\b/i,
+    future:
+      /\b(la próxima( vez)?|para la próxima|para otra vez|en (el )?futuro|a futuro|a partir de ahora|de (ahora|aquí) en adelante|siempre)\b/i,
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|hazla|hazlos|ponlo|ponla|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
@@ -59,7 +60,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     ack: /^(ok|okay|alles klar|verstehe|verstanden|gut)?[,.!\s]*(ich (teste|probiere|schaue) (es|das)? ?(später|morgen|nachher)|mach(e)? ich später)\b|^((ok|okay|ja|gut)[,.!\s]+)?(ok|okay|alles klar|verstanden|mach ruhig|leg los)[.!]*$|\b(mach|schau|frag|teste|probier)(e)? ich (mir )?(\w+ )?(morgen|später|nachher|nächste woche|am wochenende)|\b(morgen|später|nächste woche) (mal )?(schau|frag|teste|probier)|muss ich (mir )?(noch )?überlegen|ich überlege (es )?mir/i,
     negative:
       /\b(funktioniert (immer noch |noch )?nicht|geht (immer noch |noch )?nicht|falsch|fehler|immer noch|schon wieder|nicht (das|was) ich|hab(e)? ich (doch )?schon (versucht|probiert|gemacht)|zu (lang|kompliziert|viel|ausführlich)|hilft nicht|bringt nichts|ich geb(e)? auf|quatsch|unsinn|themaverfehlung|hat nichts mit|am thema vorbei|hä\?|wie bitte\?|na (toll|super|klasse|prima|bravo)|noch verwirrter|gar nichts mehr|^(nee|nö|ne)\b|(kompiliert|startet|lädt|läuft|klappt|öffnet)( \w+)? (immer noch |noch |gar )?nicht|derselbe fehler|dasselbe problem|nervt|richtig ist|korrekt ist|richtig wäre|korrekt wäre|^nein\b)\b/i,
-    future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer)\b/i,
+    future: /\b(nächstes mal|beim nächsten mal|in zukunft|künftig|ab jetzt|von jetzt an|immer(?! noch))\b/i,
     instruction:
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
@@ -72,7 +73,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|faut que j'en parle|faut que je (demande|vérifie|voie)|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
     negative:
       /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|plus rien ne \S+|rien ne (marche|compile|fonctionne|va)|c'est nul|ne sert à rien|j'abandonne|laisse tomber|^quoi \?|^hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
-    future: /(la prochaine fois|à l'avenir|désormais|dorénavant|toujours)/i,
+    future: /(la prochaine fois|les prochaines fois|(pour )?les prochain(e)?s\b|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
       /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|(?:^|[,.!]\s*)change\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:

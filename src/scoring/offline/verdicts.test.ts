@@ -230,3 +230,14 @@ test('round 5, second pass: declines, deferrals, exclaimed praise, ambient compl
   assert.equal(rules('ReactとVueって何が違うんでしたっけ？'), 0);
   assert.equal(rules('et avec Node 22 ça change quoi ?'), 0);
 });
+
+test('a wish for later keeps its hint when the classifier reads the reply as praise; complaint-then-imperative in code words', () => {
+  const [score, hint] = judged('Merci, parfait ! Pour les prochaines fois, mets les dates au format ISO.');
+  assert.equal(score, 1);
+  assert.match(String(hint), /mets les dates au format ISO/);
+  const [wishScore, wish] = judged('Appreciate it. For next time, could you cite the RFC section?');
+  assert.equal(wishScore, 1);
+  assert.match(String(wish), /^(could you )?cite the RFC section$/);
+  assert.deepEqual(judged('this will blow the heap on big inputs. stream it in chunks'), [-1, 'stream it in chunks']);
+  assert.deepEqual(judged('nope. two threads touching that counter = race. needs a lock'), [-1, 'needs a lock']);
+});
