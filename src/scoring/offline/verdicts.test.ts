@@ -238,6 +238,6 @@ test('a wish for later keeps its hint when the classifier reads the reply as pra
   const [wishScore, wish] = judged('Appreciate it. For next time, could you cite the RFC section?');
   assert.equal(wishScore, 1);
   assert.match(String(wish), /^(could you )?cite the RFC section$/);
-  assert.deepEqual(judged('this will blow the heap on big inputs. stream it in chunks'), [-1, 'stream it in chunks']);
+  assert.deepEqual(judged('this will OOM on big inputs. stream it in chunks'), [-1, 'stream it in chunks']);
   assert.deepEqual(judged('nope. two threads touching that counter = race. needs a lock'), [-1, 'needs a lock']);
 });
