@@ -21,6 +21,9 @@ const PLAIN_QUESTION =
 const AMENDS =
   /\b(instead|rather|only|not|no|never|shorter|longer|less|fewer|again|wrong|fix|still|actually|but|why|without|redo|change|remove|drop)\b|n't\b/i;
 
+const ACK_ONLY = /^(?:\W*(?:hm+|ok(?:ay)?|alright|right|i see|sure|yeah|yep|got it|understood|noted)\W*)+$/i;
+const PLAN = /\b(?:i'?ll|i will|i'?m gonna|i'?m going to)\b/i;
+
 /** Whether `sentence` (not the first thing said) asks for more work on the answer. */
 export function asksForMore(sentence: string, clauses: readonly ClauseReading[]): boolean {
   if (AMENDS.test(sentence) || !ASKS.test(sentence) || FUTURE.test(sentence)) return false;
@@ -30,5 +33,8 @@ export function asksForMore(sentence: string, clauses: readonly ClauseReading[])
 
 /** Whether what came before is a result the user took (no complaint, no correction, not a question). */
 export function standsBefore(before: readonly ClauseReading[]): boolean {
+  // "hm ok.", "Got it.", "I'll start monday.": an acknowledgement or a plan takes no result.
+  const said = before.map((c) => c.text).join(' ');
+  if (ACK_ONLY.test(said) || PLAN.test(said)) return false;
   return before.length > 0 && before.every((c) => c.complaint === null && c.instruction === null && c.polarity > -0.25);
 }

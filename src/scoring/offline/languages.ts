@@ -148,7 +148,7 @@ function readLanguage(text: string): Lang {
 
 // "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.
 const STATED_CONTRAST = unicodeBoundaries(
-  /,\s*(no|pas|nicht)\s+(\d|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine)\b|ではなく|じゃなくて/i,
+  /,\s*(no|pas|nicht)\s+(\d+|à|a|en|el|la|le|les|los|las|der|die|das|den|im|in|au|un|une|uno|una|ein|eine|deux|trois|quatre|cinq|six|dos|tres|cuatro|cinco|seis|zwei|drei|vier|fünf|sechs)\b|ではなく|じゃなくて/i,
 );
 
 const ERROR_HANDLING = /gestion des erreurs|manejo de errores|gestión de errores|エラー(処理|ハンドリング)|Fehlerbehandlung/giu;

@@ -241,3 +241,15 @@ test('a wish for later keeps its hint when the classifier reads the reply as pra
   assert.deepEqual(judged('this will OOM on big inputs. stream it in chunks'), [-1, 'stream it in chunks']);
   assert.deepEqual(judged('nope. two threads touching that counter = race. needs a lock'), [-1, 'needs a lock']);
 });
+
+test('a question after an acknowledgement or a plan is not more work on a result; es/fr "X, no/pas N" contradicts', () => {
+  for (const text of [
+    'hm ok. so rebase vs merge?',
+    "Got it. What's next?",
+    "I'll start tomorrow. also what should I pack?",
+    'ok, and where does that file go?',
+  ])
+    assert.equal(rules(text), 0, text);
+  assert.equal(rules('Gracias, pero son 30 sillas, no 25.'), -1);
+  assert.equal(rules('Merci, mais on est cinq, pas quatre.'), -1);
+});
