@@ -148,3 +148,8 @@ test('a fact stated without a cue in ja/zh/de is the hint of a failure; praise a
   assert.equal(correctionHint('Nein, die Hauptstadt von Kanada ist Ottawa.', 'de'), 'die Hauptstadt von Kanada ist Ottawa');
   assert.equal(correctionHint('Está bien, pero en una tabla.', 'es'), null);
 });
+
+test('"it\'s `X`, not `Y`" and a single sentence stating a fact are corrections', () => {
+  assert.equal(correctionHint("it's `git switch -c`, not `git checkout`. checkout does too much", 'en'), "it's `git switch -c`, not `git checkout`.");
+  assert.equal(correctionHint('the ticket says Friday the 9th', 'en'), 'the ticket says Friday the 9th');
+});

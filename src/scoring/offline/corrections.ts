@@ -9,7 +9,7 @@ import type { Lang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
-  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"$€£]))/iu,
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£]))/iu,
   zh: /(应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
   ja: /(ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
   es: /\b(?:tienes que|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
@@ -82,7 +82,6 @@ export function correctionHint(text: string, lang: Lang): string | null {
   }
   // "…. lists are mutable.", "brand color is #1F6F4A", "json doesn't allow trailing commas": after
   // the complaint, a plain statement about a named thing (not "you", "I" or the answer) states the fact.
-  if (parts.length < 2 && !/,\s/.test(text)) return null;
   for (const part of parts) {
     const fact = part.split(/,\s+/).find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
     if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();

@@ -33,3 +33,8 @@ test('a short contrast stays whole; a cut never leaves fewer than two words', ()
   assert.equal(tightenHint('bitte duzen'), 'bitte duzen');
   assert.equal(tightenHint('Keep the headings short, please'), 'Keep the headings short');
 });
+
+test('Japanese praise before けど and a description before "I need" are not part of the fix', () => {
+  assert.equal(tightenHint('構成はいいけど、もっと短くしてほしい'), 'もっと短くしてほしい');
+  assert.equal(tightenHint("it's listing the oldest first, I need the newest first"), 'I need the newest first');
+});

@@ -22,6 +22,10 @@ const ASK_LEAD =
 // The praise before "but": "Schön und gut, aber bitte …", "nice summary but please …".
 // The lead is short (at most four words): a longer one may be the fix itself ("I'd prefer X, but …").
 const PRAISE_THEN = /^(?:[^\s,.!?]+\s+){0,3}[^\s,.!?]+(?:[,，]\s*|\s+)(?:but|aber|pero|mais|但是|不过|就是)\s+/iu;
+// "説明はいいけど、…", "整体不错，就是…": the praise before the Japanese/Chinese "but".
+const PRAISE_THEN_CJK = /^[^、。，,！？]{1,12}(?:けど|けれど|けれども|だけど|ですが)[、,]\s*/u;
+// "it's sorting oldest first, I need newest first": the description before what the user needs.
+const DESCRIPTION_THEN = /^(?:it|this|that)(?:'s| is| was) [^,]+,\s*(?=i (?:need|want|wanted|asked for|said)\b)/iu;
 // "`createdAt` comes back as a string, so please type it as string": the reason before ", so".
 const REASON_THEN = /^[^.!?]*?[,，]\s*so\s+(?=please\b|pls\b)/iu;
 
@@ -57,6 +61,8 @@ export function tightenHint(hint: string): string {
   h = cutIf(h, (t) => t.replace(WHEN, '').replace(WHEN_CJK, ''));
   h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN, ''), true);
+  h = cutIf(h, (t) => t.replace(PRAISE_THEN_CJK, ''), true);
+  h = cutIf(h, (t) => t.replace(DESCRIPTION_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(REASON_THEN, ''));
   h = cutIf(h, (t) => t.replace(ASK_LEAD, ''));
   for (let i = 0; i < 3; i++) {

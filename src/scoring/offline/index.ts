@@ -41,7 +41,7 @@ const CONTRAST =
 
 /** Verbs of code work that wink often tags as nouns ("stream it line by line", "type the payload as …"). */
 const CODE_VERB =
-  /^(?:just |then |pls |please )?(?:stream|aggregate|sum|type|group|filter|cache|batch|wrap|escape|quote|parse|validate|retry|lock|paginate|chunk|index|join|count|pin|bump|upgrade|downgrade|install|import|export|call|pass|set|pipe|log|read|write|load|close|await|catch|throw|raise|sanitize|sanitise|normalize|normalise|debounce|memoize|hash|encode|decode|compare|order|limit|round|cast|guard|mock|seed|migrate|revert|rebase|squash|commit|push|pull|deploy|restart|reload)\b\s+\S/i;
+  /^(?:just |then |pls |please )?(?:output|print|stream|aggregate|sum|type|group|filter|cache|batch|wrap|escape|quote|parse|validate|retry|lock|paginate|chunk|index|join|count|pin|bump|upgrade|downgrade|install|import|export|call|pass|set|pipe|log|read|write|load|close|await|catch|throw|raise|sanitize|sanitise|normalize|normalise|debounce|memoize|hash|encode|decode|compare|order|limit|round|cast|guard|mock|seed|migrate|revert|rebase|squash|commit|push|pull|deploy|restart|reload)\b\s+\S/i;
 
 const DESCRIBES_ANSWER = /^(it|this|that|these|those)('s| is| was| looks| reads| sounds| feels| seems)\b/i;
 
