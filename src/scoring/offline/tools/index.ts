@@ -10,7 +10,7 @@
 
 import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from '../hint-span.ts';
 import { RUNNER_PARSERS } from './runners.ts';
-import { SERVICE_PARSERS } from './services.ts';
+import { NPM_PREFIX, SERVICE_PARSERS } from './services.ts';
 import type { ToolFinding } from './types.ts';
 
 export type { ToolFinding } from './types.ts';
@@ -27,6 +27,7 @@ const TOOL_ERROR_EN =
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
   /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
+const DRY_RUN = /\((?:DRY RUN|dry run|server dry run)\)\s*$|^\[dry[- ]run\]/im;
 /** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
 const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
 const TOOL_ERROR_ZH = /(错误|失败|异常|エラー|失敗)/;
@@ -54,7 +55,7 @@ export function unwrap(text: string): { text: string; exit: number | null } {
  * command with …" (its `npm ERR!` prefixes and line wrap removed).
  */
 export function statedFix(lines: string[]): string | null {
-  const plain = lines.map((l) => l.replace(/^npm (?:ERR!|error)\s?/, ''));
+  const plain = lines.map((l) => l.replace(NPM_PREFIX, ''));
   for (let i = 0; i + 1 < plain.length; i++) {
     // The question alone on its line, the suggestion on the next: Ubuntu's "Command 'pyhton' not
     // found, did you mean:", npm's "Did you mean this?" then "    npm test # Test the project".
@@ -73,13 +74,16 @@ export function statedFix(lines: string[]): string | null {
   const joined = plain.join(' ').replace(/\s+/g, ' ');
   const retry = /\b(retry|try again|re-?run)\b[^.]*?\bwith\b.+?(?=\s+to\s|[.;]\s|[.;]?$)/i.exec(joined);
   if (retry !== null) return retry[0].trim();
+  // PyTorch's "… try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation".
+  const setting = /\btry setting [\w.-]+=\S*[^\s.,;]/i.exec(joined);
+  if (setting !== null) return setting[0];
   const missing = /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?:? ['"`]?[\w.-]+['"`]?/i.exec(joined);
   if (missing !== null) return missing[0];
   // A sentence that tells the reader what to do: "Please select a different name and try again.",
   // "Grant the role 'roles/run.admin' to the service account.", up to its first comma (a dot
   // inside a name does not end it).
   const advice =
-    /(?:^|[.:;!]\s+)((?:Please|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b(?:[^.,;]|\.(?=\S))*)/.exec(
+    /(?:^|[.:;!]\s+)((?:[Pp]lease|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b(?:[^.,;]|\.(?=\S))*)/.exec(
       joined,
     );
   return advice !== null ? advice[1].trim() : null;
@@ -123,6 +127,8 @@ export function readToolOutputByRules(raw: string): ToolReading {
   const failures = found.filter((f) => f.score === -1);
   const cues = found.map((f) => f.cue);
   if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines), cues };
+  // A dry run previews: rsync's "(DRY RUN)", kubectl's "(dry run)", a script's "[dry-run]" lines.
+  if (DRY_RUN.test(text)) return { score: 0, hint: null, cues: [...cues, 'dry run'] };
   const successes = found.filter((f) => f.score === 1);
   if (successes.length > 0) return { score: 1, hint: successes.find((f) => f.hint !== null)?.hint ?? null, cues };
   if (found.length > 0) return { score: 0, hint: null, cues };

@@ -4,6 +4,16 @@
 
 import { cleanHint, finding, type ToolFinding, type ToolParser } from './types.ts';
 
+/**
+ * What a sentence with a conditional lead-in says to do: "If you wish to install a non-Debian
+ * package, create a virtual environment using python3 -m venv path/to/venv." → the action after
+ * the comma (a dot inside a name or path does not end it).
+ */
+export function afterCondition(text: string): string | null {
+  const m = /\bIf you (?:wish|want|need) to [^,.]+,\s*((?:[^.]|\.(?=\S))+)/i.exec(text.replace(/\s+/g, ' '));
+  return m !== null ? cleanHint(m[1]) : null;
+}
+
 /** The field a validation error names as missing, from common JSON error shapes. */
 function missingField(text: string): string | null {
   // FastAPI/pydantic: {"loc": ["body", "email"], "msg": "field required"} (any order).
@@ -149,15 +159,27 @@ const sql: ToolParser = (text) => {
 function gitAdvice(text: string): string | null {
   const merge = /^Automatic merge failed; (.+)$/m.exec(text);
   if (merge !== null) return cleanHint(merge[1]);
+  // A checkout over local changes: "Please commit your changes or stash them before you switch branches."
+  const please = /^Please ((?:commit|stash|move|remove)\b.+?)(?: before .+)?\.?$/m.exec(text);
+  if (please !== null) return cleanHint(please[1]);
   const advice = [...text.matchAll(/^hint: ?(.*)$/gm)].map((m) => m[1].trim()).join(' ');
   const act = advice
     .split(/(?<=\.)\s+(?=[A-Z])/)
     .find((h) => /\b(?:integrate|pull|resolve|fix|commit|stash|use|run)\b/i.test(h) && !/^(?:See|To abort|You can instead)\b/.test(h));
-  return act !== undefined ? cleanHint(act.replace(/\(e\.g\.,?\s*|\)/g, '')) : null;
+  if (act === undefined) return null;
+  // "If you want to integrate the remote changes, use 'git pull' before pushing again": what to do
+  // comes after the condition.
+  return afterCondition(act) ?? cleanHint(act.replace(/\(e\.g\.,?\s*|\)/g, ''));
 }
 
 const git: ToolParser = (text) => {
   const out: ToolFinding[] = [];
+  // A mistyped subcommand: "git: 'stauts' is not a git command." then "The most similar command is"
+  // and the command on its own indented line.
+  if (/^git: '[^']+' is not a git command\b/m.test(text)) {
+    const similar = /^The most similar commands? (?:is|are)\s*\n[ \t]+(\S+)/m.exec(text);
+    return [finding(-1, 'git:not a command', similar !== null ? similar[1] : null)];
+  }
   if (
     /! \[(?:rejected|remote rejected)\]|error: failed to push|^CONFLICT \(|Automatic merge failed|^fatal: (?!\[)|^error: (?:pathspec|Your local changes)/m.test(
       text,
@@ -177,17 +199,35 @@ const git: ToolParser = (text) => {
   return out;
 };
 
+/**
+ * The fix a package manager's error states in words no other reading owns: pip's "If you wish to
+ * …, create a virtual environment using python3 -m venv path/to/venv", pnpm's `use "pnpm install
+ * --no-frozen-lockfile"`. Log prefixes (`npm ERR!`, a build step's timestamp) are not words.
+ */
+function packageAdvice(text: string): string | null {
+  const plain = text
+    .split('\n')
+    .map((l) => l.replace(NPM_PREFIX, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  const use = /\buse (["'`])[^"'`]{3,}\1/.exec(plain);
+  return afterCondition(plain) ?? (use !== null ? use[0] : null);
+}
+
+/** npm's line prefix, also after a build log's step number or timestamp ("#12 0.915 npm ERR! "). */
+export const NPM_PREFIX = /^(?:#\d+\s+)?(?:\d+\.\d+\s+)?npm (?:ERR!|error)\s?/;
+
 const packages: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   // Command-not-found with an install suggestion (Ubuntu's handler).
   const install = /can be installed with:?\s*\n?\s*((?:sudo )?(?:apt|apt-get|snap|dnf|brew|pip|npm) install \S+)/.exec(text);
   if (
-    /\bnpm (?:ERR!|error)|^E: |^ERROR: (?:Could not|No matching|Cannot)|error: externally-managed|Could not resolve dependencies|^error Command failed/m.test(
+    /\bnpm (?:ERR!|error)|^\s*ERR_PNPM_\w+|^E: |^ERROR: (?:Could not|No matching|Cannot)|error: externally-managed|Could not resolve dependencies|^error Command failed/m.test(
       text,
     )
   ) {
     const stated = /(?:retry (?:with|using)|[Tt]ry (?:running|again with)|rerun with)\s+(.+)$/m.exec(text);
-    out.push(finding(-1, 'package manager error', stated !== null ? cleanHint(`retry with ${stated[1]}`) : null));
+    out.push(finding(-1, 'package manager error', stated !== null ? cleanHint(`retry with ${stated[1]}`) : packageAdvice(text)));
   } else if (install !== null) out.push(finding(-1, 'command not found', cleanHint(install[1])));
   // composer: "Problem 1" then "  - Root composer.json requires php ^8.2 but your php version …":
   // the requirement it names is what to meet.
@@ -201,7 +241,7 @@ const packages: ToolParser = (text) => {
   return out;
 };
 
-const deploy: ToolParser = (text) => {
+const deploy: ToolParser = (text, lines) => {
   const out: ToolFinding[] = [];
   // kubectl
   if (/^No resources found\b/m.test(text)) out.push(finding(0, 'kubectl:none'));
@@ -231,6 +271,11 @@ const deploy: ToolParser = (text) => {
   if (/^[ \t]*✘ |^Error response from daemon:/m.test(text)) out.push(finding(-1, 'docker:error'));
   else if (/^[ \t]*✔ (?:Container|Network|Volume) \S+\s+(?:Started|Created|Running|Healthy|Recreated)\b/m.test(text))
     out.push(finding(1, 'compose:started'));
+  // aws s3 cp/sync/mv: every line "upload: dist/a.js to s3://bucket/a.js" (or download, copy,
+  // delete, move), with its progress lines, reports a transfer done.
+  const transfers = lines.filter((l) => /^(?:upload|download|copy|delete|move): \S/.test(l));
+  if (transfers.length > 0 && transfers.length + lines.filter((l) => /^Completed \S+/.test(l)).length === lines.length)
+    out.push(finding(1, 'aws s3:transferred'));
   // alembic / migrations
   if (/Running upgrade \S* ?-> \S+|^Applying \S+\.\.\. OK$|^[ \t]*Applying \S+ OK|Migrations? (?:applied|complete)/m.test(text))
     out.push(finding(1, 'migration ran'));

@@ -304,3 +304,87 @@ test('a CLI that is not signed in fails; the phrase naming the sign-in command i
     [-1, "may require 'docker login'"],
   );
 });
+
+test('git: the action after "If you want to …,", a checkout over local changes, a mistyped subcommand', () => {
+  const push = [
+    ' ! [rejected]        trunk -> trunk (non-fast-forward)',
+    "error: failed to push some refs to 'git.example.org:ops/infra.git'",
+    'hint: Updates were rejected because the tip of your current branch is behind',
+    'hint: its remote counterpart. If you want to integrate the remote changes,',
+    "hint: use 'git pull --rebase' before pushing again.",
+    "hint: See the 'Note about fast-forwards' in 'git push --help' for details.",
+  ];
+  assert.deepEqual(read(push.join('\n')), [-1, "use 'git pull --rebase' before pushing again"]);
+  const checkout = [
+    'error: Your local changes to the following files would be overwritten by checkout:',
+    '\tlib/billing.rb',
+    'Please commit your changes or stash them before you switch branches.',
+    'Aborting',
+  ];
+  assert.deepEqual(read(checkout.join('\n')), [-1, 'commit your changes or stash them']);
+  assert.deepEqual(read("git: 'comit' is not a git command. See 'git --help'.\n\nThe most similar command is\n\tcommit"), [-1, 'commit']);
+});
+
+test('package managers: the action a condition leads to, pnpm\'s `use "…"`, a build log\'s npm lines joined cleanly', () => {
+  const pip = [
+    'error: externally-managed-environment',
+    '',
+    '× This environment is externally managed',
+    '╰─> To install Python packages system-wide, try apt install',
+    '    python3-xyz, where xyz is the package you are trying to',
+    '    install.',
+    '',
+    '    If you wish to install a non-Debian-packaged Python package,',
+    '    create a virtual environment using python3 -m venv ~/envs/tools.',
+    '    Then use ~/envs/tools/bin/python and ~/envs/tools/bin/pip. Make',
+    '    sure you have python3-full installed.',
+  ];
+  assert.deepEqual(read(pip.join('\n')), [-1, 'create a virtual environment using python3 -m venv ~/envs/tools']);
+  const pnpm = [
+    ' ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "frozen-lockfile" because pnpm-lock.yaml is not up to date with apps/web/package.json',
+    '',
+    'Note that in CI environments this setting is true by default. If you still need to run install in such cases, use "pnpm i --no-frozen-lockfile"',
+  ];
+  assert.deepEqual(read(pnpm.join('\n')), [-1, 'use "pnpm i --no-frozen-lockfile"']);
+  const docker = [
+    ' => ERROR [deps 3/5] RUN npm ci                                          2.2s',
+    '#9 1.204 npm ERR! code EUSAGE',
+    '#9 1.206 npm ERR! The `npm ci` command needs an existing lockfile with lockfileVersion >= 1.',
+    '#9 1.207 npm ERR! Run an install with npm@5 or',
+    '#9 1.207 npm ERR! later to generate a package-lock.json file, then try again.',
+  ];
+  assert.deepEqual(read(docker.join('\n')), [-1, 'Run an install with npm@5 or later to generate a package-lock.json file']);
+});
+
+test('the shell: "try setting X=Y", a lower-case "please …" after a semicolon', () => {
+  const oom = [
+    'Traceback (most recent call last):',
+    '  File "fit.py", line 88, in <module>',
+    'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.6 to avoid fragmentation.',
+  ];
+  assert.deepEqual(read(oom.join('\n')), [-1, 'try setting PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.6']);
+  const alembic =
+    "ERROR [alembic.util.messaging] Multiple head revisions are present for given argument 'head'; please specify a specific target revision, '<branchname>@head' to narrow to a specific head, or 'heads' for all heads";
+  assert.deepEqual(read(alembic), [-1, 'please specify a specific target revision']);
+});
+
+test('a dry run previews (no verdict); an aws s3 transfer listing is work done', () => {
+  const rsync = [
+    'sending incremental file list',
+    'music/2023/track01.flac',
+    'deleting music/tmp/cover.jpg',
+    '',
+    'sent 812 bytes  received 40 bytes  1,704.00 bytes/sec',
+    'total size is 1.02G  speedup is 1,197,183.10 (DRY RUN)',
+  ];
+  assert.deepEqual(read(rsync.join('\n')), [0, null]);
+  assert.deepEqual(read('statefulset.apps/cache configured (dry run)\nsecret/cache-auth created (dry run)'), [0, null]);
+  assert.deepEqual(read('[dry-run] 412 rows would be archived\n[dry-run] nothing written'), [0, null]);
+  const s3 = [
+    'upload: build/main.css to s3://docs-site-stage/main.css',
+    'upload: build/index.html to s3://docs-site-stage/index.html',
+    'delete: s3://docs-site-stage/old.html',
+  ];
+  assert.deepEqual(read(s3.join('\n')), [1, null]);
+  assert.deepEqual(read('upload failed: build/a.zip to s3://b/a.zip An error occurred (AccessDenied)'), [-1, null]);
+});
