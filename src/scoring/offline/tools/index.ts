@@ -3,6 +3,7 @@
 // compilers, HTTP/JSON APIs, SQL clients, git, package managers, deploy tools, the shell,
 // informational output) and gives a verdict or nothing, plus the fix the output states. Then:
 //   any failure → −1 (a summary that says "1 failed, 41 passed" fails);
+//   else a dry run ("(DRY RUN)", "(dry run)", "[dry-run]") → 0, it only previews;
 //   else any success → +1; else information only (clean tree, version, empty list) → 0;
 //   nothing recognised → the old keyword reading (error words → −1, anything else → +1).
 // Hints come only from failures, and from a successful build's warning `help:` line: the
@@ -128,7 +129,8 @@ export function readToolOutputByRules(raw: string): ToolReading {
   const cues = found.map((f) => f.cue);
   if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines), cues };
   // A dry run previews: rsync's "(DRY RUN)", kubectl's "(dry run)", a script's "[dry-run]" lines.
-  if (DRY_RUN.test(text)) return { score: 0, hint: null, cues: [...cues, 'dry run'] };
+  const dryRun = DRY_RUN.test(text);
+  if (dryRun && found.length > 0) return { score: 0, hint: null, cues: [...cues, 'dry run'] };
   const successes = found.filter((f) => f.score === 1);
   if (successes.length > 0) return { score: 1, hint: successes.find((f) => f.hint !== null)?.hint ?? null, cues };
   if (found.length > 0) return { score: 0, hint: null, cues };
@@ -136,6 +138,7 @@ export function readToolOutputByRules(raw: string): ToolReading {
   const cleaned = text.replace(BENIGN_ERROR, '');
   const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
   if (hit !== null) return { score: -1, hint: statedFix(lines), cues: [`tool_error:"${hit[0]}"`] };
+  if (dryRun) return { score: 0, hint: null, cues: ['dry run'] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
   // Output that says it did something is a success; a listing, a table or a bare value is
   // information; other output (a program's own words) is taken as done.

@@ -380,6 +380,7 @@ test('a dry run previews (no verdict); an aws s3 transfer listing is work done',
   assert.deepEqual(read(rsync.join('\n')), [0, null]);
   assert.deepEqual(read('statefulset.apps/cache configured (dry run)\nsecret/cache-auth created (dry run)'), [0, null]);
   assert.deepEqual(read('[dry-run] 412 rows would be archived\n[dry-run] nothing written'), [0, null]);
+  assert.deepEqual(read('[dry-run] error: could not reach db-replica-2:5432'), [-1, null]);
   const s3 = [
     'upload: build/main.css to s3://docs-site-stage/main.css',
     'upload: build/index.html to s3://docs-site-stage/index.html',
