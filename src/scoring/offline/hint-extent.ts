@@ -29,9 +29,10 @@ const DESCRIPTION_THEN = /^(?:it|this|that)(?:'s| is| was) [^,]+,\s*(?=i (?:need
 // "`createdAt` comes back as a string, so please type it as string": the reason before ", so".
 const REASON_THEN = /^[^.!?]*?[,，]\s*so\s+(?=please\b|pls\b)/iu;
 
-// ", not local time", ", pas l'inverse", ", nicht im JDK-Ordner", ", no UTC", "，不是7小时", "instead of …".
+// ", not local time", ", pas l'inverse", ", nicht im JDK-Ordner", "，不是7小时", "instead of …" (", no X" is
+// one more constraint in English: "full sentences, no headings").
 const REJECTED =
-  /\s*(?:[,，]\s*(?:not|pas|nicht|no(?! need)|不是)\s+[^,，]+|\s+(?:instead of|rather than)\s+[^,，]+|(?<=\brather\b.*)\s+than\s+[^,，]+)$/iu;
+  /\s*(?:[,，]\s*(?:not|pas|nicht|不是)\s+[^,，]+|\s+(?:instead of|rather than)\s+[^,，]+|(?<=\brather\b.*)\s+than\s+[^,，]+)$/iu;
 
 // A reason or aside after the fix: a clause with its own subject after a comma, "would be cool too".
 // An aside that is never part of a fix: "…, but this one's fine", "… would be cool too", "… though".

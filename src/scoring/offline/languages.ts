@@ -37,12 +37,12 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|(もっと|より)[^。、]+で$|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|爆速|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
+      /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|爆速|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|通りました|指摘(は)?(なし|ありません|なかった)|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
     more: /^(次は|ついでに|あと|それと|じゃあ|では)|(も|を)?(教えて|お願い|頼む|作って)(もらえ(ます|る)?)?[？?]?$/,
   },
   es: {
     approve:
-      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores)|no me puedo quejar|ya (tengo|funciona|va|anda|sirve)\b[^.!?]*\b(otra vez|de nuevo))\b/i,
+      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores|se (envía|duplica|repite|cuelga|rompe)\w*)|no me puedo quejar|ya (tengo|funciona|va|anda|sirve)\b[^.!?]*\b(otra vez|de nuevo))\b/i,
     ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$|\b(lo (consulto|hablo|pregunto|pienso)|te (digo|cuento) (algo|luego|mañana|después)|(tengo que|déjame|necesito) pensarlo)\b/i,
     negative:
       /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre|(sí|ya),? claro|lo mismo que (antes|me diste)|no me entero|no (compila|carga|arranca|abre|sirve|va|anda|sale|aparece|cambia)|el problema es|lo dije|^no,)\b/i,
@@ -51,7 +51,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|hazla|hazlos|ponlo|ponla|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé)\b/i,
+      /\b(gracias|perfecto|genial|excelente|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé|listo)\b/i,
     more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {
@@ -77,7 +77,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|(?:^|[,.!]\s*)change\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
     positive:
-      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|ça marche maintenant|c'est réglé|j'ai compris|génie|adoré|remarche|ça tourne|c'est bon|nickel|au top|c'est clair|unanimité|(passe|marche|fonctionne) (enfin|maintenant))/i,
+      /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|passe enfin|ça marche maintenant|c'est réglé|j'ai compris|génie|adoré|remarche|ça tourne|c'est bon|nickel|au top|c'est clair|unanimité|(passe|marche|fonctionne) (enfin|maintenant))/i,
     more: /(^|[.!?]\s*)(et )?(maintenant|ensuite|du coup|après)\b|^et (pour|comment|si)\b/i,
   },
 };
@@ -104,7 +104,7 @@ const WORDS: Record<'es' | 'de' | 'fr', ReadonlySet<string>> = {
     ),
   ),
   fr: new Set(
-    "le la les une des du de est c'est ça pas je tu il on nous vous merci avec sans pour mais très toujours encore rien mets plaît que qui quoi quel quelle comment pourquoi ce cette mon ma mes ton ta tes y été était fait faut bon bien oui dans sur au aux et t'es t'as j'ai c'était là ici alors aussi peux peut veux suis avait moi toi lui leur autre chose sujet attends oups dsl mdr parfait génial voilà bah ben hein tout plus me".split(
+    "le la les une des du de est c'est ça pas je tu il on nous vous merci avec sans pour mais très toujours encore rien mets plaît que qui quoi quel quelle comment pourquoi ce cette mon ma mes ton ta tes y été était fait faut bon bien oui dans sur au aux et t'es t'as j'ai c'était là ici alors aussi peux peut veux suis avait moi toi lui leur autre chose sujet attends oups dsl mdr parfait génial voilà bah ben hein tout plus me enfin passe".split(
       ' ',
     ),
   ),
