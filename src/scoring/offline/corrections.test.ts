@@ -150,6 +150,9 @@ test('a fact stated without a cue in ja/zh/de is the hint of a failure; praise a
 });
 
 test('"it\'s `X`, not `Y`" and a single sentence stating a fact are corrections', () => {
-  assert.equal(correctionHint("it's `git switch -c`, not `git checkout`. checkout does too much", 'en'), "it's `git switch -c`, not `git checkout`.");
+  assert.equal(
+    correctionHint("it's `git switch -c`, not `git checkout`. checkout does too much", 'en'),
+    "it's `git switch -c`, not `git checkout`.",
+  );
   assert.equal(correctionHint('the ticket says Friday the 9th', 'en'), 'the ticket says Friday the 9th');
 });
