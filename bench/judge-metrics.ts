@@ -167,4 +167,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-6': ['heldout-6'],
   // Written blind for training from the same brief as heldout-7 (stop 33).
   'train-blind-3': ['train-blind-3'],
+  // Written blind from the same brief at the end of round 5 (stop 33); scored once before any use.
+  'train-blind-4': ['train-blind-4'],
 };
