@@ -156,3 +156,14 @@ test('"it\'s `X`, not `Y`" and a single sentence stating a fact are corrections'
   );
   assert.equal(correctionHint('the ticket says Friday the 9th', 'en'), 'the ticket says Friday the 9th');
 });
+
+test('round 5, third pass: "you need X", "expected X, got Y", "…, es muss X sein", zh "忘了 X", contrasts with paths', () => {
+  assert.equal(
+    correctionHint('no, helm says unknown flag. you need helm upgrade --install for that', 'en'),
+    'you need helm upgrade --install for that',
+  );
+  assert.equal(correctionHint('It builds but the result is off for 4: expected 24, got 6', 'en'), 'expected 24, got 6');
+  assert.equal(correctionHint('Du summierst die falsche Spalte, es muss betrag sein', 'de'), 'es muss betrag sein');
+  assert.equal(correctionHint('为什么返回空？函数里忘了 return 吧', 'zh'), '忘了 return 吧');
+  assert.equal(correctionHint('Still 404. Also the route is /v2/items, not /items', 'en'), 'Also the route is /v2/items, not /items');
+});

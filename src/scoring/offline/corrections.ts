@@ -9,8 +9,8 @@ import type { Lang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
-  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£]))/iu,
-  zh: /(应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£]))/iu,
+  zh: /(应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|(?<=[里中上])(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
   ja: /(ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
   es: /\b(?:tienes que|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
   de: /\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
@@ -18,7 +18,7 @@ const OPENING: Record<Lang, RegExp> = {
 };
 // Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
 const CONTRAST: Record<Lang, RegExp> = {
-  en: /\d\S*(?: [\p{L}.]+){0,2}\.? not \d|,\s*not\s+(?!what|that|how|quite|really|sure|even|at all|bad|great|good|helpful)[\p{L}\d'"$€£]|\binstead of\b|\brather than\b/iu,
+  en: /\d\S*(?: [\p{L}.]+){0,2}\.? not \d|,\s*not\s+(?!what|that|how|quite|really|sure|even|at all|bad|great|good|helpful)[\p{L}\d'"$€£/`.]|\binstead of\b|\brather than\b/iu,
   zh: /是[^，。,]{1,20}不是|不是[^，。,]{1,20}(?:而是|[，,]是)/,
   ja: /(ではなく|じゃなく)/,
   es: /,\s*no\s+[\p{L}\d'"]/iu,
@@ -55,7 +55,18 @@ export function correctionHint(text: string, lang: Lang): string | null {
     if (open !== null) {
       // The cue opens a clause ("…, but you left out X"): start there; at the start, keep it all.
       const before = part.slice(0, open.index);
-      const cut = /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*$/i.test(before) ? open.index : 0;
+      // "…, es muss anzahl sein": a subject pronoun between the comma and the cue stays with the cue.
+      const pronoun = /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*((?:es|das|it|that|this|il|ça|on)\s+)$/i.exec(
+        before,
+      );
+      const cut =
+        pronoun !== null
+          ? open.index - pronoun[1].length
+          : /^(?:忘|漏)了/.test(open[0])
+            ? open.index
+            : /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*$/i.test(before)
+              ? open.index
+              : 0;
       return part.slice(cut).trim();
     }
     // "It looks like a slide deck, not an essay" describes the answer; it does not say what to write.
@@ -117,7 +128,7 @@ const FACT_INTL: Record<Exclude<Lang, 'en'>, RegExp> = {
   fr: /\b(?:c'est|est|sont|était|étaient|il y a|y en a|fait|font|coûte|coûtent)\s+\S/iu,
 };
 const NOT_FACT_INTL =
-  /你|您|我|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
+  /你|您|我|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
 
 /** A stated fact in a non-English reply: the last clause with a copula that does not complain. */
 function statedFactIntl(parts: string[], lang: Exclude<Lang, 'en'>): string | null {

@@ -24,6 +24,8 @@ const ASK_LEAD =
 const PRAISE_THEN = /^(?:[^\s,.!?]+\s+){0,3}[^\s,.!?]+(?:[,，]\s*|\s+)(?:but|aber|pero|mais|但是|不过|就是)\s+/iu;
 // "説明はいいけど、…", "整体不错，就是…": the praise before the Japanese/Chinese "but".
 const PRAISE_THEN_CJK = /^[^、。，,！？]{1,12}(?:けど|けれど|けれども|だけど|ですが)[、,]\s*/u;
+// "变量名能不能改成英文": the request, from its verb.
+const ASK_CJK = /^[^，。？！]{0,8}?(?:能不能|可不可以|能否|麻烦)(?=[改换用加删去写放])/u;
 // "it's sorting oldest first, I need newest first": the description before what the user needs.
 const DESCRIPTION_THEN = /^(?:it|this|that)(?:'s| is| was) [^,]+,\s*(?=i (?:need|want|wanted|asked for|said)\b)/iu;
 // "`createdAt` comes back as a string, so please type it as string": the reason before ", so".
@@ -39,7 +41,7 @@ const REJECTED =
 const ASIDE =
   /(?:\s*[,，]?\s*(?:[Bb]ut|mais|aber|pero)\s+(?:this one|that one|this was|this is|pour celui-ci|celui-ci|hier|este|esta vez|dieses? mal)\b[^,，]*|\s+would be (?:cool|nice|great|good|helpful|better)\b[^,，]*|\s+(?:though|too|as well))[.!?]*$/u;
 const TRAILING =
-  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
+  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
 const TRAILING_PLEASE = /\s*[,，]?\s*(?:please|pls|plz|bitte|por favor|porfa|s'il te pla[iî]t|stp|svp)[.!?]*$/iu;
 
 /**
@@ -63,6 +65,7 @@ export function tightenHint(hint: string): string {
   h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN_CJK, ''), true);
+  h = cutIf(h, (t) => t.replace(ASK_CJK, ''), true);
   h = cutIf(h, (t) => t.replace(DESCRIPTION_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(REASON_THEN, ''));
   h = cutIf(h, (t) => t.replace(ASK_LEAD, ''));

@@ -138,6 +138,8 @@ function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
   // ja/es/de/fr: a complaint cue keeps −1 from flipping to +1, praise cues alone keep +1 from flipping to −1.
   if (rules.score === -1 && score === 1 && rules.cues.some((c) => /^\w\w:negative:/.test(c))) return true;
   if (rules.score === 1 && score === -1 && rules.cues.every((c) => /^\w\w:positive:/.test(c))) return true;
+  // "Listo, el build salió sin errores", "no errors anymore": a negation that approves is read on purpose.
+  if (rules.score === 1 && score === -1 && /^(\w\w:)?approving negation$/.test(rules.cues[0] ?? '')) return true;
   // A complaint, or a negative clause next to a correction ("That ended abruptly. Always sign off …").
   if (rules.score === -1 && score === 1)
     return rules.cues.some((c) => /^complaint:/.test(c)) || (rules.hint !== null && rules.cues.some((c) => /^negative:/.test(c)));

@@ -32,17 +32,17 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え)|(崩れ|落ち|固まら|止まら)(なく|ず)なり)/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|[^ご]すぎ(る|ます|て|です|かな|じゃ)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
+      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
     future: /(次回(から|は)?|次から(は)?|(?<!じゃあ|では)次は(?![^。！？]*も)|今後(は)?|これから(は)?)/,
     instruction:
-      /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|(もっと|より)[^。、]+で$|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
+      /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|(もっと|より)[^。、]+で$|ないと(ダメ|だめ|いけない|まずい)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
       /(ありがと|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|爆速|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|通りました|指摘(は)?(なし|ありません|なかった)|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
     more: /^(次は|ついでに|あと|それと|じゃあ|では)|(も|を)?(教えて|お願い|頼む|作って)(もらえ(ます|る)?)?[？?]?$/,
   },
   es: {
     approve:
-      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|ya no (falla|da error|se cuelga|hay errores|se (envía|duplica|repite|cuelga|rompe)\w*)|no me puedo quejar|ya (tengo|funciona|va|anda|sirve)\b[^.!?]*\b(otra vez|de nuevo))\b/i,
+      /\b(ninguna queja|sin quejas|nada que (objetar|añadir|cambiar)|así está bien|déjalo así|(salió|sale|quedó) sin (errores|problemas|fallos)|ya no (falla|da error|se cuelga|hay errores|se (envía|duplica|repite|cuelga|rompe)\w*)|no me puedo quejar|ya (tengo|funciona|va|anda|sirve)\b[^.!?]*\b(otra vez|de nuevo))\b/i,
     ack: /^(vale|ok|de acuerdo|entendido|bueno|claro|dale)?[,.!\s]*(lo (pruebo|probaré|reviso|miro)|luego|después|más tarde|mañana)\b|^(vale|ok|de acuerdo|entendido|claro|dale|adelante)[.!]*$|\b(lo (consulto|hablo|pregunto|pienso)|te (digo|cuento) (algo|luego|mañana|después)|(tengo que|déjame|necesito) pensarlo)\b/i,
     negative:
       /\b(no funciona|sigue (sin|fallando|dando|igual|mal)|error|errores|mal|incorrect[oa]|equivocad[oa]|no es lo que|no sirve|otra vez|de nuevo|ya (lo )?(intenté|probé|hice)|no tiene nada que ver|me rindo|demasiado|no entiendo|qué\?|en serio\?|nada que ver|fatal|un desastre|(sí|ya),? claro|lo mismo que (antes|me diste)|no me entero|no (compila|carga|arranca|abre|sirve|va|anda|sale|aparece|cambia)|el problema es|lo dije|^no,)\b/i,
@@ -75,7 +75,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux)|hors sujet|n'importe quoi|plus rien ne \S+|rien ne (marche|compile|fonctionne|va)|c'est nul|ne sert à rien|j'abandonne|laisse tomber|^quoi \?|^hein \?|(bah|ben|eh bien) bravo|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|les prochaines fois|(pour )?les prochain(e)?s\b|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
-      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|(?:^|[,.!]\s*)change\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+)/i,
+      /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|(?:^|[,.!]\s*)change\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+|\b(tutoie|vouvoie|\w+(?:e|ez))-(?:le|la|les|moi|nous|lui)\b)/i,
     positive:
       /(merci|parfait|génial|super|excellent|ça marche|ça fonctionne|impeccable|nickel|\btop\b|bravo|exactement|très utile|ça roule|formidable|passe enfin|ça marche maintenant|c'est réglé|j'ai compris|génie|adoré|remarche|ça tourne|c'est bon|nickel|au top|c'est clair|unanimité|(passe|marche|fonctionne) (enfin|maintenant))/i,
     more: /(^|[.!?]\s*)(et )?(maintenant|ensuite|du coup|après)\b|^et (pour|comment|si)\b/i,

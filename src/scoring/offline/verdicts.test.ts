@@ -253,3 +253,22 @@ test('a question after an acknowledgement or a plan is not more work on a result
   assert.equal(rules('Gracias, pero son 30 sillas, no 25.'), -1);
   assert.equal(rules('Merci, mais on est cinq, pas quatre.'), -1);
 });
+
+test('round 5, third pass: curiosity and holding off are asides; results stated as absent errors or easy fixes are +1; zh retry-on-failure is a feature', () => {
+  for (const text of [
+    'why a map and not an object? just curious',
+    '¿Qué hace el -p? por curiosidad',
+    "Let's hold off for now, legal hasn't signed off.",
+    'Otra pregunta que no tiene nada que ver: ¿cómo instalo Docker?',
+  ])
+    assert.equal(rules(text), 0, text);
+  for (const text of [
+    "it's aligned now. can't believe it was that simple",
+    'ty, pushed without the password prompt finally',
+    'Listo, el build salió sin errores',
+  ])
+    assert.equal(rules(text), 1, text);
+  assert.equal(rules('可以的，接下来帮我加个失败重试吧'), 1);
+  assert.equal(rules('太强了，接口从两秒降到两百毫秒以内'), 1);
+  assert.equal(rules('いや、それ前にも試しました'), -1);
+});
