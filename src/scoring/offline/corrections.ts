@@ -94,7 +94,7 @@ export function correctionHint(text: string, lang: Lang): string | null {
   // "…. lists are mutable.", "brand color is #1F6F4A", "json doesn't allow trailing commas": after
   // the complaint, a plain statement about a named thing (not "you", "I" or the answer) states the fact.
   for (const part of parts) {
-    const fact = part.split(/,\s+/).find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
+    const fact = part.split(/,\s+|\s+and\s+(?=(?:the|my|our|its)\s)/).find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
     if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();
   }
   return null;
@@ -203,7 +203,7 @@ export function isBareRedo(instruction: string): boolean {
     words.length > 0 &&
     words.length <= 8 &&
     words.every((w) => REDO_WORDS.has(w)) &&
-    /redo|re-do|recalc|recomp|recount|recheck|re-check|again|nochmal|noch mal|neu|korrig|refai|encore|vuelve|vuelva|rehaz|de nuevo|otra vez|calcul|rechne|cuenta|cuéntalo/i.test(
+    /redo|re-do|recalc|recomp|recount|recheck|re-check|again|^\W*(?:pls|please|plz)?\s*fix\b|nochmal|noch mal|neu|korrig|refai|encore|vuelve|vuelva|rehaz|de nuevo|otra vez|calcul|rechne|cuenta|cuéntalo/i.test(
       text,
     )
   );

@@ -492,6 +492,9 @@ function findInstruction(rest: Token[], lower: string, openers: Set<string>): { 
   if ((head.text === 'do' && (second?.text === "n't" || second?.text === 'not')) || (NEGATIVE_IMPERATIVES.has(head.text) && !told))
     return { instruction: 'negative imperative', newTask: false };
   if (LIMIT.test(lower)) return { instruction: 'limit', newTask: false };
+  // "…, pls fix", "please fix that": a bare request to fix what the clause before described.
+  if (/^\W*(?:pls|please|plz|can you|could you)\s+fix(?:\s+(?:it|this|that|them|pls|please))?\W*$/.test(lower))
+    return { instruction: 'request', newTask: false };
   if (FUTURE.test(lower)) return { instruction: 'from now on', newTask: false };
   // "Image is 180MB instead of 1.2GB" reports a result; "use tabs instead of spaces" asks for a change.
   if (/\b(instead( of)?|rather than)\b/.test(lower) && !/\d\S*\s+instead of\s+(?:~|about |around )?\d/.test(lower))

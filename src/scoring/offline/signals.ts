@@ -15,7 +15,7 @@ const APPROVING_NEGATION =
   /\b(nothing to (add|complain about|change|fix|criticise|criticize)|no complaints?|can'?t complain|(leave|keep) it (like that|as is|as it is)|(fine|good|ok) as (is|it is)|(is|are) (gone|fixed) now|no (more )?\w+ (any ?more|now)|(doesn'?t|does not|don'?t|isn'?t|no longer|not) (?!(?:exist|work|load|compile|run|build|start|show|open|respond|connect|install|import|help|support|apply|render|print|return|save|sync|boot|launch|match|fit|exists|works|loads|compiles|runs|builds|starts|shows|opens|responds|connects|installs|imports|helps|supports|applies|renders|prints|returns|saves|syncs|boots|launches|matches|fits|working|loading|compiling|running|building|starting|showing|opening|responding|connecting|installing|importing|helping|supporting|applying|rendering|printing|returning|saving|syncing|booting|launching|matching)\b)\w+(ing)? (any ?more|now)\b|\b(leak|error|errors|bug|bugs|warning|warnings|crash|crashes|issue|issues|problem|problems|flicker|flickering|lag|exception|exceptions|timeouts?|deadlock|race( condition)?|404s?|500s?|spam|noise|duplicates?) (is|are|went|has gone|have gone|seems?|seem to be) (totally |completely |finally |all )?(gone|fixed|resolved|away)\b|^(?:\W*\w+,?\s+){0,3}no more (?:red )?(?:drips?|squiggles|errors?|warnings?|crash(?:es)?|lag|leaks?|timeouts?|flicker(?:ing)?|duplicates?|spam|noise|password prompts|prompts|popups|pop-ups|404s|500s|retries|stalls|freezes)\b[^?]*$|\bcan'?t believe (it|that) was (that |so )?(simple|easy)\b|\bwithout (any |a single |a |one |the )?(password prompt|prompt|downtime|errors?|issues?|problems?|hiccups?|warnings?|glitch(es)?|complaints?|data loss)\b|\b(fired|ran|runs|worked|works|went|finished|completed|behaves|behaved|triggered|kicked off)\b[^.!?]{0,25}\b(as (expected|planned|intended)|like it should)\b|\bhaven'?t (seen|had|gotten|got|hit) (a single|any|one|another)\b[^.!?]*\b(since|anymore|again)\b|\bwithout (changing|touching|editing) (a (single )?(word|line|thing)|anything)\b|no thanks?,? (that'?s|that is|that covers|all good|i'?m good))/i;
 // A question about a visible defect: "why is it printing null?", "should it really hang this long?".
 const DEFECT_QUESTION =
-  /\b(why|how come)\b.*\b(null|undefined|nan|none|empty|blank|error|errors|wrong|fail\w*|crash\w*|hang\w*|deadlock\w*|throws?|raises?|\w+error|exception|leak\w*|zero|twice|duplicated?|missing|broken|negative|still)\b.*\?|\b(is (it|this|that)|should (it|this|that)) (really |even )?(supposed to|meant to|normal|expected|really)\b.*\?/i;
+  /^why (?:is|are|does|did) (?:it|this|that|the \w+) \w+\?\s+(?:the|our|my|it|its|we)\b[^?]*$|\b(why|how come)\b.*\b(null|undefined|nan|none|empty|blank|error|errors|wrong|fail\w*|crash\w*|hang\w*|deadlock\w*|throws?|raises?|\w+error|exception|leak\w*|zero|twice|duplicated?|missing|broken|negative|still)\b.*\?|\b(is (it|this|that)|should (it|this|that)) (really |even )?(supposed to|meant to|normal|expected|really)\b.*\?/i;
 // A count that came out wrong: "i said ten and got seven", "I asked for five names and there are only three".
 const COUNT_MISMATCH =
   /\bi (asked for|said|wanted|needed|requested)\b.*\b(got|get|there (are|is|were)|only|you gave|but)\b.*\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b/i;
@@ -37,6 +37,9 @@ const NOT_ABOUT_ANSWER_INTL =
 // "报错消失了", "エラーが出なくなった", "ya no sale el error", "keine Fehler mehr", "plus aucune erreur".
 const APPROVING_NEGATION_INTL =
   /((报错|错误|问题|bug|警告|崩溃)(都|也)?(消失|没了|没有了|解决了|不见了)|(终于|已经|再也)不(再)?(报错|出错|崩溃?|卡)了|(エラー|バグ|警告)(が|も|は)?(もう)?(消え|出なくな|なくな)|ya no (sale|aparece|da|hay|salta) (el |ningún |ning[uú]n )?(error|fallo|warning|aviso)|keine? (fehler|warnungen|abstürze) mehr|plus (aucune?|d'|de) ?(erreurs?|soucis?|bugs?|plantages?|problèmes?)|sans (aucune? )?(erreur|souci|problème|bug|plantage)s?\b)/i;
+// Praise with an eye-roll or upside-down face: "Bravo, t'as cassé la prod 🙃", "genial 🙄".
+const SARCASM_INTL =
+  /\b(bravo|génial|super|merci|genial|gracias|perfecto|toll|danke|super)\b[^.!?]*(🙃|🙄|😒)|(すごい|さすが|ありがとう|谢谢|厉害|好棒)[^。！？]*(🙃|🙄|😒)/iu;
 const DISBELIEF_INTL =
   /^(are you sure|you sure)\b.*\?|\b(are you sure about that)\b|你确定|真的吗[？?]|本当(に|ですか)[？?]|(¿)?(estás|está) seguro|bist du (dir )?sicher|(tu es|t'es|vous êtes) sûr/i;
 const DEFECT_QUESTION_INTL =
@@ -100,6 +103,7 @@ export function readIntlSignals(text: string): Signal | null {
   if (APPROVING_NEGATION_INTL.test(text)) return { score: 1, cue: 'approving negation' };
   if (NOT_ABOUT_ANSWER_INTL.test(text)) return { score: 0, cue: 'not about the answer' };
   if (DISBELIEF_INTL.test(text)) return { score: -1, cue: 'disbelief' };
+  if (SARCASM_INTL.test(text)) return { score: -1, cue: 'sarcasm' };
   if (DEFECT_QUESTION_INTL.test(text)) return { score: -1, cue: 'question exposing a defect' };
   return null;
 }

@@ -272,3 +272,9 @@ test('round 5, third pass: curiosity and holding off are asides; results stated 
   assert.equal(rules('太强了，接口从两秒降到两百毫秒以内'), 1);
   assert.equal(rules('いや、それ前にも試しました'), -1);
 });
+
+test('"…, pls fix" after a description names the fact as the fix; praise with an eye-roll is sarcasm in any language', () => {
+  assert.deepEqual(judged('nice, but the keys are camelCase and our API is snake_case, pls fix'), [-1, 'our API is snake_case']);
+  assert.equal(rules("Bravo, t'as supprimé la base 🙃"), -1);
+  assert.equal(rules('genial, ahora no arranca nada 🙄'), -1);
+});
