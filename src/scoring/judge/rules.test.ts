@@ -61,7 +61,7 @@ test('explicit corrections become hints (the correction sentences, trimmed)', ()
   );
   assert.equal(classifyNextState(user('Do not delete files without asking.')).hint, 'Do not delete files without asking.');
   assert.equal(classifyNextState(user('不要用全局变量。请改用类。')).hint, '不要用全局变量。 请改用类。');
-  assert.equal(classifyNextState(user('Please answer in French.')).hint, 'answer in French.');
+  assert.equal(classifyNextState(user('Please answer in French.')).hint, 'Please answer in French.');
   assert.equal(classifyNextState(user('请用中文回答')).hint, '请用中文回答');
 });
 

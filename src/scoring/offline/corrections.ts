@@ -128,7 +128,7 @@ const FACT_INTL: Record<Exclude<Lang, 'en'>, RegExp> = {
   fr: /\b(?:c'est|est|sont|était|étaient|il y a|y en a|fait|font|coûte|coûtent)\s+\S/iu,
 };
 const NOT_FACT_INTL =
-  /你|您|我|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
+  /你|您|我|这|那|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
 
 /** A stated fact in a non-English reply: the last clause with a copula that does not complain. */
 function statedFactIntl(parts: string[], lang: Exclude<Lang, 'en'>): string | null {

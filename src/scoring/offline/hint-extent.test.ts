@@ -5,7 +5,7 @@ import { tightenHint } from './hint-extent.ts';
 
 test('a long lead-in that says when, or asks politely, is dropped; a short one stays with its fix', () => {
   assert.equal(tightenHint('For future ones please use tabs'), 'use tabs');
-  assert.equal(tightenHint('for later snippets can you add docstrings?'), 'for later snippets can you add docstrings');
+  assert.equal(tightenHint('for later snippets can you add docstrings?'), 'for later snippets can you add docstrings?');
   assert.equal(tightenHint('for future snippets can you add docstrings?'), 'add docstrings');
   assert.equal(
     tightenHint('From now on, always include the unit in the column header.'),
@@ -15,7 +15,7 @@ test('a long lead-in that says when, or asks politely, is dropped; a short one s
     tightenHint('Could you rewrite the intro as three short bullet points instead of a wall of text?'),
     'rewrite the intro as three short bullet points instead of a wall of text',
   );
-  assert.equal(tightenHint('Can you make it warmer?'), 'Can you make it warmer');
+  assert.equal(tightenHint('Can you make it warmer?'), 'Can you make it warmer?');
 });
 
 test('praise before "but", and a reason or aside after the fix, are not part of it', () => {
@@ -31,10 +31,17 @@ test('a short contrast stays whole; a cut never leaves fewer than two words', ()
   assert.equal(tightenHint('use async/await, not callbacks'), 'use async/await, not callbacks');
   assert.equal(tightenHint('the port is 5433 not 5432, I told you we run two instances'), 'the port is 5433 not 5432');
   assert.equal(tightenHint('bitte duzen'), 'bitte duzen');
-  assert.equal(tightenHint('Keep the headings short, please'), 'Keep the headings short');
+  assert.equal(tightenHint('Keep the headings short, I scrolled through all of them twice'), 'Keep the headings short');
 });
 
 test('Japanese praise before けど and a description before "I need" are not part of the fix', () => {
   assert.equal(tightenHint('構成はいいけど、もっと短くしてほしい'), 'もっと短くしてほしい');
   assert.equal(tightenHint("it's listing the oldest first, I need the newest first"), 'I need the newest first');
+});
+
+test('a lone "please" or question mark stays; the lead-in that says when is cut from wishes only', () => {
+  assert.equal(tightenHint('Please write everything in lowercase.'), 'Please write everything in lowercase.');
+  assert.equal(tightenHint('Only small letters, please.'), 'Only small letters, please.');
+  assert.equal(tightenHint('For future ones please use tabs', false), 'For future ones please use tabs');
+  assert.equal(tightenHint('以后回答简短一点，一两句话就行。', false), '以后回答简短一点，一两句话就行。');
 });

@@ -58,10 +58,19 @@ function cutIf(text: string, cut: (t: string) => string, always = false): string
   return n >= MIN_WORDS && (always || n >= 3 * k || n < k) ? next : text;
 }
 
-/** The hint as a reader quotes the fix: without its lead-in, politeness, rejected alternative and trailing reason. */
-export function tightenHint(hint: string): string {
-  let h = hint.trim();
-  h = cutIf(h, (t) => t.replace(WHEN, '').replace(WHEN_CJK, ''));
+/** What a hint says once politeness and punctuation are set aside. */
+const POLITE = /\b(?:please|pls|plz|bitte|por favor|porfa|stp|svp)\b|s'il te pla[iî]t|[\s?.,!]/giu;
+
+/**
+ * The hint as a reader quotes the fix: without its lead-in, politeness, rejected alternative and
+ * trailing reason. The lead-in that says when is cut only from a wish for later (`wish`); on a
+ * correction "next time …" is part of what the user said. A hint that would lose only a "please"
+ * or its question mark stays as written: no reader's match depends on it.
+ */
+export function tightenHint(hint: string, wish = true): string {
+  const whole = hint.trim();
+  let h = whole;
+  if (wish) h = cutIf(h, (t) => t.replace(WHEN, '').replace(WHEN_CJK, ''));
   h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN_CJK, ''), true);
@@ -78,5 +87,6 @@ export function tightenHint(hint: string): string {
     if (h === before) break;
   }
   // A question that asks for the change ("could you rewrite it …?") is quoted as the change.
-  return h.replace(/\s*\?+$/, '');
+  h = h.replace(/\s*\?+$/, '');
+  return h.replace(POLITE, '') === whole.replace(POLITE, '') ? whole : h;
 }

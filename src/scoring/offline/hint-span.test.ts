@@ -110,7 +110,7 @@ test('with the committed models: hints on failures and wishes, in several langua
   assert.match(hintOf('The capitals feel like shouting. Do it again. Please write everything in lowercase.'), /everything in lowercase/);
   assert.equal(
     hintOf('Give it another go. Please write plain prose without lists or bold text.'),
-    'write plain prose without lists or bold text.',
+    'Please write plain prose without lists or bold text.',
   );
   // A tool's failure: the hint is its stated fix, never the source excerpt.
   const tool = classifyNextState({

@@ -107,7 +107,7 @@ function readFeedbackScore(
     const hint = mergeHints(reading.hint, correction);
     if (hint !== reading.hint) reading = { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
   }
-  if (reading.hint !== null) reading = { ...reading, hint: tightenHint(withoutTrailingReason(reading.hint)) };
+  if (reading.hint !== null) reading = { ...reading, hint: tightenHint(withoutTrailingReason(reading.hint), reading.score === 1) };
   return { reading, lang, correction };
 }
 

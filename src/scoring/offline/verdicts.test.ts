@@ -237,7 +237,7 @@ test('a wish for later keeps its hint when the classifier reads the reply as pra
   assert.match(String(hint), /mets les dates au format ISO/);
   const [wishScore, wish] = judged('Appreciate it. For next time, could you cite the RFC section?');
   assert.equal(wishScore, 1);
-  assert.match(String(wish), /^(could you )?cite the RFC section$/);
+  assert.match(String(wish), /^(could you )?cite the RFC section\??$/);
   assert.deepEqual(judged('this will OOM on big inputs. stream it in chunks'), [-1, 'stream it in chunks']);
   assert.deepEqual(judged('nope. two threads touching that counter = race. needs a lock'), [-1, 'needs a lock']);
 });
