@@ -24,7 +24,7 @@ export interface ToolReading {
 }
 
 const TOOL_ERROR_EN =
-  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*)/im;
+  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|^make(\[\d+\])?: \*\*\*|\bno rule to make target\b|\bno available formula\b)/im;
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
   /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
@@ -56,7 +56,8 @@ export function unwrap(text: string): { text: string; exit: number | null } {
  * command with …" (its `npm ERR!` prefixes and line wrap removed).
  */
 export function statedFix(lines: string[]): string | null {
-  const plain = lines.map((l) => l.replace(NPM_PREFIX, ''));
+  // Terraform frames its diagnostics with "│ ".
+  const plain = lines.map((l) => l.replace(NPM_PREFIX, '').replace(/^[│┃]\s?/, ''));
   for (let i = 0; i + 1 < plain.length; i++) {
     // The question alone on its line, the suggestion on the next: Ubuntu's "Command 'pyhton' not
     // found, did you mean:", npm's "Did you mean this?" then "    npm test # Test the project".
@@ -78,6 +79,12 @@ export function statedFix(lines: string[]): string | null {
   // PyTorch's "… try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation".
   const setting = /\btry setting [\w.-]+=\S*[^\s.,;]/i.exec(joined);
   if (setting !== null) return setting[0];
+  // dpkg's "you must manually run 'sudo dpkg --configure -a' to correct the problem": the command.
+  const mustRun = /\byou must (?:manually )?run '([^']+)'/i.exec(joined);
+  if (mustRun !== null) return mustRun[1];
+  // docker's "You have to remove (or rename) that container to be able to reuse that name.": what to do, not why.
+  const haveTo = /\bYou have to [^.]*?(?=\s+(?:to be able to|in order to)\b|\.)/.exec(joined);
+  if (haveTo !== null) return haveTo[0];
   const missing = /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?:? ['"`]?[\w.-]+['"`]?/i.exec(joined);
   if (missing !== null) return missing[0];
   // A sentence that tells the reader what to do: "Please select a different name and try again.",
@@ -87,7 +94,8 @@ export function statedFix(lines: string[]): string | null {
     /(?:^|[.:;!]\s+)((?:[Pp]lease|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b(?:[^.,;]|\.(?=\S))*)/.exec(
       joined,
     );
-  return advice !== null ? advice[1].trim() : null;
+  // CMake's "Add the installation prefix of "fmt" to CMAKE_PREFIX_PATH or set "fmt_DIR" to …": the first fix.
+  return advice !== null ? advice[1].replace(/\s+or\s+(?:set|use|run|try|add|pass)\b.*$/, '').trim() : null;
 }
 
 /**
@@ -132,7 +140,9 @@ export function readToolOutputByRules(raw: string): ToolReading {
   const dryRun = DRY_RUN.test(text);
   if (dryRun && found.length > 0) return { score: 0, hint: null, cues: [...cues, 'dry run'] };
   const successes = found.filter((f) => f.score === 1);
-  if (successes.length > 0) return { score: 1, hint: successes.find((f) => f.hint !== null)?.hint ?? null, cues };
+  // A success carries no fix: a warning's `help:` on a build that passed is advice, and no
+  // independent writer gives a hint on a tool output that worked (eight sets, 0 of 230).
+  if (successes.length > 0) return { score: 1, hint: null, cues };
   if (found.length > 0) return { score: 0, hint: null, cues };
   // Nothing recognised: error words say it failed; other output is taken as done.
   const cleaned = text.replace(BENIGN_ERROR, '');

@@ -390,3 +390,40 @@ test('a dry run previews (no verdict); an aws s3 transfer listing is work done',
   assert.deepEqual(read(s3.join('\n')), [1, null]);
   assert.deepEqual(read('upload failed: build/a.zip to s3://b/a.zip An error occurred (AccessDenied)'), [-1, null]);
 });
+
+test('round 5: make and brew errors fail; dpkg, docker, terraform and CMake state their first fix', () => {
+  assert.deepEqual(read("make: *** No rule to make target 'instal'.  Stop."), [-1, null]);
+  assert.equal(read('Warning: No available formula with the name "nodjs". Did you mean node?')[0], -1);
+  assert.deepEqual(read("E: dpkg was interrupted, you must manually run 'sudo dpkg --configure -a' to correct the problem."), [
+    -1,
+    'sudo dpkg --configure -a',
+  ]);
+  assert.deepEqual(
+    read(
+      'docker: Error response from daemon: Conflict. The container name "/redis-dev" is already in use by container "ab12". You have to remove (or rename) that container to be able to reuse that name.',
+    ),
+    [-1, 'You have to remove (or rename) that container'],
+  );
+  const terraform = [
+    '╷',
+    '│ Error: Inconsistent dependency lock file',
+    '│',
+    '│ To make the initial dependency selections, run:',
+    '│   terraform init',
+    '╵',
+  ];
+  assert.deepEqual(read(terraform.join('\n')), [-1, 'terraform init']);
+  const cmake = [
+    'CMake Error at CMakeLists.txt:9 (find_package):',
+    '  Could not find a package configuration file provided by "spdlog".',
+    '  Add the installation prefix of "spdlog" to CMAKE_PREFIX_PATH or set "spdlog_DIR" to a directory containing one of the above files.',
+  ];
+  assert.deepEqual(read(cmake.join('\n')), [-1, 'Add the installation prefix of "spdlog" to CMAKE_PREFIX_PATH']);
+  // A build that passed with a warning's advice: done, no hint.
+  assert.deepEqual(
+    read(
+      'warning: unused variable: `x`\n  = help: if this is intentional, prefix it with an underscore: `_x`\n    Finished dev [unoptimized] target(s) in 0.91s',
+    ),
+    [1, null],
+  );
+});
