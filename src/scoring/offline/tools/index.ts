@@ -55,7 +55,7 @@ export function unwrap(text: string): { text: string; exit: number | null } {
  * shown on its own indented line after "…, use" / "run:" / "to add it:", npm's "retry this
  * command with …" (its `npm ERR!` prefixes and line wrap removed).
  */
-export function statedFix(lines: string[]): string | null {
+export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = new Set()): string | null {
   // Terraform frames its diagnostics with "│ ".
   const plain = lines.map((l) => l.replace(NPM_PREFIX, '').replace(/^[│┃]\s?/, ''));
   for (let i = 0; i + 1 < plain.length; i++) {
@@ -63,15 +63,17 @@ export function statedFix(lines: string[]): string | null {
     // found, did you mean:", npm's "Did you mean this?" then "    npm test # Test the project".
     if (/\bdid you mean(?: this| one of these)?\s*[?:]?\s*$/i.test(plain[i]) && plain[i + 1].trim() !== '') return plain[i + 1].trim();
   }
+  for (let i = 0; i + 1 < plain.length; i++) {
+    // A command on its own indented line after "…, use" / "run:" / Go's "…; to add it:": the
+    // command to run says more than a question about a name (brew's "Did you mean python?" above
+    // "To install python@3.12, run:" and the command).
+    if (/(?:\b(?:use|run|try|with)\s*:?|\bto \w+ it:)\s*$/i.test(plain[i]) && /^(?:\s{2,}|\t)\S/.test(plain[i + 1]))
+      return plain[i + 1].trim();
+  }
   for (const line of plain) {
     // "Did you mean 'length'?", Python's "Did you forget to import 'json'?".
     const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
     if (mean !== null) return mean[0].trim();
-  }
-  for (let i = 0; i + 1 < plain.length; i++) {
-    // A command on its own indented line after "…, use" / "run:" / Go's "…; to add it:".
-    if (/(?:\b(?:use|run|try|with)\s*:?|\bto \w+ it:)\s*$/i.test(plain[i]) && /^(?:\s{2,}|\t)\S/.test(plain[i + 1]))
-      return plain[i + 1].trim();
   }
   const joined = plain.join(' ').replace(/\s+/g, ' ');
   const retry = /\b(retry|try again|re-?run)\b[^.]*?\bwith\b.+?(?=\s+to\s|[.;]\s|[.;]?$)/i.exec(joined);
@@ -90,12 +92,26 @@ export function statedFix(lines: string[]): string | null {
   // A sentence that tells the reader what to do: "Please select a different name and try again.",
   // "Grant the role 'roles/run.admin' to the service account.", up to its first comma (a dot
   // inside a name does not end it).
-  const advice =
-    /(?:^|[.:;!]\s+)((?:[Pp]lease|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\b(?:[^.,;]|\.(?=\S))*)/.exec(
-      joined,
-    );
+  const advice = ADVICE.exec(joined) ?? paragraphAdvice(lines, blankBefore);
   // CMake's "Add the installation prefix of "fmt" to CMAKE_PREFIX_PATH or set "fmt_DIR" to …": the first fix.
   return advice !== null ? advice[1].replace(/\s+or\s+(?:set|use|run|try|add|pass)\b.*$/, '').trim() : null;
+}
+
+const ADVICE_VERB = '(?:[Pp]lease|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\\b';
+const ADVICE = new RegExp(`(?:^|[.:;!]\\s+)(${ADVICE_VERB}(?:[^.,;]|\\.(?=\\S))*)`);
+
+/**
+ * Advice that opens a paragraph of its own (a blank line before it) after a line that ends
+ * without a stop, such as CMake's list of file names: "fmt-config.cmake", a blank line, then "Add
+ * the installation prefix of …". Lines are joined from there on.
+ */
+function paragraphAdvice(lines: string[], blankBefore: ReadonlySet<number>): RegExpExecArray | null {
+  for (const i of blankBefore) {
+    if (i <= 0 || i >= lines.length || !new RegExp(`^${ADVICE_VERB}`).test(lines[i].trim())) continue;
+    const m = ADVICE.exec(lines.slice(i).join(' ').replace(/\s+/g, ' ').trim());
+    if (m !== null) return m;
+  }
+  return null;
 }
 
 /**
@@ -129,13 +145,22 @@ export function readToolOutput(raw: string, hintModel: HintModel | null = loadHi
 /** The parsers alone (see the file comment). */
 export function readToolOutputByRules(raw: string): ToolReading {
   const { text, exit } = unwrap(raw);
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const all = text.split('\n');
+  const lines = all.filter((l) => l.trim() !== '');
+  // The indexes (in `lines`) of lines that follow a blank line: where a paragraph starts.
+  const blankBefore = new Set<number>();
+  let n = 0;
+  all.forEach((line, i) => {
+    if (line.trim() === '') return;
+    if (i > 0 && all[i - 1].trim() === '') blankBefore.add(n);
+    n++;
+  });
   const found: ToolFinding[] = [];
   for (const parse of [...RUNNER_PARSERS, ...SERVICE_PARSERS]) found.push(...parse(text, lines));
   if (exit !== null && exit !== 0) found.push({ score: -1, hint: null, cue: `exit ${exit}` });
   const failures = found.filter((f) => f.score === -1);
   const cues = found.map((f) => f.cue);
-  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines), cues };
+  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines, blankBefore), cues };
   // A dry run previews: rsync's "(DRY RUN)", kubectl's "(dry run)", a script's "[dry-run]" lines.
   const dryRun = DRY_RUN.test(text);
   if (dryRun && found.length > 0) return { score: 0, hint: null, cues: [...cues, 'dry run'] };
@@ -147,7 +172,7 @@ export function readToolOutputByRules(raw: string): ToolReading {
   // Nothing recognised: error words say it failed; other output is taken as done.
   const cleaned = text.replace(BENIGN_ERROR, '');
   const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
-  if (hit !== null) return { score: -1, hint: statedFix(lines), cues: [`tool_error:"${hit[0]}"`] };
+  if (hit !== null) return { score: -1, hint: statedFix(lines, blankBefore), cues: [`tool_error:"${hit[0]}"`] };
   if (dryRun) return { score: 0, hint: null, cues: ['dry run'] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
   // Output that says it did something is a success; a listing, a table or a bare value is

@@ -427,3 +427,18 @@ test('round 5: make and brew errors fail; dpkg, docker, terraform and CMake stat
     [1, null],
   );
 });
+
+test('a command shown on its own line after "run:" beats a "Did you mean" question; advice that opens a paragraph is found', () => {
+  assert.deepEqual(
+    read(
+      'Warning: No available formula with the name "nodjs". Did you mean node?\n==> Formulae\nnode@20\n\nTo install node@20, run:\n  brew install node@20',
+    ),
+    [-1, 'brew install node@20'],
+  );
+  assert.deepEqual(
+    read(
+      'CMake Error at CMakeLists.txt:9 (find_package):\n  Could not find a package configuration file provided by "spdlog" with any of\n  the following names:\n\n    spdlogConfig.cmake\n    spdlog-config.cmake\n\n  Add the installation prefix of "spdlog" to CMAKE_PREFIX_PATH or set\n  "spdlog_DIR" to a directory containing one of the above files.\n\n-- Configuring incomplete, errors occurred!',
+    ),
+    [-1, 'Add the installation prefix of "spdlog" to CMAKE_PREFIX_PATH'],
+  );
+});
