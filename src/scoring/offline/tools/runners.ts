@@ -132,8 +132,9 @@ function compilerHint(lines: string[]): string | null {
     const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
     if (mean !== null) return mean[0];
     // C#'s "… could not be found (are you missing a using directive or an assembly reference?)".
+    // The question up to its alternative ("… or an assembly reference?" is dropped).
     const asks = /\((are you (?:missing|sure)\b[^()]*\?)\)/.exec(line);
-    if (asks !== null) return asks[1];
+    if (asks !== null) return asks[1].replace(/\s+or\s+[^?]*\?$/, '?');
   }
   return null;
 }

@@ -122,17 +122,30 @@ const http: ToolParser = (text) => {
   return out;
 };
 
+/**
+ * Of a psql `HINT:` of several sentences, the one that says what to do: "No function matches the
+ * given name and argument types. You might need to add explicit type casts." → the second.
+ */
+function hintAction(hint: string): string {
+  const sentences = hint.split(/(?<=\.)\s+(?=[A-Z])/);
+  if (sentences.length < 2) return hint;
+  return sentences.find((t) => /\b(?:might need to|need to|should|must|try|perhaps|consider)\b/i.test(t)) ?? hint;
+}
+
+/** A result of one column and one row (`SELECT count(*)`, a sum): a value looked up, information. */
+const SINGLE_VALUE = /^[ \t]*[\w ]+\n[ \t]*-+[ \t]*\n[^|\n]+\n\(1 row\)/m;
+
 const sql: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   const err =
     /^(?:psql:\S*\s*)?ERROR:\s+(.+)$/m.exec(text) ?? /^(?:ERROR \d+ \(\w+\)|Error: near|sqlite3?\.\w*Error|SQLSTATE\[)/m.exec(text);
   if (err !== null) {
     const hint = /^HINT:\s+(.+)$/m.exec(text);
-    out.push(finding(-1, `sql:"${err[0].slice(0, 60)}"`, hint !== null ? cleanHint(hint[1]) : null));
+    out.push(finding(-1, `sql:"${err[0].slice(0, 60)}"`, hint !== null ? cleanHint(hintAction(hint[1])) : null));
     return out;
   }
   const rows = /^\((\d+) rows?\)\s*$/m.exec(text);
-  if (rows !== null) out.push(finding(rows[1] === '0' ? 0 : 1, `sql:${rows[0].trim()}`));
+  if (rows !== null) out.push(finding(rows[1] === '0' || SINGLE_VALUE.test(text) ? 0 : 1, `sql:${rows[0].trim()}`));
   const tag = /^(INSERT \d+ (\d+)|UPDATE (\d+)|DELETE (\d+)|CREATE \w+|ALTER \w+|DROP \w+|COPY \d+|GRANT|TRUNCATE TABLE|Query OK)/m.exec(
     text,
   );
@@ -336,6 +349,9 @@ const info: ToolParser = (text, lines) => {
   // A table with its header only (`docker ps`, `kubectl get` with nothing running): an empty list.
   if (lines.length === 1 && /^[A-Z][A-Z ]*[A-Z](?:\s{2,}[A-Z][A-Z ]*[A-Z]){2,}\s*$/.test(lines[0].trim()))
     return [finding(0, 'empty table')];
+  // `git clean -n`: "Would remove build/" on every line previews what a run would delete.
+  if (lines.length > 0 && lines.every((l) => /^Would (?:remove|delete|skip|overwrite|copy|move)\b/.test(l.trim())))
+    return [finding(0, 'preview')];
   const logLines = lines.filter((l) => /^[ \t]*(?:\S+\s+){0,2}\[?(?:INFO|DEBUG|TRACE|NOTICE)\]?\b/.test(l));
   if (lines.length > 0 && logLines.length === lines.length) return [finding(0, 'log lines')];
   if (/^(?:Nothing to (?:do|be done)|No changes|nothing to (?:do|update))\b/im.test(t)) return [finding(0, 'nothing to do')];

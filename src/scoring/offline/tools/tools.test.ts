@@ -196,7 +196,7 @@ test('compilers: the changed expression stands for the code; a quoted token, a q
     read(
       "Svc/Jobs.cs(9,12): error CS0246: The type or namespace name 'Ticket' could not be found (are you missing a using directive or an assembly reference?) [Svc/Svc.csproj]\n\nBuild FAILED.",
     ),
-    [-1, 'are you missing a using directive or an assembly reference?'],
+    [-1, 'are you missing a using directive?'],
   );
   assert.deepEqual(
     read('Loader.java:12: error: unreported exception SQLException; must be caught or declared to be thrown\n        db.open();\n1 error'),
@@ -440,5 +440,27 @@ test('a command shown on its own line after "run:" beats a "Did you mean" questi
       'CMake Error at CMakeLists.txt:9 (find_package):\n  Could not find a package configuration file provided by "spdlog" with any of\n  the following names:\n\n    spdlogConfig.cmake\n    spdlog-config.cmake\n\n  Add the installation prefix of "spdlog" to CMAKE_PREFIX_PATH or set\n  "spdlog_DIR" to a directory containing one of the above files.\n\n-- Configuring incomplete, errors occurred!',
     ),
     [-1, 'Add the installation prefix of "spdlog" to CMAKE_PREFIX_PATH'],
+  );
+});
+
+test('a single looked-up value and a preview inform; psql and C# state the fix in their own sentence', () => {
+  assert.deepEqual(read(' sum\n------\n 7741\n(1 row)'), [0, null]);
+  assert.deepEqual(read(' id | sku\n----+-----\n  4 | b-12\n(1 row)'), [1, null]);
+  assert.deepEqual(read('Would remove dist/\nWould remove .cache/'), [0, null]);
+  assert.deepEqual(
+    read(
+      'ERROR:  operator does not exist: text = integer\nHINT:  No operator matches the given name and argument types. You might need to add explicit type casts.',
+    ),
+    [-1, 'You might need to add explicit type casts'],
+  );
+  assert.deepEqual(read('HINT:  Perhaps you meant to reference the column "pets.owner_id".\nERROR:  column "owner" does not exist'), [
+    -1,
+    'Perhaps you meant to reference the column "pets.owner_id"',
+  ]);
+  assert.deepEqual(
+    read(
+      "Api/Startup.cs(4,7): error CS0246: The type or namespace name 'Serilog' could not be found (are you missing a using directive or an assembly reference?)",
+    ),
+    [-1, 'are you missing a using directive?'],
   );
 });
