@@ -120,10 +120,17 @@ const testRunners: ToolParser = (text) => {
  * forget to '#include <stdint.h>'?".
  */
 function compilerHint(lines: string[]): string | null {
+  // A `help:` that shows code under it is the fix; else the first one (rustc's "= help: the trait
+  // `Debug` is not implemented for `Order`" comes before "help: consider annotating …" and its code).
+  let first: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const help = /(?:^[ \t]*(?:=\s*)?|\^+\s+)help:\s*(.+)$/.exec(lines[i]);
-    if (help !== null) return helpWithCode(lines, i, help[1]);
+    if (help === null) continue;
+    const withCode = helpWithCode(lines, i, help[1]);
+    if (withCode.code) return withCode.hint;
+    first ??= withCode.hint;
   }
+  if (first !== null) return first;
   for (const line of lines) {
     const include = /\bnote:\s*(include\s+.+?)(?:\s+or provide a declaration.*)?$/.exec(line);
     if (include !== null) return cleanHint(include[1]);
@@ -155,13 +162,29 @@ function statedRequirement(text: string): string | null {
  * stands for the code, not the whole line around it ("cfg.clone()", not "let server =
  * Server::new(cfg.clone());").
  */
-function helpWithCode(lines: string[], at: number, help: string): string | null {
+function helpWithCode(lines: string[], at: number, help: string): { hint: string | null; code: boolean } {
   for (let i = at + 1; i < Math.min(lines.length, at + 3); i++) {
-    const code = /^[ \t]*\d+\s*\|\s+(\S.*?)\s*$/.exec(lines[i]);
-    if (code !== null) return `${cleanHint(help) ?? help}: ${insertedExpression(lines[i], lines[i + 1]) ?? code[1]}`;
+    // A line rustc adds whole is marked `+` in the gutter: "12 + #[derive(Debug)]".
+    const added = /^[ \t]*\d+\s*\+\s+(\S.*?)\s*$/.exec(lines[i]);
+    const code = added ?? /^[ \t]*\d+\s*\|\s+(\S.*?)\s*$/.exec(lines[i]);
+    if (code !== null) {
+      const expr = (added === null ? insertedExpression(lines[i], lines[i + 1]) : null) ?? code[1];
+      return { hint: helpAndCode(help, expr, added !== null), code: true };
+    }
     if (!/^[ \t]*\|\s*$/.test(lines[i])) break;
   }
-  return cleanHint(help);
+  return { hint: cleanHint(help), code: false };
+}
+
+/**
+ * A help sentence with the code it shows ("consider cloning the value if the performance cost is
+ * acceptable: cfg.clone()"); the code alone when the sentence only says what could be done ("you
+ * can convert a `u64` to a `u32` and panic if …") or when the line it adds whole is quoted in it
+ * ("consider annotating `Order` with `#[derive(Debug)]`").
+ */
+function helpAndCode(help: string, code: string, wholeLine: boolean): string {
+  if (/^you (?:can|could|may)\b/i.test(help) || (wholeLine && help.includes(`\`${code}\``))) return code;
+  return `${cleanHint(help) ?? help}: ${code}`;
 }
 
 /**

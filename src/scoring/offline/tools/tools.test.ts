@@ -161,7 +161,7 @@ test('compilers: the suggested code under `help:`, "did you forget …?", a comm
     '4  |     let x: i64 = total.into();',
     '   |                       +++++++',
   ].join('\n');
-  assert.deepEqual(read(rustc), [-1, 'you can convert an `i32` to an `i64`: total.into()']);
+  assert.deepEqual(read(rustc), [-1, 'total.into()']);
   assert.deepEqual(
     read(
       "io.c:5:3: error: unknown type name 'size_t'\nio.c:1:1: note: 'size_t' is defined in header '<stddef.h>'; did you forget to '#include <stddef.h>'?",
@@ -463,4 +463,23 @@ test('a single looked-up value and a preview inform; psql and C# state the fix i
     ),
     [-1, 'are you missing a using directive?'],
   );
+});
+
+test('rustc: the help that shows code wins; a line it adds whole, or code an option sentence describes, stands alone', () => {
+  assert.deepEqual(
+    read(
+      "error[E0277]: `Invoice` doesn't implement `Debug`\n   = help: the trait `Debug` is not implemented for `Invoice`\nhelp: consider annotating `Invoice` with `#[derive(Debug)]`\n   |\n7  + #[derive(Debug)]\n8  | struct Invoice {\n   |",
+    ),
+    [-1, '#[derive(Debug)]'],
+  );
+  assert.deepEqual(
+    read(
+      "error[E0308]: mismatched types\nhelp: you can convert an `i64` to a `u16` and panic if the converted value doesn't fit\n   |\n9  |     let port: u16 = read_port(&cfg).try_into().unwrap();\n   |                                    ++++++++++++++++++++\nerror: could not compile `relay`",
+    ),
+    [-1, '.try_into().unwrap()'],
+  );
+  assert.deepEqual(read('error[E0382]: use of moved value: `opts`\n   = help: the trait `Copy` is not implemented for `Opts`'), [
+    -1,
+    'the trait `Copy` is not implemented for `Opts`',
+  ]);
 });
