@@ -4,9 +4,11 @@
 // hint precision, false hints on positive or neutral replies, and the offline judge's CPU time per
 // reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
 //   development sets (DEVELOPMENT_SETS): dev and heldout (the judge's authors), heldout-2,
-//     heldout-3, train-blind, heldout-4, train-blind-2, heldout-5 and heldout-6 (independent authors; all already measured); `--show-misses` lists their
+//     heldout-3, train-blind, heldout-4, train-blind-2, heldout-5, heldout-6, train-blind-3 and
+//     train-blind-4 (independent authors; all already measured); `--show-misses` lists their
 //     misses; scripts/train-judge.ts trains the reply classifier on them.
-//   sealed sets (SEALED_SETS, now heldout-7; skipped while absent): aggregates only, never an item, not with
+//   sealed sets (SEALED_SETS, now heldout-7, measured once for round 5 — spent; skipped while
+//     absent): aggregates only, never an item, not with
 //     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
 // `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier and
 // the hint-span ranker;

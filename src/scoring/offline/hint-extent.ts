@@ -6,8 +6,9 @@
 // "…, que los reclutadores …", "… would be cool too"). Every cut keeps at least two words, so a
 // short hint ("bitte siezen") is never cut down to a fragment. Pure string work, no model.
 
-/** Words of a hint, as the cuts count them. */
-const words = (text: string) => text.match(/[\u3040-\u30ff\u3400-\u9fff]|(?:(?![\u3040-\u30ff\u3400-\u9fff])[\p{L}\p{N}_'/-])+/gu) ?? [];
+import { hintWords as words } from './hint-span.ts';
+
+// The cuts count words as the hint match does (a CJK character is a word).
 const MIN_WORDS = 2;
 
 // "for next time:", "For future ones please", "from now on just", "Für die Zukunft bitte",
