@@ -232,6 +232,15 @@ function lintAdvice(text: string, severity: RegExp): string | null {
 }
 
 /**
+ * A flake8/ruff diagnostic whose message is itself the rule to follow: "E722 Do not use bare
+ * `except`", "B006 Do not use mutable data structures for argument defaults".
+ */
+function lintRule(text: string): string | null {
+  const m = /^\S+:\d+:\d+: [A-Z]{1,3}\d{2,4}(?: \[\*\])? ((?:Do not|Don't|Avoid|Use|Remove|Replace|Prefer)\b.+)$/m.exec(text);
+  return m !== null ? cleanHint(m[1]) : null;
+}
+
+/**
  * Formatters in check mode: prettier "[warn] Code style issues found in 2 files. Run Prettier with
  * --write to fix.", black "would reformat app.py", rustfmt/gofmt "Diff in …": the code is not
  * formatted (the run's own advice, when it gives one, is the fix).
@@ -266,6 +275,7 @@ const compilers: ToolParser = (text, lines) => {
       hint ??
       (fixable !== null ? cleanHint(fixable[0]) : null) ??
       lintAdvice(text, /error/) ??
+      lintRule(text) ??
       statedRequirement(text) ??
       expectedClause(text);
     out.push(finding(-1, `compiler:"${(diag ?? found ?? eslint)![0].trim()}"`, stated));

@@ -483,3 +483,13 @@ test('rustc: the help that shows code wins; a line it adds whole, or code an opt
     'the trait `Copy` is not implemented for `Opts`',
   ]);
 });
+
+test('a lint diagnostic whose message is the rule to follow is the hint; a fixable count still wins', () => {
+  assert.deepEqual(read('svc/jobs.py:88:9: E722 Do not use bare `except`\nFound 1 error.'), [-1, 'Do not use bare `except`']);
+  assert.deepEqual(
+    read(
+      'svc/jobs.py:2:8: F401 [*] `sys` imported but unused\nsvc/jobs.py:88:9: E722 Do not use bare `except`\nFound 2 errors.\n[*] 1 fixable with the `--fix` option.',
+    ),
+    [-1, '[*] 1 fixable with the `--fix` option'],
+  );
+});
