@@ -28,6 +28,8 @@ const TOOL_ERROR_EN =
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
   /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
+/** A log line's leading date and time: "[2024-07-01 08:14:02] ", "2024/05/02 11:20:03 ", "2024-05-02T11:20:03Z ". */
+const LOG_STAMP = /^[ \t]*\[?\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+/;
 const DRY_RUN = /\((?:DRY RUN|dry run|server dry run)\)\s*$|^\[dry[- ]run\]/im;
 /** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
 const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
@@ -175,6 +177,13 @@ export function readToolOutputByRules(raw: string): ToolReading {
   if (hit !== null) return { score: -1, hint: statedFix(lines, blankBefore), cues: [`tool_error:"${hit[0]}"`] };
   if (dryRun) return { score: 0, hint: null, cues: ['dry run'] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
+  // A program's timestamped log ("[2024-07-01 08:14:05] wrote out/a.csv", "2024/05/02 11:20:03
+  // listening on :8080"): a line that reports work done is a success; otherwise a log tailed is
+  // information.
+  if (lines.length > 0 && lines.every((l) => LOG_STAMP.test(l))) {
+    const done = SUCCESS_LINE.test(lines.map((l) => l.replace(LOG_STAMP, '')).join('\n'));
+    return done ? { score: 1, hint: null, cues: ['log: done'] } : { score: 0, hint: null, cues: ['log lines'] };
+  }
   // Output that says it did something is a success; a listing, a table or a bare value is
   // information; other output (a program's own words) is taken as done.
   if (looksLikeData(text, lines) && !SUCCESS_LINE.test(cleaned)) return { score: 0, hint: null, cues: ['information'] };

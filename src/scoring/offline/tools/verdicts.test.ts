@@ -70,3 +70,9 @@ test('formatters and linters in check mode fail on what they report', () => {
   assert.equal(score('src/app.py:3:1: W391 blank line at end of file'), -1);
   assert.equal(score('✖ 2 problems (0 errors, 2 warnings)\n\nESLint found too many warnings (maximum: 0).'), -1);
 });
+
+test('a timestamped log: a line reporting work done passes; a tailed log informs', () => {
+  assert.equal(score('[2025-02-11 17:02:40] loading rates.json\n[2025-02-11 17:02:41] saved reports/rates_q1.xlsx (88 rows)'), 1);
+  assert.equal(score('2025/02/11 17:02:40 starting worker pool size=4\n2025/02/11 17:02:40 serving metrics on :9102'), 0);
+  assert.equal(score('2025-02-11T17:02:40Z queue drained\n2025-02-11T17:02:41Z completed 312 jobs'), 1);
+});
