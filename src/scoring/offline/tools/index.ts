@@ -28,6 +28,9 @@ const TOOL_ERROR_EN =
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
   /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
+/** A `$` prompt line that compiles or builds. */
+const BUILD_COMMAND =
+  /^\$ (?:\S+=\S+ )*(?:gcc|g\+\+|cc|clang\+?\+?|rustc|javac|go build|cargo build|dotnet build|mvn (?:package|compile|install)|gradle build|\.\/gradlew build)\b/m;
 /** A log line's leading date and time: "[2024-07-01 08:14:02] ", "2024/05/02 11:20:03 ", "2024-05-02T11:20:03Z ". */
 const LOG_STAMP = /^[ \t]*\[?\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+/;
 const DRY_RUN = /\((?:DRY RUN|dry run|server dry run)\)\s*$|^\[dry[- ]run\]/im;
@@ -177,6 +180,10 @@ export function readToolOutputByRules(raw: string): ToolReading {
   if (hit !== null) return { score: -1, hint: statedFix(lines, blankBefore), cues: [`tool_error:"${hit[0]}"`] };
   if (dryRun) return { score: 0, hint: null, cues: ['dry run'] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
+  // A shell transcript whose `$` line builds something ("$ gcc -o wc main.c && ./wc in.txt", "$ go
+  // build -o bin/app ./cmd/app && ls -la bin/"), with no error after it: the build worked, whatever
+  // data the rest shows.
+  if (BUILD_COMMAND.test(text)) return { score: 1, hint: null, cues: ['build command ran'] };
   // A program's timestamped log ("[2024-07-01 08:14:05] wrote out/a.csv", "2024/05/02 11:20:03
   // listening on :8080"): a line that reports work done is a success; otherwise a log tailed is
   // information.

@@ -76,3 +76,10 @@ test('a timestamped log: a line reporting work done passes; a tailed log informs
   assert.equal(score('2025/02/11 17:02:40 starting worker pool size=4\n2025/02/11 17:02:40 serving metrics on :9102'), 0);
   assert.equal(score('2025-02-11T17:02:40Z queue drained\n2025-02-11T17:02:41Z completed 312 jobs'), 1);
 });
+
+test('a shell transcript whose `$` line builds something, with no error after it, passes', () => {
+  assert.equal(score('$ clang -O2 -o hist hist.c && ./hist data.bin\n  bucket  count\n  0-9     41\n  10-19   17'), 1);
+  assert.equal(score('$ cargo build --release && ls target/release\nbuild\ndeps\nledger'), 1);
+  assert.equal(score("$ gcc -o hist hist.c\nhist.c:4:1: error: unknown type name 'uint'"), -1);
+  assert.equal(score('$ ./hist --version\nhist 0.4.2'), 0);
+});
