@@ -92,8 +92,17 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   // docker's "You have to remove (or rename) that container to be able to reuse that name.": what to do, not why.
   const haveTo = /\bYou have to [^.]*?(?=\s+(?:to be able to|in order to)\b|\.)/.exec(joined);
   if (haveTo !== null) return haveTo[0];
-  const missing = /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?:? ['"`]?[\w.-]+['"`]?/i.exec(joined);
+  // Terraform's 'The argument "bucket" is required, but no definition was found.': the requirement.
+  const required = /\bThe (?:argument|attribute|field|property|parameter|option) "[\w.-]+" is required\b/.exec(joined);
+  if (required !== null) return required[0];
+  // The name after "Missing required …" is quoted or follows a colon ("Missing required argument"
+  // then "on main.tf line 8" names none).
+  const missing =
+    /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?(?::\s*['"`]?[\w.-]+['"`]?|\s+['"`][\w.-]+['"`])/i.exec(joined);
   if (missing !== null) return missing[0];
+  // A usage line printed with the failure says how the command is called: "usage: ./run.sh <dev|prod>".
+  const usage = plain.find((l) => /^\s*usage:\s+\S/i.test(l));
+  if (usage !== undefined) return usage.trim();
   // A sentence that tells the reader what to do: "Please select a different name and try again.",
   // "Grant the role 'roles/run.admin' to the service account.", up to its first comma (a dot
   // inside a name does not end it).

@@ -493,3 +493,16 @@ test('a lint diagnostic whose message is the rule to follow is the hint; a fixab
     [-1, '[*] 1 fixable with the `--fix` option'],
   );
 });
+
+test('terraform names the required argument; a usage line printed with a failure is the hint', () => {
+  assert.deepEqual(
+    read(
+      'Error: Missing required argument\n\n  on net/main.tf line 3, in resource "aws_subnet" "a":\n   3: resource "aws_subnet" "a" {\n\nThe argument "vpc_id" is required, but no definition was found.',
+    ),
+    [-1, 'The argument "vpc_id" is required'],
+  );
+  assert.deepEqual(read('./sync.sh: line 7: TARGET: unbound variable\nusage: ./sync.sh <src> <dest>\nexit status 2'), [
+    -1,
+    'usage: ./sync.sh <src> <dest>',
+  ]);
+});
