@@ -141,6 +141,9 @@ function looksLikeData(text: string, lines: string[]): boolean {
   if (columns.length >= Math.ceil(lines.length / 2)) return true;
   // Several lines, each with aligned fields (`ps`, an object listing) or one file name each (`ls`).
   if (lines.length >= 2 && lines.every((l) => /\S\s{2,}\S/.test(l.trim()) || /^\s*[\w.-]+\.\w{1,5}$/.test(l))) return true;
+  // `crontab -l`: schedule lines ("15 2 * * * /opt/x.sh", "@reboot …") and comments.
+  const cron = /^\s*(?:(?:[\d*/,-]+\s+){5}\S|@(?:reboot|hourly|daily|weekly|monthly|yearly)\s+\S)/;
+  if (lines.some((l) => cron.test(l)) && lines.every((l) => cron.test(l) || /^\s*#/.test(l))) return true;
   const values = lines.filter((l) =>
     /^\s*(?:[\w.\- ]{1,40}:\s+\S|[\w.-]+\s*=\s*\S|\d[\d,.]*(?:\s+\S+)?$|[\w+]+:\/\/\S+$|[~.]?\/\S*$|\[\d+\] \d+$|#\s)/.test(l),
   );

@@ -83,3 +83,7 @@ test('a shell transcript whose `$` line builds something, with no error after it
   assert.equal(score("$ gcc -o hist hist.c\nhist.c:4:1: error: unknown type name 'uint'"), -1);
   assert.equal(score('$ ./hist --version\nhist 0.4.2'), 0);
 });
+
+test('a crontab listing is information', () => {
+  assert.equal(score('# backups\n30 3 * * * /srv/bin/backup.sh\n*/10 * * * 1-5 /srv/bin/poll.sh\n@reboot /srv/bin/warm.sh'), 0);
+});
