@@ -100,6 +100,9 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   const missing =
     /\bmissing required (?:field|param(?:eter)?|property|argument|option)s?(?::\s*['"`]?[\w.-]+['"`]?|\s+['"`][\w.-]+['"`])/i.exec(joined);
   if (missing !== null) return missing[0];
+  // "…; set DB_PORT=5432 to fix": the action the output names as the fix.
+  const toFix = /\b((?:set|use|run|pass|export|install)\s+[^;.,\s][^;,]*?)\s+to fix\b/i.exec(joined);
+  if (toFix !== null) return toFix[1];
   // A usage line printed with the failure says how the command is called: "usage: ./run.sh <dev|prod>".
   const usage = plain.find((l) => /^\s*usage:\s+\S/i.test(l));
   if (usage !== undefined) return usage.trim();

@@ -506,3 +506,12 @@ test('terraform names the required argument; a usage line printed with a failure
     'usage: ./sync.sh <src> <dest>',
   ]);
 });
+
+test('an action the output names as the fix ("…; set X=Y to fix") is the hint', () => {
+  assert.deepEqual(
+    read(
+      'worker: cannot reach redis at 127.0.0.1:6380: connection refused\nworker: redis runs on 6379 here; set REDIS_PORT=6379 to fix\n[exit 1]',
+    ),
+    [-1, 'set REDIS_PORT=6379'],
+  );
+});
