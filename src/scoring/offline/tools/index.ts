@@ -103,6 +103,11 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   // "…; set DB_PORT=5432 to fix": the action the output names as the fix.
   const toFix = /\b((?:set|use|run|pass|export|install)\s+[^;.,\s][^;,]*?)\s+to fix\b/i.exec(joined);
   if (toFix !== null) return toFix[1];
+  // Python's SyntaxError naming the token to close or add: "'(' was never closed", "expected ':'".
+  const syntax = plain
+    .map((l) => /^\s*SyntaxError: ('.{1,3}' was never closed|unmatched '.{1,3}'|expected '.{1,3}')$/.exec(l))
+    .find((m) => m !== null);
+  if (syntax != null) return syntax[1];
   // A usage line printed with the failure says how the command is called: "usage: ./run.sh <dev|prod>".
   const usage = plain.find((l) => /^\s*usage:\s+\S/i.test(l));
   if (usage !== undefined) return usage.trim();

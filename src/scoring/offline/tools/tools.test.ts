@@ -515,3 +515,11 @@ test('an action the output names as the fix ("…; set X=Y to fix") is the hint'
     [-1, 'set REDIS_PORT=6379'],
   );
 });
+
+test("Python's SyntaxError naming the token to close or add is the hint", () => {
+  assert.deepEqual(read('  File "plot.py", line 9\n    xs = [1, 2, 3\n         ^\nSyntaxError: \'[\' was never closed'), [
+    -1,
+    "'[' was never closed",
+  ]);
+  assert.deepEqual(read('  File "cli.py", line 4\n    def main()\n              ^\nSyntaxError: expected \':\''), [-1, "expected ':'"]);
+});
