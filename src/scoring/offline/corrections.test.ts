@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyNextState } from '../judge/rules.ts';
 import { readFeedback } from './index.ts';
-import { correctionHint, isBareRedo, mergeHints, withoutFutureLead, withoutTrailingReason } from './corrections.ts';
+import { correctionHint, isBareRedo, mergeHints } from './corrections.ts';
+import { withoutFutureLead, withoutTrailingReason } from './hint-extent.ts';
 import { type ReplyScore, predictScore, replyFeatures, trainReplyModel } from './reply-model.ts';
 
 test('a failure that states what was right carries it as the hint, in six languages', () => {

@@ -5,6 +5,7 @@
 // ", pas l'inverse") and not a reason or aside that follows ("…, I just need the command",
 // "…, que los reclutadores …", "… would be cool too"). Every cut keeps at least two words, so a
 // short hint ("bitte siezen") is never cut down to a fragment. Pure string work, no model.
+// Every cut of a reply's hint lives here; the judge calls `quotedHint` once per reply.
 
 import { hintWords as words } from './hint-span.ts';
 
@@ -44,6 +45,46 @@ const ASIDE =
 const TRAILING =
   /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
 const TRAILING_PLEASE = /\s*[,，]?\s*(?:please|pls|plz|bitte|por favor|porfa|s'il te pla[iî]t|stp|svp)[.!?]*$/iu;
+
+// "Going forward, …", "À l'avenir, …": the marker says when, the rest says what.
+const FUTURE_LEAD =
+  /^(?:(?:one thing |just )?for next time|next time|going forward|in (?:the )?future|from now on|à l'avenir|la prochaine fois|para la próxima(?: vez)?|en el futuro|de ahora en adelante|in zukunft|künftig|beim nächsten mal|nächstes mal)\s*(?:[,:]|\s[-–—])\s*/i;
+// "btw next time …", "Small wish for next time: …", "One preference for the future: …": a few
+// words before the marker, or a colon after it, lead into the wish. A marker that opens the hint
+// ("Next time use pnpm …") is quoted with it by most writers, so it stays.
+const FUTURE_MARKER = String.raw`(?:next time|for the future|in (?:the )?future|going forward|from now on)`;
+const FUTURE_INTRO = new RegExp(
+  String.raw`^(?:(?:[\p{L}']+[\s,]+){1,4}?${FUTURE_MARKER}\s*(?::\s*|,?\s*(?:can you|could you|would you|please|pls|just)\s+|\s+(?=\p{Ll}))|${FUTURE_MARKER}\s*:\s*)`,
+  'iu',
+);
+
+/** A hint without its leading "Going forward," (the when, not the what). */
+export function withoutFutureLead(hint: string): string {
+  const intro = FUTURE_INTRO.exec(hint);
+  // A lead-in with more than the marker ("btw next time …", "One preference for the future: …").
+  if (intro !== null && !FUTURE_LEAD.test(hint)) {
+    const rest = hint.slice(intro[0].length).replace(/^(?:can you|could you|would you|please|pls|just)\s+/i, '');
+    if ((rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 2) return rest.replace(/\?\s*$/, '');
+  }
+  // Only before a long wish: in a short one ("Next time, skip the preamble.") the marker is a
+  // large part of what a reader quotes as the hint, in a long one it is noise.
+  const rest = hint.replace(FUTURE_LEAD, '');
+  return (rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 5 ? rest : hint;
+}
+
+// A clause after the fix that gives its reason or says what happens to this answer ("…, das Sie
+// ist mir zu steif.", "…, I'll rename this one", "…, c'est trop pour LinkedIn.", "…, es para el
+// director del banco."): it opens with its own subject, so it is not part of what to do.
+const TRAILING_REASON =
+  /[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
+
+/** A hint without a trailing clause that gives its reason ("bitte siezen, das ist ein Kunde" → "bitte siezen"). */
+export function withoutTrailingReason(hint: string): string {
+  const m = TRAILING_REASON.exec(hint);
+  if (m === null) return hint;
+  const rest = hint.slice(0, m.index).trim();
+  return (rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 2 ? rest : hint;
+}
 
 /**
  * Applies a cut that drops k of a hint's words and keeps n when a reader quoting either way would
@@ -90,4 +131,9 @@ export function tightenHint(hint: string, wish = true): string {
   // A question that asks for the change ("could you rewrite it …?") is quoted as the change.
   h = h.replace(/\s*\?+$/, '');
   return h.replace(POLITE, '') === whole.replace(POLITE, '') ? whole : h;
+}
+
+/** A reply's hint as the judge gives it: the older lead-in and reason cuts, then `tightenHint`. */
+export function quotedHint(hint: string, wish: boolean): string {
+  return tightenHint(withoutTrailingReason(wish ? withoutFutureLead(hint) : hint), wish);
 }

@@ -21,9 +21,9 @@ import {
   readEnglishClause,
 } from './english.ts';
 import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } from './chinese.ts';
-import { correctionHint, mergeHints, withoutFutureLead, withoutTrailingReason } from './corrections.ts';
+import { correctionHint, mergeHints } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
-import { tightenHint } from './hint-extent.ts';
+import { quotedHint } from './hint-extent.ts';
 import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from './hint-span.ts';
 import { type Lang, detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
@@ -100,14 +100,14 @@ function readFeedbackScore(
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
   let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
-  if (reading.hint !== null && reading.score === 1) reading = { ...reading, hint: withoutFutureLead(reading.hint) };
   // A failure that states what was right ("It's Canberra.", "是5个不是4个") carries its hint too.
   const correction = reading.score === -1 ? correctionHint(text, lang) : null;
   if (reading.score === -1) {
     const hint = mergeHints(reading.hint, correction);
     if (hint !== reading.hint) reading = { ...reading, hint, cues: [...reading.cues, 'stated correction'] };
   }
-  if (reading.hint !== null) reading = { ...reading, hint: tightenHint(withoutTrailingReason(reading.hint), reading.score === 1) };
+  // How much of the reply the hint quotes (hint-extent.ts); the "when" of a wish only on +1.
+  if (reading.hint !== null) reading = { ...reading, hint: quotedHint(reading.hint, reading.score === 1) };
   return { reading, lang, correction };
 }
 
