@@ -9,7 +9,8 @@
 //    (at session end it may be the one promoted);
 //  - otherwise resolved as decided; a trainable one (loss mask 1) makes the session trainable, and
 //    every turn held so far is released, final as it is (no promotion can happen any more).
-// A session of a previous process is restored as closed: it will get no more turns.
+// A session of a previous process is restored as closed. If it goes on after the restart, its new
+// turns start a new open state, trainable when the store already has a trainable turn of it.
 import type { Decision } from './types.ts';
 
 interface SessionHold<T> {
@@ -44,9 +45,9 @@ export class AtLeastOneHolds<T> {
     return [...this.sessions.keys()];
   }
 
-  /** A turn of the session goes to judging: the session is tracked until `finish`. */
-  track(sessionId: string): void {
-    if (this.enabled && !this.sessions.has(sessionId)) this.sessions.set(sessionId, { held: new Map(), trainable: false, closed: false });
+  /** A turn of the session goes to judging: the session is tracked until `finish` (`trainable`: it already has a trainable turn). */
+  track(sessionId: string, trainable = false): void {
+    if (this.enabled && !this.sessions.has(sessionId)) this.sessions.set(sessionId, { held: new Map(), trainable, closed: false });
   }
 
   /** A session left by a previous process: already ended; `trainable` when it has a trainable sample. */

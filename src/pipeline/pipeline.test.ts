@@ -162,3 +162,43 @@ test('feedback on a held turn decides it again at once', async () => {
   await pipeline.close();
   store.close();
 });
+
+test('a session that goes on after a restart: its new turn is not held when the session already has a trainable turn', async () => {
+  const dir = tempDir('ocrl-pipe-resume-');
+  const open = (call: JudgeCall) => {
+    const config = parseConfig(
+      { judge: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:9', model_id: 'j' } },
+      { env: {}, overrides: { output_dir: dir, mode: 'openclaw-rl', 'scoring.majority_vote': 1 } },
+    );
+    const store = SampleStore.open(join(dir, 'samples.sqlite'));
+    return { store, pipeline: new ScoringPipeline({ config, store, judge: createJudge(config, { call }).judge }) };
+  };
+  const before = open(() => new Promise<string>(() => undefined));
+  before.pipeline.onTurnFinalized(turn('r', 1, 'ok'));
+  before.pipeline.onTurnFinalized(turn('r', 2, 'thanks'));
+  await before.pipeline.close(50);
+  before.store.close();
+
+  const after = open(async (messages) => (String(messages[1].content).includes('thanks') ? '\\boxed{1}' : '\\boxed{0}'));
+  assert.equal(after.pipeline.start(), 2);
+  await after.pipeline.whenIdle();
+  assert.equal(after.store.countPending(), 0, 'the re-judged turns are resolved: the session counts as ended');
+  // The same session's next turn arrives after re-judging finished (the order a slow client sees).
+  after.pipeline.onTurnFinalized(turn('r', 3, 'fine'));
+  await after.pipeline.whenIdle();
+  assert.equal(after.store.countPending(), 0, 'turn 2 is already trainable: nothing to hold turn 3 for');
+  assert.deepEqual(
+    after.store
+      .listSamples({ sessionId: 'r' })
+      .map((s) => [s.turnId, s.lossMask, s.reward])
+      .sort(),
+    [
+      [1, 0, 0],
+      [2, 1, 1],
+      [3, 0, 0],
+    ],
+  );
+  assert.equal(after.pipeline.gauges().sessions_holding, 1, 'the session is open again until it ends');
+  await after.pipeline.close();
+  after.store.close();
+});

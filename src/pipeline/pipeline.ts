@@ -13,6 +13,8 @@
 //     is stored in one transaction, counted, shown and recorded (`storeOutcome`).
 // Feedback can arrive at any step (feedback-service.ts). A held turn stays pending in the store,
 // so a crash re-judges it; after a restart (`start`) the sessions of re-judged turns count as ended.
+// Such a session may still go on: its new turns are held only while the store has no trainable
+// turn of it (otherwise a turn after the restart would wait for a promotion that cannot happen).
 //
 // Shutdown: `close` waits (bounded) for the turns in flight; what is still running then stays
 // pending and is re-judged at the next start — a closing judge channel never becomes 'fail' votes.
@@ -88,6 +90,8 @@ export class ScoringPipeline implements ScoringStage {
   private readonly onStorageError: (err: unknown, path: string) => void;
   private readonly now: () => number;
   private readonly holdoutFraction: number;
+  /** Sessions whose turns a previous process left pending, until a turn of theirs arrives after the restart. */
+  private readonly resumedSessions = new Set<string>();
   private idleWaiters: Array<() => void> = [];
   private stopping = false;
 
@@ -196,7 +200,9 @@ export class ScoringPipeline implements ScoringStage {
     if (pending.length === 0) return 0;
     this.feedback.restore(pending);
     for (const p of pending) {
-      if (this.holds.enabled && !this.holds.has(p.sessionId)) this.holds.restore(p.sessionId, this.hasTrainable(p.sessionId));
+      if (!this.holds.enabled || this.holds.has(p.sessionId)) continue;
+      this.holds.restore(p.sessionId, this.hasTrainable(p.sessionId));
+      this.resumedSessions.add(p.sessionId);
     }
     for (const p of pending) {
       this.counters.counts.rejudged_after_restart++;
@@ -213,10 +219,16 @@ export class ScoringPipeline implements ScoringStage {
     return false;
   }
 
+  private trackHolds(sessionId: string): void {
+    if (!this.holds.enabled || this.holds.has(sessionId)) return;
+    const resumed = this.resumedSessions.delete(sessionId);
+    this.holds.track(sessionId, resumed && this.hasTrainable(sessionId));
+  }
+
   // ---- 3. judge ------------------------------------------------------------------------------
 
   private startJudging(p: PendingTurn, rejudged: boolean): void {
-    this.holds.track(p.sessionId);
+    this.trackHolds(p.sessionId);
     this.inFlight.begin(p.sessionId);
     void this.judgeSlots
       .run(() => this.judgeTurn(p, rejudged))
