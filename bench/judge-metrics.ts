@@ -4,12 +4,15 @@
 // File format: one reply per line, tab-separated `role  score  reply  expected-hint`; `#` starts
 // a comment line; `\n` in a reply is a line break; an empty hint column means "no hint".
 // A hint matches when it covers at least 75% of the expected hint's words (CJK: characters) and
-// at least half of its own words are expected ones.
+// at least half of its own words are expected ones. That match is strict about extent: "snake_case"
+// and "our codebase is snake_case" do not match. Three writers given the same brief pick different
+// extents for the same fix (bench:judge-agreement: writer against relabeller 0.59 and 0.76, the two
+// relabellers 0.81 under it), so the bench also reports `hintSameFix`, which accepts either extent.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../src/errors/index.ts';
-import { hintMatches } from '../src/scoring/offline/hint-span.ts';
+import { hintMatches, hintWords } from '../src/scoring/offline/hint-span.ts';
 
 export interface JudgeSetItem {
   set: string;
@@ -96,6 +99,27 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
 // The hint match is the offline judge's own (its hint-span ranker votes with it): one definition.
 export { hintMatches, hintWords } from '../src/scoring/offline/hint-span.ts';
 
+/** Longest the longer of two hints may be and still name the same fix: 2 × the shorter + 4 words. */
+const SAME_FIX_SCALE = 2;
+const SAME_FIX_SLACK = 4;
+
+/**
+ * Whether two hints name the same fix at either extent: they match (`hintMatches`), or ≥ 75% of
+ * the shorter one's words are in the longer one and the longer one has at most 2 × the shorter's
+ * words + 4 ("snake_case" and "our codebase is snake_case", "use pathlib" and "use pathlib instead of
+ * os.path"). The bound keeps a whole reply from matching the fix inside it; it was chosen on
+ * the relabelled sets before any judge was scored with it (docs/judge.md, round 6).
+ */
+export function hintSameFix(expected: string, got: string): boolean {
+  if (hintMatches(expected, got)) return true;
+  const [a, b] = [hintWords(expected), hintWords(got)];
+  if (a.length === 0 || b.length === 0) return false;
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  const inLonger = new Set(longer);
+  const covered = shorter.filter((w) => inLonger.has(w)).length / shorter.length;
+  return covered >= 0.75 && longer.length <= SAME_FIX_SCALE * shorter.length + SAME_FIX_SLACK;
+}
+
 export interface JudgeSetMetrics {
   n: number;
   accuracy: number;
@@ -104,6 +128,9 @@ export interface JudgeSetMetrics {
   hintRecall: number;
   /** Judged hints that match an expected hint. */
   hintPrecision: number;
+  /** Hint recall and precision with `hintSameFix` (either extent of the same fix). */
+  hintRecallEither: number;
+  hintPrecisionEither: number;
   /** Replies without an expected hint and with score ≥ 0 that got a hint anyway. */
   falseHints: number;
   noHintNonNegative: number;
@@ -121,6 +148,8 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
   const given = results.filter((r) => r.got.hint !== null);
   const matched = (r: { item: JudgeSetItem; got: Judgement }) =>
     r.item.hint !== null && r.got.hint !== null && hintMatches(r.item.hint, r.got.hint);
+  const sameFix = (r: { item: JudgeSetItem; got: Judgement }) =>
+    r.item.hint !== null && r.got.hint !== null && hintSameFix(r.item.hint, r.got.hint);
   const clean = results.filter((r) => r.item.hint === null && r.item.score >= 0);
   const falseHints = clean.filter((r) => r.got.hint !== null).length;
   return {
@@ -129,6 +158,8 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
     recall: { [-1]: recall(-1), 0: recall(0), 1: recall(1) } as Record<-1 | 0 | 1, number>,
     hintRecall: ratio(withHint.filter(matched).length, withHint.length),
     hintPrecision: ratio(given.filter(matched).length, given.length),
+    hintRecallEither: ratio(withHint.filter(sameFix).length, withHint.length),
+    hintPrecisionEither: ratio(given.filter(sameFix).length, given.length),
     falseHints,
     noHintNonNegative: clean.length,
     falseHintRate: ratio(falseHints, clean.length),
@@ -169,4 +200,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'train-blind-3': ['train-blind-3'],
   // Written blind from the same brief at the end of round 5 (stop 33); scored once before any use.
   'train-blind-4': ['train-blind-4'],
+  // Sealed for the round-5 judge and measured once then (2026-12-03, docs/judge.md); development data since.
+  'heldout-7': ['heldout-7'],
 };

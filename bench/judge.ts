@@ -1,14 +1,15 @@
 // `npm run bench:judge`: the offline judge (or, with `--judge-config F`, the judge model that
 // config F names) on the hand-labelled next states of bench/judge-set/. Prints, per set and per
 // group (tool outputs; user replies per language): accuracy, recall of −1 / 0 / +1, hint recall,
-// hint precision, false hints on positive or neutral replies, and the offline judge's CPU time per
+// hint precision, the same two with the extent-tolerant match ("either extent", judge-metrics.ts
+// `hintSameFix`), false hints on positive or neutral replies, and the offline judge's CPU time per
 // reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
 //   development sets (DEVELOPMENT_SETS): dev and heldout (the judge's authors), heldout-2,
-//     heldout-3, train-blind, heldout-4, train-blind-2, heldout-5, heldout-6, train-blind-3 and
-//     train-blind-4 (independent authors; all already measured); `--show-misses` lists their
-//     misses; scripts/train-judge.ts trains the reply classifier on them.
-//   sealed sets (SEALED_SETS, now heldout-7, measured once for round 5 — spent; skipped while
-//     absent): aggregates only, never an item, not with
+//     heldout-3, train-blind, heldout-4, train-blind-2, heldout-5, heldout-6, train-blind-3,
+//     train-blind-4 and heldout-7 (independent authors; all already measured); `--show-misses`
+//     lists their misses; scripts/train-judge.ts trains the reply classifier on them.
+//   sealed sets (SEALED_SETS, now heldout-8, written blind for round 6 and not yet measured;
+//     skipped while absent): aggregates only, never an item, not with
 //     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
 // `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier and
 // the hint-span ranker;
@@ -44,7 +45,7 @@ const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
  * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
  * their aggregates (overall and per group) and never their items. A missing file is skipped.
  */
-export const SEALED_SETS = ['heldout-7'] as const;
+export const SEALED_SETS = ['heldout-8'] as const;
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
@@ -255,7 +256,8 @@ function print(name: string, results: Array<{ item: JudgeSetItem; got: Judgement
   const pct = (x: number) => x.toFixed(2);
   console.log(
     `${name.padEnd(22)} n=${String(m.n).padStart(3)}  accuracy ${pct(m.accuracy)}  recall −1 ${pct(m.recall[-1])} / 0 ${pct(m.recall[0])} / +1 ${pct(m.recall[1])}` +
-      `  hint recall ${pct(m.hintRecall)}  hint precision ${pct(m.hintPrecision)}  false hints ${(100 * m.falseHintRate).toFixed(1)}% (${m.falseHints}/${m.noHintNonNegative})`,
+      `  hint recall ${pct(m.hintRecall)}  hint precision ${pct(m.hintPrecision)}` +
+      `  either extent ${pct(m.hintRecallEither)}/${pct(m.hintPrecisionEither)}  false hints ${(100 * m.falseHintRate).toFixed(1)}% (${m.falseHints}/${m.noHintNonNegative})`,
   );
 }
 

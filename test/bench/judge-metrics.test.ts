@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hintMatches, parseJudgeSet, scoreJudgeSet } from '../../bench/judge-metrics.ts';
+import { hintMatches, hintSameFix, parseJudgeSet, scoreJudgeSet } from '../../bench/judge-metrics.ts';
+import { parseRelabels } from '../../bench/judge-agreement.ts';
 import { tempDir } from '../support/temp.ts';
 
 test('judge set files: comments skipped, \\n unescaped, empty hint is none; malformed lines name file and line', () => {
@@ -29,6 +30,55 @@ test('hint matching: most expected words covered, mostly expected words given (C
   assert.equal(hintMatches('以后回答短一点', '谢谢'), false);
 });
 
+test('same fix at either extent: the value inside its phrase matches, a whole reply around it does not', () => {
+  assert.equal(hintMatches('our codebase is snake_case', 'snake_case'), false, 'the strict match wants most of the phrase');
+  assert.equal(hintSameFix('our codebase is snake_case', 'snake_case'), true);
+  assert.equal(hintSameFix('use pathlib instead of os.path', 'use pathlib'), true);
+  assert.equal(hintSameFix('先给结论，再解释', '先给结论'), true, 'CJK by character: 4 of 7, within 2 × 4 + 4');
+  assert.equal(
+    hintSameFix('WHERE clause', 'Wow. You ran an UPDATE on the whole table. You forgot the WHERE clause and now every row says shipped.'),
+    false,
+    'the longer one may have at most 2 × the shorter + 4 words',
+  );
+  assert.equal(hintSameFix('use pathlib', 'use os.path'), false, 'half of the shorter one is not enough');
+  assert.equal(hintSameFix('Make it shorter.', 'make it shorter'), true, 'a strict match is a same-fix match');
+});
+
+test('relabel files: judgements by set and id; a bad label names file and line', () => {
+  const m = parseRelabels(
+    'rid\tset\tid\tlabel\thint\nr-001\theldout-7\th7-001\t-1\tuse tabs\nr-002\theldout-7\th7-002\t0\t\n',
+    'relabel-x',
+  );
+  assert.deepEqual(
+    [...m],
+    [
+      ['heldout-7:h7-001', { score: -1, hint: 'use tabs' }],
+      ['heldout-7:h7-002', { score: 0, hint: null }],
+    ],
+  );
+  assert.throws(
+    () => parseRelabels('rid\tset\tid\tlabel\thint\nr-1\ts\ti\t2\t\n', 'relabel-x'),
+    /relabel-x\.tsv line 2: label must be 1, 0 or -1, got "2"/,
+  );
+  assert.throws(() => parseRelabels('id\tlabel\n', 'relabel-x'), /relabel-x\.tsv: header must be rid set id label hint/);
+});
+
+test('npm run bench:judge-agreement: people agree on verdicts; the strict hint match splits them on extent, either extent does not', () => {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../bench/judge-agreement.ts')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(res.status, 0, res.stderr);
+  const line = (name: string) => res.stdout.split('\n').find((l) => l.startsWith(name))!;
+  const num = (l: string, re: RegExp) => Number(re.exec(l)![1]);
+  const a = line('writer / relabel-a all');
+  assert.ok(num(a, /accuracy ([\d.]+)/) >= 0.9, a);
+  assert.ok(num(a, /hint recall ([\d.]+)/) < 0.7, a);
+  assert.ok(num(a, /hint recall [\d.]+ {2}either extent ([\d.]+)/) >= 0.9, a);
+  const whole = line('writer / whole reply all');
+  assert.ok(num(whole, /hint recall [\d.]+ {2}either extent ([\d.]+)/) < 0.5, whole);
+});
+
 test('metrics: accuracy, per-class recall, hint recall/precision and false hints on non-negative replies', () => {
   const item = (score: 1 | 0 | -1, hint: string | null) => ({ set: 's', line: 1, role: 'user' as const, text: 't', score, hint });
   const m = scoreJudgeSet([
@@ -41,6 +91,7 @@ test('metrics: accuracy, per-class recall, hint recall/precision and false hints
   assert.deepEqual(m.recall, { [-1]: 0.5, 0: 1, 1: 1 });
   assert.equal(m.hintRecall, 0.5);
   assert.equal(m.hintPrecision, 0.5);
+  assert.deepEqual([m.hintRecallEither, m.hintPrecisionEither], [0.5, 0.5]);
   assert.deepEqual([m.falseHints, m.noHintNonNegative, m.falseHintRate], [1, 2, 0.5]);
 });
 
