@@ -29,7 +29,15 @@ import { type HintModel, loadHintModel } from '../src/scoring/offline/hint-span.
 import { loadReplyModel, readFeedback } from '../src/scoring/offline/index.ts';
 import type { ReplyModel } from '../src/scoring/offline/reply-model.ts';
 import { readToolOutput } from '../src/scoring/offline/tools/index.ts';
-import { DEVELOPMENT_SETS, hintMatches, loadJudgeSet, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
+import {
+  DEVELOPMENT_SETS,
+  hintMatches,
+  hintSameFix,
+  loadJudgeSet,
+  scoreJudgeSet,
+  type Judgement,
+  type JudgeSetItem,
+} from './judge-metrics.ts';
 import {
   DEFAULT_HINT_THRESHOLDS,
   PARAPHRASED_HINT_GROUPS,
@@ -163,9 +171,11 @@ function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null, spanMod
 function printMiss({ item, got }: { item: JudgeSetItem; got: Judgement }): void {
   if (SEALED.has(item.set)) return;
   const hintOk = item.hint === null ? got.hint === null || item.score < 0 : got.hint !== null && hintMatches(item.hint, got.hint);
+  // A hint that names the same fix at another extent is marked, so the two kinds of miss can be told apart.
+  const extentOnly = !hintOk && item.hint !== null && got.hint !== null && hintSameFix(item.hint, got.hint);
   if (got.score !== item.score || !hintOk)
     console.log(
-      `MISS ${item.set}:${item.line} want ${item.score} ${JSON.stringify(item.hint)} got ${got.score} ${JSON.stringify(got.hint)} :: ${item.text}`,
+      `MISS ${item.set}:${item.line} want ${item.score} ${JSON.stringify(item.hint)} got ${got.score} ${JSON.stringify(got.hint)}${extentOnly ? ' [same fix, other extent]' : ''} :: ${item.text}`,
     );
 }
 

@@ -24,7 +24,7 @@ export interface ToolReading {
 }
 
 const TOOL_ERROR_EN =
-  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|^make(\[\d+\])?: \*\*\*|\bno rule to make target\b|\bno available formula\b)/im;
+  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|^go: [^\n]*\b(?:needed|cannot|missing|malformed|invalid)\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|^make(\[\d+\])?: \*\*\*|\bno rule to make target\b|\bno available formula\b)/im;
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
   /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
@@ -63,10 +63,16 @@ export function unwrap(text: string): { text: string; exit: number | null } {
 export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = new Set()): string | null {
   // Terraform frames its diagnostics with "│ ".
   const plain = lines.map((l) => l.replace(NPM_PREFIX, '').replace(/^[│┃]\s?/, ''));
+  // ShellCheck's rule under the marked word: "^--^ SC2086 (info): Double quote to prevent globbing
+  // and word splitting." The rule, not its "Did you mean:" rewrite of the one line.
+  const shellcheck = plain.map((l) => /\^-*\^? SC\d{4}(?: \(\w+\))?: (.+?)\.?\s*$/.exec(l)).find((m) => m !== null);
+  if (shellcheck != null) return shellcheck[1];
   for (let i = 0; i + 1 < plain.length; i++) {
     // The question alone on its line, the suggestion on the next: Ubuntu's "Command 'pyhton' not
-    // found, did you mean:", npm's "Did you mean this?" then "    npm test # Test the project".
-    if (/\bdid you mean(?: this| one of these)?\s*[?:]?\s*$/i.test(plain[i]) && plain[i + 1].trim() !== '') return plain[i + 1].trim();
+    // found, did you mean:" (without the package's version), npm's "Did you mean
+    // this?" then "    npm test # Test the project".
+    if (/\bdid you mean(?: this| one of these)?\s*[?:]?\s*$/i.test(plain[i]) && plain[i + 1].trim() !== '')
+      return plain[i + 1].trim().replace(/^(command '[^']+' from (?:deb|snap) \S+) \(.*\)$/, '$1');
   }
   for (let i = 0; i + 1 < plain.length; i++) {
     // A command on its own indented line after "…, use" / "run:" / Go's "…; to add it:": the
@@ -103,11 +109,16 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   // "…; set DB_PORT=5432 to fix": the action the output names as the fix.
   const toFix = /\b((?:set|use|run|pass|export|install)\s+[^;.,\s][^;,]*?)\s+to fix\b/i.exec(joined);
   if (toFix !== null) return toFix[1];
-  // Python's SyntaxError naming the token to close or add: "'(' was never closed", "expected ':'".
+  // Python's SyntaxError naming the token to close or add: "'(' was never closed", "expected ':'",
+  // or its guess after "invalid syntax.": "Perhaps you forgot a comma?", "Maybe you meant '==' …?".
   const syntax = plain
-    .map((l) => /^\s*SyntaxError: ('.{1,3}' was never closed|unmatched '.{1,3}'|expected '.{1,3}')$/.exec(l))
+    .map((l) =>
+      /^\s*SyntaxError: (?:('.{1,3}' was never closed|unmatched '.{1,3}'|expected '.{1,3}')|[^.\n]*\.\s+((?:Perhaps|Maybe) you [^?\n]*\?))$/.exec(
+        l,
+      ),
+    )
     .find((m) => m !== null);
-  if (syntax != null) return syntax[1];
+  if (syntax != null) return syntax[1] ?? syntax[2];
   // A usage line printed with the failure says how the command is called: "usage: ./run.sh <dev|prod>".
   const usage = plain.find((l) => /^\s*usage:\s+\S/i.test(l));
   if (usage !== undefined) return usage.trim();

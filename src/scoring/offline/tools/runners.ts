@@ -138,6 +138,9 @@ function compilerHint(lines: string[]): string | null {
     if (hint !== null) return cleanHint(hint[1]);
     const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
     if (mean !== null) return mean[0];
+    // tsc's "Try `npm i --save-dev @types/lodash` if it exists or add a new declaration …": the command.
+    const tryCommand = /^\s*Try `([^`]+)`/.exec(line);
+    if (tryCommand !== null) return tryCommand[1];
     // C#'s "… could not be found (are you missing a using directive or an assembly reference?)".
     // The question up to its alternative ("… or an assembly reference?" is dropped).
     const asks = /\((are you (?:missing|sure)\b[^()]*\?)\)/.exec(line);
@@ -268,8 +271,9 @@ const compilers: ToolParser = (text, lines) => {
   const found = /^Found (\d+) errors?\b(?! \(\d+ fixed, 0 remaining\))/m.exec(text);
   if (/^Found \d+ errors? \(\d+ fixed, 0 remaining\)/m.test(text)) return [finding(1, 'linter: all fixed')];
   const eslint = /✖ \d+ problems? \((\d+) errors?/.exec(text);
-  // ruff/eslint: "[*] 1 fixable with the `--fix` option." names the command that fixes them.
-  const fixable = /^\[\*\] \d+ fixable with the .+$/m.exec(text);
+  // ruff: "[*] 1 fixable with the `--fix` option."; eslint: "2 errors and 0 warnings potentially
+  // fixable with the `--fix` option." Both name the command that fixes them.
+  const fixable = /^\[\*\] \d+ fixable with the .+$|(?<=^\s*\d+ errors? and \d+ warnings? potentially )fixable with the .+$/m.exec(text);
   if (diag !== null || (found !== null && Number(found[1]) > 0) || (eslint !== null && Number(eslint[1]) > 0)) {
     const stated =
       hint ??
@@ -281,6 +285,9 @@ const compilers: ToolParser = (text, lines) => {
     out.push(finding(-1, `compiler:"${(diag ?? found ?? eslint)![0].trim()}"`, stated));
     return out;
   }
+  // ShellCheck: "  ^--^ SC2086 (info): Double quote …" under the line; it exits 1 on any finding.
+  const shellcheck = /^\s*\^-*\^? (SC\d{4}) \(\w+\):/m.exec(text);
+  if (shellcheck !== null) return [...out, finding(-1, `shellcheck:${shellcheck[1]}`)];
   // eslint --max-warnings: "ESLint found too many warnings (maximum: 0)." fails on warnings alone.
   if (/^ESLint found too many warnings\b/m.test(text)) return [finding(-1, 'eslint:too many warnings', lintAdvice(text, /warning/))];
   if (/^Success: no issues found/m.test(text) || (found !== null && found[1] === '0')) out.push(finding(1, 'type check: no issues'));

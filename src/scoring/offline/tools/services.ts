@@ -182,7 +182,10 @@ function gitAdvice(text: string): string | null {
   if (act === undefined) return null;
   // "If you want to integrate the remote changes, use 'git pull' before pushing again": what to do
   // comes after the condition.
-  return afterCondition(act) ?? cleanHint(act.replace(/\(e\.g\.,?\s*|\)/g, ''));
+  // "You may want to first integrate the remote changes (e.g., 'git pull ...') before pushing
+  // again": the action, without the moment after it.
+  const action = act.replace(/\(e\.g\.,?\s*|\)/g, '').replace(/\s+before pushing again\.?$/, '');
+  return afterCondition(act) ?? cleanHint(action);
 }
 
 const git: ToolParser = (text) => {

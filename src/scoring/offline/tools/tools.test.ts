@@ -279,7 +279,7 @@ test('git: the first thing its advice says to do', () => {
     "hint: (e.g., 'git pull ...') before pushing again.",
     "hint: See the 'Note about fast-forwards' in 'git push --help' for details.",
   ];
-  assert.deepEqual(read(push.join('\n')), [-1, "You may want to first integrate the remote changes 'git pull ...' before pushing again"]);
+  assert.deepEqual(read(push.join('\n')), [-1, "You may want to first integrate the remote changes 'git pull ...'"]);
 });
 
 test('HTTP errors: the message’s own advice, a field’s message, the Retry-After header as sent', () => {
@@ -522,4 +522,38 @@ test("Python's SyntaxError naming the token to close or add is the hint", () => 
     "'[' was never closed",
   ]);
   assert.deepEqual(read('  File "cli.py", line 4\n    def main()\n              ^\nSyntaxError: expected \':\''), [-1, "expected ':'"]);
+});
+
+test("Python's guess after invalid syntax, tsc's `Try` command, ShellCheck's rule and eslint's --fix line are the hint", () => {
+  assert.deepEqual(
+    read('  File "cfg.py", line 3\n    d = {"a": 1 "b": 2}\n         ^^^^^^\nSyntaxError: invalid syntax. Perhaps you forgot a comma?'),
+    [-1, 'Perhaps you forgot a comma?'],
+  );
+  assert.deepEqual(
+    read(
+      "src/db.ts:2:20 - error TS7016: Could not find a declaration file for module 'pg'.\n  Try `npm i --save-dev @types/pg` if it exists or add a new declaration (.d.ts) file containing `declare module 'pg';`\n\nFound 1 error in src/db.ts:2",
+    ),
+    [-1, 'npm i --save-dev @types/pg'],
+  );
+  assert.deepEqual(
+    read(
+      'In deploy.sh line 12:\ncp $SRC /opt/app\n   ^--^ SC2086 (info): Double quote to prevent globbing and word splitting.\n\nDid you mean:\ncp "$SRC" /opt/app',
+    ),
+    [-1, 'Double quote to prevent globbing and word splitting'],
+  );
+  assert.deepEqual(
+    read(
+      "/srv/web/src/cart.js\n  4:7  error  'total' is never reassigned. Use 'const' instead  prefer-const\n\n✖ 1 problem (1 error, 0 warnings)\n  1 error and 0 warnings potentially fixable with the `--fix` option.",
+    ),
+    [-1, 'fixable with the `--fix` option'],
+  );
+});
+
+test('go: a module error fails and its indented command is the fix; a command-not-found suggestion drops the package version', () => {
+  assert.deepEqual(read('go: updates to go.mod needed; to update it:\n        go mod tidy'), [-1, 'go mod tidy']);
+  assert.deepEqual(read('go: downloading github.com/google/uuid v1.6.0\nok  \texample.com/app\t0.012s'), [1, null]);
+  assert.deepEqual(
+    read("Command 'pyhton3' not found, did you mean:\n  command 'python3' from deb python3 (3.11.2-1)\nTry: sudo apt install <deb name>"),
+    [-1, "command 'python3' from deb python3"],
+  );
 });
