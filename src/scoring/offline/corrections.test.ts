@@ -168,3 +168,24 @@ test('round 5, third pass: "you need X", "expected X, got Y", "…, es muss X se
   assert.equal(correctionHint('为什么返回空？函数里忘了 return 吧', 'zh'), '忘了 return 吧');
   assert.equal(correctionHint('Still 404. Also the route is /v2/items, not /items', 'en'), 'Also the route is /v2/items, not /items');
 });
+
+test('round 6: a bare "X not Y", "I\'m on X", es "tienen que"/"prueba con", de "X fehlt", zh "也要支持", ja "…って言った"', () => {
+  assert.equal(correctionHint("wrong table, it's /api/invoices not /api/bills", 'en'), "it's /api/invoices not /api/bills");
+  assert.equal(correctionHint('again, return JSON not XML. third time now', 'en'), 'return JSON not XML.');
+  assert.equal(correctionHint('nah, it does not compile', 'en'), null, 'an auxiliary before "not" says what is wrong');
+  assert.equal(correctionHint("doesn't help, I'm on Fedora 39", 'en'), "I'm on Fedora 39");
+  assert.equal(
+    correctionHint('Bien, pero los montos tienen que ir con dos decimales', 'es'),
+    'Bien, pero los montos tienen que ir con dos decimales',
+  );
+  assert.equal(correctionHint('sigue fallando. prueba con un timeout más largo', 'es'), 'prueba con un timeout más largo');
+  assert.equal(correctionHint('Die Validierung der Postleitzahl fehlt.', 'de'), 'Die Validierung der Postleitzahl fehlt.');
+  assert.equal(correctionHint('还是不行。带小数点的金额也要支持。', 'zh'), '带小数点的金额也要支持。');
+  assert.equal(correctionHint('違う。TypeScriptで書いてって言ったよね', 'ja'), 'TypeScriptで書いて');
+});
+
+test('round 6: a meta complaint ("read my message again", "answer the question") names nothing to change', () => {
+  assert.equal(isBareRedo('read my message again.'), true);
+  assert.equal(isBareRedo('can you please actually answer the question?'), true);
+  assert.equal(mergeHints('read the question again', 'I said no external libraries'), 'I said no external libraries');
+});

@@ -9,11 +9,11 @@ import type { Lang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
-  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£]))/iu,
-  zh: /(应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|(?<=[里中上])(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
-  ja: /(ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
-  es: /\b(?:tienes que|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
-  de: /\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£/])|(?:i'?m|we'?re|we are) (?:using|on|running|targeting) (?!(?:it|this|that|the|a|an|my|your|our|some|what|mobile|phone|break|lunch|vacation|leave|holiday|call|site|it)\b)(?=[\p{L}\d]))/iu,
+  zh: /([^，。,？?！]{1,20}(?:也要|还要)(?:支持|处理|加上?|考虑|包括)|应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|(?<=[里中上])(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
+  ja: /([^。！？、]{2,40}(?=(?:って|と)(?:言った|言いました|頼んだ|お願いした))|ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
+  es: /\b(?:tienes que|tienen? que|prueba (?:con|a)\b|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
+  de: /^(?:(?:die|der|das|ein|eine)\s+)?[a-zäöüß\d][a-zäöüß\d .'-]{1,40}\sfehlt\b|\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
   fr: /(?:il faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
 };
 // Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
@@ -25,6 +25,10 @@ const CONTRAST: Record<Lang, RegExp> = {
   de: /,\s*nicht\s+[\p{L}\d'"]/iu,
   fr: /,\s*pas\s+[\p{L}\d'"«]/iu,
 };
+// "it's /v2/orders not /v1/orders", "output CSV not JSON": a short "X not Y" that ends the
+// segment, where X is not a verb's auxiliary ("it does not compile" says what is wrong, not what to do).
+const BARE_CONTRAST =
+  /(?<!\b(?:do|does|did|is|are|was|were|am|be|been|can|could|should|would|will|has|have|had|it's|that's|i'm|why|if|or|and|but|just|yet|still|maybe|probably|definitely|certainly|really|i|you|we|they|he|she|it|this|that|please|pls|[\p{L}]+n't))\s+not\s+(?!(?:really|quite|sure|yet|bad|too|very|that|what|it|so|just|only|at|even|exactly|much|great|good|helpful|working|work|the same|again)\b)[\p{L}\d/`'"._-]+(?:\s+[\p{L}\d/`'"._-]+){0,2}[.!]*$/iu;
 // Cue words a preceding verdict clause may carry ("Non, …", "Das stimmt nicht, …") that are not part of the fix.
 const LEAD = /^(?:no|nope|wrong|non|nein|não|not quite|das stimmt nicht|c'est faux|eso no es|不对|错了|違います)[,.!:，、。]\s*/i;
 
@@ -67,7 +71,11 @@ export function correctionHint(text: string, lang: Lang): string | null {
             : /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*$/i.test(before)
               ? open.index
               : 0;
-      return part.slice(cut).trim();
+      // "TypeScriptで書いてって言ったよね": what was asked, without "I said so, right?".
+      return part
+        .slice(cut)
+        .replace(/(?:って|と)(?:言った|言いました|頼んだ|お願いした)(?:よね|じゃん|のに|でしょ|はず)?[。！？!?]*$/u, '')
+        .trim();
     }
     // "It looks like a slide deck, not an essay" describes the answer; it does not say what to write.
     // Contrast cues of the detected language only: ", no …" is a Spanish contrast, an English list.
@@ -75,6 +83,11 @@ export function correctionHint(text: string, lang: Lang): string | null {
     const contrast = (lang === 'en' ? (['en', 'de', 'fr'] as const) : [lang]).some((l) => CONTRAST[l].test(part));
     // "Merci, mais nous sommes quatre, pas trois": the praise before the joiner is not the fix.
     if (contrast && !DESCRIBES.test(part)) return part.replace(/^[^,]*,\s*(?:but|mais|pero|aber)\s+/i, '').trim();
+    // Without a comma the contrast is the last clause: "nah that's the wrong endpoint, it's /v2/orders not /v1/orders".
+    if (lang === 'en' && BARE_CONTRAST.test(part) && !DESCRIBES.test(part)) {
+      const clause = part.split(/,\s+/).pop()!.trim();
+      return (clause.match(/[\p{L}\d]+/gu) ?? []).length >= 3 ? clause : part.trim();
+    }
   }
   if (lang !== 'en') return statedFactIntl(parts, lang);
   // No cue anywhere: "there are 3 r's", "haiku is 5-7-5" — a stated value (a number) in a clause
@@ -166,7 +179,7 @@ const REDO_CJK =
 
 // "I said that in my first message.", "Lo dije al principio 🙃": points back, names nothing.
 const BARE_REFERENCE =
-  /^(?:i (?:already )?(?:said|told you|mentioned) (?:that|so|it|this)|(?:ya )?(?:te )?lo (?:dije|había dicho)|ich hab(?:e)? (?:es|das) (?:doch )?(?:schon )?gesagt|je (?:te )?l'ai (?:déjà )?dit|(?:tu peux|peux-tu|pouvez-vous|pourrais-tu) (?:le )?corriger)\b[^.!?]{0,30}[.!?\s\p{Extended_Pictographic}]*$/iu;
+  /^(?:i (?:already )?(?:said|told you|mentioned) (?:that|so|it|this)|(?:please |pls |just )?(?:re-?)?read (?:my|the) (?:message|question|prompt|request|error)|(?:can you |could you )?(?:please |pls )?(?:actually |just )?answer the question|(?:ya )?(?:te )?lo (?:dije|había dicho)|ich hab(?:e)? (?:es|das) (?:doch )?(?:schon )?gesagt|je (?:te )?l'ai (?:déjà )?dit|(?:tu peux|peux-tu|pouvez-vous|pourrais-tu) (?:le )?corriger)\b[^.!?]{0,30}[.!?\s\p{Extended_Pictographic}]*$/iu;
 
 /** Whether an instruction only asks for another attempt, naming nothing to change. */
 export function isBareRedo(instruction: string): boolean {

@@ -28,6 +28,8 @@ const PRAISE_THEN = /^(?:[^\s,.!?]+\s+){0,3}[^\s,.!?]+(?:[,，]\s*|\s+)(?:but|ab
 const PRAISE_THEN_CJK = /^[^、。，,！？]{1,12}(?:けど|けれど|けれども|だけど|ですが)[、,]\s*/u;
 // "变量名能不能改成英文": the request, from its verb.
 const ASK_CJK = /^[^，。？！]{0,8}?(?:能不能|可不可以|能否|麻烦)(?=[改换用加删去写放])/u;
+// "ポート8080が他で使われてるみたいなので、別のポートにしてください": the reason before the request.
+const REASON_BEFORE_CJK = /^[^。！？]{2,40}(?:ので|から|因为[^，,]{1,30})[、，,]\s*/u;
 // "it's sorting oldest first, I need newest first": the description before what the user needs.
 const DESCRIPTION_THEN = /^(?:it|this|that)(?:'s| is| was) [^,]+,\s*(?=i (?:need|want|wanted|asked for|said)\b)/iu;
 // "`createdAt` comes back as a string, so please type it as string": the reason before ", so".
@@ -43,7 +45,9 @@ const REJECTED =
 const ASIDE =
   /(?:\s*[,，]?\s*(?:[Bb]ut|mais|aber|pero)\s+(?:this one|that one|this was|this is|pour celui-ci|celui-ci|hier|este|esta vez|dieses? mal)\b[^,，]*|\s+would be (?:cool|nice|great|good|helpful|better)\b[^,，]*|\s+(?:though|too|as well))[.!?]*$/u;
 const TRAILING =
-  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
+  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|don'?t|do not|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
+// "我要的是降序,你给的是升序": what the answer gave, after what the user wanted.
+const YOU_GAVE_CJK = /\s*[,，]\s*(?:但|可)?你(?:给|写|用|做)的(?:是|却是)[^,，。]*[。！!]*$/u;
 const TRAILING_PLEASE = /\s*[,，]?\s*(?:please|pls|plz|bitte|por favor|porfa|s'il te pla[iî]t|stp|svp)[.!?]*$/iu;
 
 // "Going forward, …", "À l'avenir, …": the marker says when, the rest says what.
@@ -76,7 +80,7 @@ export function withoutFutureLead(hint: string): string {
 // ist mir zu steif.", "…, I'll rename this one", "…, c'est trop pour LinkedIn.", "…, es para el
 // director del banco."): it opens with its own subject, so it is not part of what to do.
 const TRAILING_REASON =
-  /[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
+  /[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|so that|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|damit|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
 
 /** A hint without a trailing clause that gives its reason ("bitte siezen, das ist ein Kunde" → "bitte siezen"). */
 export function withoutTrailingReason(hint: string): string {
@@ -117,6 +121,8 @@ export function tightenHint(hint: string, wish = true): string {
   h = cutIf(h, (t) => t.replace(PRAISE_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN_CJK, ''), true);
   h = cutIf(h, (t) => t.replace(ASK_CJK, ''), true);
+  h = cutIf(h, (t) => t.replace(REASON_BEFORE_CJK, ''), true);
+  h = cutIf(h, (t) => t.replace(YOU_GAVE_CJK, ''), true);
   h = cutIf(h, (t) => t.replace(DESCRIPTION_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(REASON_THEN, ''));
   h = cutIf(h, (t) => t.replace(ASK_LEAD, ''));
