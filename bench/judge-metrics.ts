@@ -6,7 +6,7 @@
 // A hint matches when it covers at least 75% of the expected hint's words (CJK: characters) and
 // at least half of its own words are expected ones. That match is strict about extent: "snake_case"
 // and "our codebase is snake_case" do not match. Three writers given the same brief pick different
-// extents for the same fix (bench:judge-agreement: writer against relabeller 0.59 and 0.76, the two
+// extents for the same fix (bench:judge-agreement: writer against relabeller 0.61 and 0.77, the two
 // relabellers 0.81 under it), so the bench also reports `hintSameFix`, which accepts either extent.
 
 import { existsSync, readFileSync } from 'node:fs';

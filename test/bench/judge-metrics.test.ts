@@ -28,6 +28,9 @@ test('hint matching: most expected words covered, mostly expected words given (C
   assert.equal(hintMatches('Keep it under 50 words.', 'Keep it short.'), false, 'the limit is missing');
   assert.equal(hintMatches('以后回答短一点', '以后回答短一点'), true);
   assert.equal(hintMatches('以后回答短一点', '谢谢'), false);
+  assert.equal(hintMatches('email', "Property 'email' is missing"), false);
+  assert.equal(hintMatches("'email'", 'email'), true, 'quotes around a word are not part of it');
+  assert.equal(hintMatches("it's red", 'its red'), false, 'an apostrophe inside a word stays');
 });
 
 test('same fix at either extent: the value inside its phrase matches, a whole reply around it does not', () => {

@@ -105,7 +105,9 @@ const JOINER =
 /** Words for counting and matching: Latin words and numbers, single CJK characters and kana. */
 function words(text: string): string[] {
   // A CJK character is a word of its own, also right after a digit ("7日より" is 7, 日, よ, り).
-  return text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|(?:(?![\u3040-\u30ff\u3400-\u9fff])[\p{L}\p{N}_'/-])+/gu) ?? [];
+  // Quotes around a word are not part of it: 'email' is email ("it's" keeps its apostrophe).
+  const found = text.toLowerCase().match(/[\u3040-\u30ff\u3400-\u9fff]|(?:(?![\u3040-\u30ff\u3400-\u9fff])[\p{L}\p{N}_'/-])+/gu) ?? [];
+  return found.map((w) => w.replace(/^'+|'+$/g, '')).filter((w) => w !== '');
 }
 
 /** Sentences of a reply with their offsets: end marks and line breaks end one; "8.05" and "a.b" do not. */

@@ -220,6 +220,11 @@ function expectedClause(text: string): string | null {
   return named !== null ? cleanHint(named[0]) : null;
 }
 
+/** tsc's "Property 'email' is missing in type …": the missing field (the brief's "missing field" hint). */
+function missingProperty(text: string): string | null {
+  return /\bProperty '([^'\n]+)' is missing in type\b/.exec(text)?.[1] ?? null;
+}
+
 /**
  * A lint message's advice: the sentence after the one saying what is wrong ("React Hook useEffect
  * has a missing dependency: 'range'. Either include it or remove the dependency array").
@@ -278,6 +283,7 @@ const compilers: ToolParser = (text, lines) => {
     const stated =
       hint ??
       (fixable !== null ? cleanHint(fixable[0]) : null) ??
+      missingProperty(text) ??
       lintAdvice(text, /error/) ??
       lintRule(text) ??
       statedRequirement(text) ??

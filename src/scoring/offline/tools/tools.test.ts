@@ -557,3 +557,12 @@ test('go: a module error fails and its indented command is the fix; a command-no
     [-1, "command 'python3' from deb python3"],
   );
 });
+
+test("tsc: a missing property's name is the hint, as the brief's missing field", () => {
+  assert.deepEqual(
+    read(
+      "src/order.ts:12:7 - error TS2741: Property 'currency' is missing in type '{ amount: number; }' but required in type 'Price'.\n\nFound 1 error in src/order.ts:12",
+    ),
+    [-1, 'currency'],
+  );
+});
