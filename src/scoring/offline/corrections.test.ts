@@ -182,6 +182,8 @@ test('round 6: a bare "X not Y", "I\'m on X", es "tienen que"/"prueba con", de "
   assert.equal(correctionHint('Die Validierung der Postleitzahl fehlt.', 'de'), 'Die Validierung der Postleitzahl fehlt.');
   assert.equal(correctionHint('还是不行。带小数点的金额也要支持。', 'zh'), '带小数点的金额也要支持。');
   assert.equal(correctionHint('違う。TypeScriptで書いてって言ったよね', 'ja'), 'TypeScriptで書いて');
+  assert.equal(correctionHint('I asked for a sonnet, this one has nine lines', 'en'), 'I asked for a sonnet', 'not what came instead');
+  assert.equal(correctionHint('I said metric, not imperial', 'en'), 'I said metric, not imperial');
 });
 
 test('round 6: a meta complaint ("read my message again", "answer the question") names nothing to change', () => {

@@ -72,10 +72,12 @@ export function correctionHint(text: string, lang: Lang): string | null {
               ? open.index
               : 0;
       // "TypeScriptで書いてって言ったよね": what was asked, without "I said so, right?".
-      return part
+      const said = part
         .slice(cut)
         .replace(/(?:って|と)(?:言った|言いました|頼んだ|お願いした)(?:よね|じゃん|のに|でしょ|はず)?[。！？!?]*$/u, '')
         .trim();
+      // "I asked for sci-fi, half of these are fantasy": what was asked, not what came instead.
+      return /^i (?:said|asked for|wanted|meant|was asking for)\b/i.test(said) ? said.replace(/,\s+(?!not\b|no\b).*$/i, '') : said;
     }
     // "It looks like a slide deck, not an essay" describes the answer; it does not say what to write.
     // Contrast cues of the detected language only: ", no …" is a Spanish contrast, an English list.
