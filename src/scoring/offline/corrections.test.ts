@@ -184,6 +184,13 @@ test('round 6: a bare "X not Y", "I\'m on X", es "tienen que"/"prueba con", de "
   assert.equal(correctionHint('違う。TypeScriptで書いてって言ったよね', 'ja'), 'TypeScriptで書いて');
   assert.equal(correctionHint('I asked for a sonnet, this one has nine lines', 'en'), 'I asked for a sonnet', 'not what came instead');
   assert.equal(correctionHint('I said metric, not imperial', 'en'), 'I said metric, not imperial');
+  assert.equal(correctionHint('nice layout, but redis needs a password or anyone can read it', 'en'), 'redis needs a password');
+  assert.equal(correctionHint('it accepts 31/02 too. days only go to 28 in february', 'en'), 'days only go to 28 in february');
+  assert.equal(correctionHint("don't use any libraries, plain JS only", 'en'), null, 'an instruction is not a stated fact');
+  assert.equal(
+    correctionHint('Passt, aber bitte ohne Lodash, das nutzen wir nicht mehr', 'de'),
+    'bitte ohne Lodash, das nutzen wir nicht mehr',
+  );
 });
 
 test('round 6: a meta complaint ("read my message again", "answer the question") names nothing to change', () => {

@@ -13,7 +13,7 @@ const OPENING: Record<Lang, RegExp> = {
   zh: /([^，。,？?！]{1,20}(?:也要|还要)(?:支持|处理|加上?|考虑|包括)|应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|(?<=[里中上])(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
   ja: /([^。！？、]{2,40}(?=(?:って|と)(?:言った|言いました|頼んだ|お願いした))|ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
   es: /\b(?:tienes que|tienen? que|prueba (?:con|a)\b|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
-  de: /^(?:(?:die|der|das|ein|eine)\s+)?[a-zäöüß\d][a-zäöüß\d .'-]{1,40}\sfehlt\b|\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
+  de: /^(?:(?:die|der|das|ein|eine)\s+)?[a-zäöüß\d][a-zäöüß\d .'-]{1,40}\sfehlt\b|\bbitte (?=(?:ohne|mit|auf|als|in|im|nur|kein\w*)\s)|\b(?:du musst|man muss|muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
   fr: /(?:il faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
 };
 // Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
@@ -109,14 +109,22 @@ export function correctionHint(text: string, lang: Lang): string | null {
   // "…. lists are mutable.", "brand color is #1F6F4A", "json doesn't allow trailing commas": after
   // the complaint, a plain statement about a named thing (not "you", "I" or the answer) states the fact.
   for (const part of parts) {
-    const fact = part.split(/,\s+|\s+and\s+(?=(?:the|my|our|its)\s)/).find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
-    if (fact !== undefined) return fact.replace(/[.!]+$/, '').trim();
+    const fact = part
+      .split(/,\s+|\s+and\s+(?=(?:the|my|our|its)\s)/)
+      .map((c) => c.replace(/^(?:but|though|also|and)\s+/i, ''))
+      .find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
+    // "postgres needs a named volume or we lose all data": the fact, not what happens without it.
+    if (fact !== undefined)
+      return fact
+        .replace(/\s+or (?:else )?(?:we|you|i|it|they|anyone|someone|everyone|nobody|people|users)\b.*$/i, '')
+        .replace(/[.!]+$/, '')
+        .trim();
   }
   return null;
 }
 
 const STATES_FACT =
-  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect)\b)[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|says|said|reads|shows|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
+  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect|do|does|did|don'?t|doesn'?t|didn'?t|please|pls|never|always)(?![\p{L}'-]))[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|go|start|end|run|take|need|use|says|said|reads|shows|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
 const ABOUT_ANSWER =
   /\byou(?:r|'re|'ve)?\b|\b(?:the|this|that|your) (?:answer|code|script|query|output|result|version|one|list|table|text|draft|summary|reply)\b/i;
 
@@ -131,7 +139,7 @@ const FACT_INTL: Record<Exclude<Lang, 'en'>, RegExp> = {
   fr: /\b(?:c'est|est|sont|était|étaient|il y a|y en a|fait|font|coûte|coûtent)\s+\S/iu,
 };
 const NOT_FACT_INTL =
-  /你|您|我|这|那|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
+  /你|您|我|\b(?:wir|nous|nosotros|hemos)\b|这|那|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
 
 /** A stated fact in a non-English reply: the last clause with a copula that does not complain. */
 function statedFactIntl(parts: string[], lang: Exclude<Lang, 'en'>): string | null {
