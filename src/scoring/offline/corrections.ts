@@ -109,10 +109,14 @@ export function correctionHint(text: string, lang: Lang): string | null {
   // "…. lists are mutable.", "brand color is #1F6F4A", "json doesn't allow trailing commas": after
   // the complaint, a plain statement about a named thing (not "you", "I" or the answer) states the fact.
   for (const part of parts) {
-    const fact = part
+    const facts = part
       .split(/,\s+|\s+and\s+(?=(?:the|my|our|its)\s)/)
       .map((c) => c.replace(/^(?:but|though|also|and)\s+/i, ''))
-      .find((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c));
+      .filter((c) => STATES_FACT.test(c) && !ABOUT_ANSWER.test(c))
+      .reverse();
+    // The last one that says what is ("our API is snake_case" after "the keys are camelCase"),
+    // before one that says what is not ("cross_validation doesn't exist anymore").
+    const fact = facts.find((c) => !/n't\b|\b(?:not|never|no longer|anymore)\b/i.test(c)) ?? facts[0];
     // "postgres needs a named volume or we lose all data": the fact, not what happens without it.
     if (fact !== undefined)
       return fact
@@ -124,7 +128,7 @@ export function correctionHint(text: string, lang: Lang): string | null {
 }
 
 const STATES_FACT =
-  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect|do|does|did|don'?t|doesn'?t|didn'?t|please|pls|never|always)(?![\p{L}'-]))[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|go|start|end|run|take|need|use|says|said|reads|shows|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
+  /^(?:(?:the|my|our|a|an|its)\s+)?(?!(?:you|i|it|this|that|these|those|there|they|we|he|she|what|why|how|which|who|where|when|so|and|but|ok|okay|yes|yep|yeah|yup|no|nope|nah|lol|well|just|also|hmm+|wait|thanks|great|nice|cool|perfect|do|does|did|don'?t|doesn'?t|didn'?t|please|pls|never|always|only)(?![\p{L}'-]))[\p{L}\d#_.'-]+(?:\s+[\p{Ll}\d_-]+)?\s+(?:(?:only|still|never|always|actually)\s+)?(?:is|are|was|were|has|have|had|takes|allows|accepts|expects|requires|needs|uses|counts|caps|lives|runs|starts|ends|comes|goes|go|start|end|run|take|need|use|says|said|reads|shows|would be|should be|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|can'?t)\b[^?]*$/iu;
 const ABOUT_ANSWER =
   /\byou(?:r|'re|'ve)?\b|\b(?:the|this|that|your) (?:answer|code|script|query|output|result|version|one|list|table|text|draft|summary|reply)\b/i;
 
