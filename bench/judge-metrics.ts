@@ -202,4 +202,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'train-blind-4': ['train-blind-4'],
   // Sealed for the round-5 judge and measured once then (2026-12-03, docs/judge.md); development data since.
   'heldout-7': ['heldout-7'],
+  // Written blind from the same brief in round 6 (stop 34); scored once before any use (at c7d6ab4, docs/judge.md).
+  'train-blind-5': ['train-blind-5'],
 };

@@ -187,6 +187,14 @@ test('round 6: a bare "X not Y", "I\'m on X", es "tienen que"/"prueba con", de "
   assert.equal(correctionHint('nice layout, but redis needs a password or anyone can read it', 'en'), 'redis needs a password');
   assert.equal(correctionHint('it accepts 31/02 too. days only go to 28 in february', 'en'), 'days only go to 28 in february');
   assert.equal(correctionHint("don't use any libraries, plain JS only", 'en'), null, 'an instruction is not a stated fact');
+  assert.equal(correctionHint('it double counts refunds. needs a WHERE status = paid', 'en'), 'needs a WHERE status = paid');
+  assert.equal(correctionHint('nice tests but we use pytest fixtures here, pls redo', 'en'), 'we use pytest fixtures here, pls redo');
+  assert.equal(correctionHint('wrong total. 4 x 25 + 10 = 110', 'en'), '4 x 25 + 10 = 110');
+  assert.equal(correctionHint('Stimmt nicht, es müssten 12 Stunden sein', 'de'), 'es müssten 12 Stunden sein');
+  assert.equal(correctionHint('te falta el parámetro page, por eso sale vacío', 'es'), 'te falta el parámetro page, por eso sale vacío');
+  assert.equal(correctionHint('es muy formal, ponlo en tono de amigos', 'es'), 'ponlo en tono de amigos');
+  assert.equal(correctionHint('我让你写五条，你才写了三条', 'zh'), '我让你写五条，你才写了三条');
+  assert.equal(correctionHint('INNER JOINじゃないと重複しますよ', 'ja'), 'INNER JOIN');
   assert.equal(
     correctionHint('Passt, aber bitte ohne Lodash, das nutzen wir nicht mehr', 'de'),
     'bitte ohne Lodash, das nutzen wir nicht mehr',

@@ -47,7 +47,7 @@ const ASIDE =
 const TRAILING =
   /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|don'?t|do not|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
 // "我要的是降序,你给的是升序": what the answer gave, after what the user wanted.
-const YOU_GAVE_CJK = /\s*[,，]\s*(?:但|可)?你(?:给|写|用|做)的(?:是|却是)[^,，。]*[。！!]*$/u;
+const YOU_GAVE_CJK = /\s*[,，]\s*(?:但|可)?你(?:(?:给|写|用|做)的(?:是|却是)|(?:才|只|却)(?:给|写|列|做)了)[^,，。]*[。！!]*$/u;
 const TRAILING_PLEASE = /\s*[,，]?\s*(?:please|pls|plz|bitte|por favor|porfa|s'il te pla[iî]t|stp|svp)[.!?]*$/iu;
 
 // "Going forward, …", "À l'avenir, …": the marker says when, the rest says what.
@@ -80,7 +80,7 @@ export function withoutFutureLead(hint: string): string {
 // ist mir zu steif.", "…, I'll rename this one", "…, c'est trop pour LinkedIn.", "…, es para el
 // director del banco."): it opens with its own subject, so it is not part of what to do.
 const TRAILING_REASON =
-  /[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|so that|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|damit|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
+  /[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|so that|por eso|por lo que|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|damit|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
 
 /** A hint without a trailing clause that gives its reason ("bitte siezen, das ist ein Kunde" → "bitte siezen"). */
 export function withoutTrailingReason(hint: string): string {
