@@ -2,8 +2,9 @@
 // (issue 27, round 3). Examples written for these tests, not taken from the evaluation sets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFeedback, readFeedbackByRules } from './index.ts';
+import { overruledByModel, readFeedback, readFeedbackByRules } from './index.ts';
 import { detectLanguage } from './languages.ts';
+import type { ReplyModel } from './reply-model.ts';
 
 const rules = (text: string) => readFeedbackByRules(text).score;
 const judged = (text: string) => {
@@ -277,4 +278,20 @@ test('"…, pls fix" after a description names the fact as the fix; praise with 
   assert.deepEqual(judged('nice, but the keys are camelCase and our API is snake_case, pls fix'), [-1, 'our API is snake_case']);
   assert.equal(rules("Bravo, t'as supprimé la base 🙃"), -1);
   assert.equal(rules('genial, ahora no arranca nada 🙄'), -1);
+});
+
+test('the classifier may not turn a request for another try, or a change asked after a clear complaint, into no verdict', () => {
+  // Sure it is 0: the rules' −1 stands when they read a retry, or a strong complaint plus an instruction.
+  const always0: ReplyModel = { version: 1, bias: [-5, 5, -5], weights: {} };
+  for (const text of ['ugh, so long. One more time please.', 'ugh, so long. Drop the markdown and write it as regular text.']) {
+    const rules = readFeedbackByRules(text);
+    assert.equal(rules.score, -1, text);
+    assert.equal(overruledByModel(rules, text, 'en', always0).score, -1, text);
+  }
+  const mild = readFeedbackByRules('hmm ok. what about the second file?');
+  assert.equal(
+    overruledByModel({ ...mild, score: -1, cues: ['negative:-0.30'] }, 'x', 'en', always0).score,
+    0,
+    'a mild reading may still be overruled',
+  );
 });
