@@ -1,8 +1,8 @@
 // `npm run bench:judge-agreement`: how much people given the same labelling brief agree with each
-// other — the ceiling a judge can be held to. Two relabellers (bench/judge-set/relabel-a.tsv and
-// relabel-b.tsv, columns `rid set id label hint`) labelled the next states of heldout-7 and
-// train-blind-4 again from bench/judge-set/relabel-brief.md, without the writers' labels and
-// without reading this project. Each pair (writer against a relabeller, relabeller against
+// other — the ceiling a judge can be held to. Relabellers (bench/judge-set/relabel-*.tsv, columns
+// `rid set id label hint`) labelled written sets again from bench/judge-set/relabel-brief.md,
+// without the writers' labels and without reading this project: relabel-a and relabel-b the next
+// states of heldout-7 and train-blind-4, relabel-c those of train-blind-5. Each pair (writer against a relabeller, relabeller against
 // relabeller) is scored as if one were the set and the other a judge, with the bench's own
 // metrics. Baselines that need no understanding (the whole next state as the hint, its last
 // sentence) show what the hint matches give away for free.
@@ -12,9 +12,12 @@ import { OpenClawError } from '../src/errors/index.ts';
 import { loadJudgeSet, scoreJudgeSet, type Judgement, type JudgeSetItem } from './judge-metrics.ts';
 
 const DIR = join(import.meta.dirname, 'judge-set');
-/** The sets the relabellers read, by the first column of their rows (`id`). */
-const RELABELLED_SETS = ['heldout-7', 'train-blind-4'] as const;
-const RELABELLERS = ['relabel-a', 'relabel-b'] as const;
+/** Each relabeller and the sets it read (rows named by the sets' first column, `id`). */
+const RELABELLERS: Readonly<Record<string, readonly string[]>> = {
+  'relabel-a': ['heldout-7', 'train-blind-4'],
+  'relabel-b': ['heldout-7', 'train-blind-4'],
+  'relabel-c': ['train-blind-5'],
+};
 
 /** A set's items by `set:id` (the 7-column format's id is the first column of its line). */
 export function itemsById(set: string): Map<string, JudgeSetItem> {
@@ -47,33 +50,47 @@ function lastSentence(text: string): string {
   return parts[parts.length - 1] ?? text;
 }
 
+/** A pair of labellers on the next states both read: the first is the set, the second the judge. */
+interface Pair {
+  name: string;
+  sets: readonly string[];
+  gold: Labels;
+  other: Labels;
+}
+
+const setOf = (key: string) => key.slice(0, key.indexOf(':'));
+
 function main(): void {
+  const allSets = [...new Set(Object.values(RELABELLERS).flat())];
   const items = new Map<string, JudgeSetItem>();
-  for (const set of RELABELLED_SETS) for (const [k, it] of itemsById(set)) items.set(k, it);
-  const relabels = Object.fromEntries(RELABELLERS.map((r) => [r, parseRelabels(readFileSync(join(DIR, `${r}.tsv`), 'utf8'), r)])) as Record<
-    (typeof RELABELLERS)[number],
-    Map<string, Judgement>
-  >;
-  for (const [r, m] of Object.entries(relabels))
-    for (const k of items.keys()) if (!m.has(k)) throw new OpenClawError('invalid_request', `${r}.tsv has no row for ${k}`);
+  for (const set of allSets) for (const [k, it] of itemsById(set)) items.set(k, it);
+  const relabels = new Map<string, Map<string, Judgement>>();
+  for (const [r, sets] of Object.entries(RELABELLERS)) {
+    const m = parseRelabels(readFileSync(join(DIR, `${r}.tsv`), 'utf8'), r);
+    for (const k of items.keys())
+      if (sets.includes(setOf(k)) && !m.has(k)) throw new OpenClawError('invalid_request', `${r}.tsv has no row for ${k}`);
+    relabels.set(r, m);
+  }
   const writer: Labels = (_k, it) => ({ score: it.score, hint: it.hint });
   const by =
-    (r: (typeof RELABELLERS)[number]): Labels =>
+    (r: string): Labels =>
     (k) =>
-      relabels[r].get(k)!;
-  const pairs: Array<[string, Labels, Labels]> = [
-    ['writer / relabel-a', writer, by('relabel-a')],
-    ['writer / relabel-b', writer, by('relabel-b')],
-    ['relabel-a / relabel-b', by('relabel-a'), by('relabel-b')],
-    // The writer's verdict with a hint that needs no reading: what the match gives away for free.
-    ['writer / whole reply', writer, (_k, it) => ({ score: it.score, hint: it.score === 0 ? null : it.text })],
-    ['writer / last sentence', writer, (_k, it) => ({ score: it.score, hint: it.score === 0 ? null : lastSentence(it.text) })],
+      relabels.get(r)!.get(k)!;
+  // The writer's verdict with a hint that needs no reading: what the match gives away for free.
+  const blind =
+    (hint: (it: JudgeSetItem) => string): Labels =>
+    (_k, it) => ({ score: it.score, hint: it.score === 0 ? null : hint(it) });
+  const pairs: Pair[] = [
+    ...Object.entries(RELABELLERS).map(([r, sets]) => ({ name: `writer / ${r}`, sets, gold: writer, other: by(r) })),
+    { name: 'relabel-a / relabel-b', sets: RELABELLERS['relabel-a'], gold: by('relabel-a'), other: by('relabel-b') },
+    { name: 'writer / whole reply', sets: allSets, gold: writer, other: blind((it) => it.text) },
+    { name: 'writer / last sentence', sets: allSets, gold: writer, other: blind((it) => lastSentence(it.text)) },
   ];
-  console.log(`agreement on ${items.size} next states (${RELABELLED_SETS.join(', ')}), the first of each pair as the set`);
-  for (const [name, gold, other] of pairs) {
+  console.log(`agreement on the next states of ${allSets.join(', ')}, the first of each pair as the set`);
+  for (const { name, sets, gold, other } of pairs) {
     for (const role of ['all', 'user', 'tool'] as const) {
       const results = [...items]
-        .filter(([, it]) => role === 'all' || it.role === role)
+        .filter(([k, it]) => sets.includes(setOf(k)) && (role === 'all' || it.role === role))
         .map(([k, it]) => ({ item: { ...it, ...gold(k, it) }, got: other(k, it) }));
       const m = scoreJudgeSet(results);
       const pct = (x: number) => x.toFixed(2);
