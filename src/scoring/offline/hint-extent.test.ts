@@ -19,7 +19,8 @@ test('a long lead-in that says when, or asks politely, is dropped; a short one s
 });
 
 test('praise before "but", and a reason or aside after the fix, are not part of it', () => {
-  assert.equal(tightenHint('Sieht gut aus, aber bitte ohne Emojis'), 'bitte ohne Emojis');
+  // Praise and "bitte" together outweigh the two words of the fix: both go.
+  assert.equal(tightenHint('Sieht gut aus, aber bitte ohne Emojis'), 'ohne Emojis');
   assert.equal(tightenHint('nice list but please drop the last item, Tom already booked that one'), 'drop the last item');
   assert.equal(tightenHint('show only the diff though, I had to scroll through everything to find it.'), 'show only the diff');
   assert.equal(tightenHint('a version in Go would be nice too, but this was clear'), 'a version in Go');
@@ -44,4 +45,10 @@ test('a lone "please" or question mark stays; the lead-in that says when is cut 
   assert.equal(tightenHint('Only small letters, please.'), 'Only small letters, please.');
   assert.equal(tightenHint('For future ones please use tabs', false), 'For future ones please use tabs');
   assert.equal(tightenHint('以后回答简短一点，一两句话就行。', false), '以后回答简短一点，一两句话就行。');
+});
+
+test('cuts too small to make alone are made together when they leave a fix shorter than what they drop', () => {
+  assert.equal(tightenHint('for future ones pls keep it under 200 words, I read these on my phone'), 'keep it under 200 words');
+  assert.equal(tightenHint('Next time use pnpm instead of npm.'), 'Next time use pnpm instead of npm.', 'the rejected alternative stays');
+  assert.equal(tightenHint('Only small letters, please.', false), 'Only small letters, please.', 'a lone please is never cut');
 });

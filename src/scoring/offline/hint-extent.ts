@@ -45,7 +45,7 @@ const REJECTED =
 const ASIDE =
   /(?:\s*[,，]?\s*(?:[Bb]ut|mais|aber|pero)\s+(?:this one|that one|this was|this is|pour celui-ci|celui-ci|hier|este|esta vez|dieses? mal)\b[^,，]*|\s+would be (?:cool|nice|great|good|helpful|better)\b[^,，]*|\s+(?:though|too|as well))[.!?]*$/u;
 const TRAILING =
-  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|don'?t|do not|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
+  /(?:\s*[,，]\s*(?:hier ist|[Ii] (?:just|had|have|really|need|told|said|already|mean|think|don'?t|do not|read|use|work|live|only|always|never|\w+ed)|[Ii]'?m|[Ii]'?d|[Ii]t'?s|[Oo]ur|[Mm]y|[Ww]e|[Tt]hey|[Tt]hat'?s|[Tt]his (?:one|was|is)|so wie|comme|que|[Tt]hen|[A-Z][a-z]+ (?:already|just|has|had|is|was|said|sent))\b[^,，]*)[.!?]*$/u;
 // "我要的是降序,你给的是升序": what the answer gave, after what the user wanted.
 const YOU_GAVE_CJK = /\s*[,，]\s*(?:但|可)?你(?:(?:给|写|用|做)的(?:是|却是)|(?:才|只|却)(?:给|写|列|做)了)[^,，。]*[。！!]*$/u;
 const TRAILING_PLEASE = /\s*[,，]?\s*(?:please|pls|plz|bitte|por favor|porfa|s'il te pla[iî]t|stp|svp)[.!?]*$/iu;
@@ -115,8 +115,21 @@ const POLITE = /\b(?:please|pls|plz|bitte|por favor|porfa|stp|svp)\b|s'il te pla
  */
 export function tightenHint(hint: string, wish = true): string {
   const whole = hint.trim();
+  let h = cuts(whole, wish, false);
+  // Cuts that each keep too much to be made alone may together leave a fix shorter than what they
+  // drop ("for future ones pls keep it under 200 words, I read these on my phone"): then all are made.
+  const all = cuts(whole, wish, true);
+  const kept = words(all).length;
+  if (all !== h && kept >= MIN_WORDS && kept < words(whole).length - kept) h = all;
+  // A question that asks for the change ("could you rewrite it …?") is quoted as the change.
+  h = h.replace(/\s*\?+$/, '');
+  return h.replace(POLITE, '') === whole.replace(POLITE, '') ? whole : h;
+}
+
+/** The cuts in order; `force` makes each one whatever it keeps, and keeps the rejected alternative. */
+function cuts(whole: string, wish: boolean, force: boolean): string {
   let h = whole;
-  if (wish) h = cutIf(h, (t) => t.replace(WHEN, '').replace(WHEN_CJK, ''));
+  if (wish) h = cutIf(h, (t) => t.replace(WHEN, '').replace(WHEN_CJK, ''), force);
   h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN, ''), true);
   h = cutIf(h, (t) => t.replace(PRAISE_THEN_CJK, ''), true);
@@ -124,19 +137,17 @@ export function tightenHint(hint: string, wish = true): string {
   h = cutIf(h, (t) => t.replace(REASON_BEFORE_CJK, ''), true);
   h = cutIf(h, (t) => t.replace(YOU_GAVE_CJK, ''), true);
   h = cutIf(h, (t) => t.replace(DESCRIPTION_THEN, ''), true);
-  h = cutIf(h, (t) => t.replace(REASON_THEN, ''));
-  h = cutIf(h, (t) => t.replace(ASK_LEAD, ''));
+  h = cutIf(h, (t) => t.replace(REASON_THEN, ''), force);
+  h = cutIf(h, (t) => t.replace(ASK_LEAD, ''), force);
   for (let i = 0; i < 3; i++) {
     const before = h;
-    h = cutIf(h, (t) => t.replace(TRAILING_PLEASE, ''));
+    h = cutIf(h, (t) => t.replace(TRAILING_PLEASE, ''), force);
     h = cutIf(h, (t) => t.replace(ASIDE, ''), true);
-    h = cutIf(h, (t) => t.replace(TRAILING, ''));
-    h = cutIf(h, (t) => t.replace(REJECTED, ''));
+    h = cutIf(h, (t) => t.replace(TRAILING, ''), force);
+    if (!force) h = cutIf(h, (t) => t.replace(REJECTED, ''));
     if (h === before) break;
   }
-  // A question that asks for the change ("could you rewrite it …?") is quoted as the change.
-  h = h.replace(/\s*\?+$/, '');
-  return h.replace(POLITE, '') === whole.replace(POLITE, '') ? whole : h;
+  return h;
 }
 
 /** A reply's hint as the judge gives it: the older lead-in and reason cuts, then `tightenHint`. */
