@@ -146,10 +146,13 @@ function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
   if (rules.score === 1 && score === -1)
     return rules.cues.length === 1 && /^positive:/.test(rules.cues[0]) && Number(rules.cues[0].slice(9)) >= 0.75;
   // Nor to "no verdict": a request for another try ("ugh, so long. One more time please."), or a
-  // change asked for after a clear complaint ("ugh, so long. Drop the markdown …").
+  // change asked for after a clear complaint ("ugh, so long. Drop the markdown …", "Hmm, nothing
+  // changed. 再试一次。 Drop the markdown …").
   if (rules.score === -1 && score === 0) {
     const strongNegative = rules.cues.some((c) => /^negative:/.test(c) && Number(c.slice(9)) <= -0.5);
-    return rules.cues.includes('complaint:"retry"') || (strongNegative && rules.cues.some((c) => /^instruction:/.test(c)));
+    const instruction = rules.cues.some((c) => /^instruction:/.test(c));
+    const complaint = rules.cues.some((c) => /^complaint:/.test(c));
+    return rules.cues.includes('complaint:"retry"') || ((strongNegative || complaint) && instruction);
   }
   return false;
 }
