@@ -204,4 +204,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-7': ['heldout-7'],
   // Written blind from the same brief in round 6 (stop 34); scored once before any use (at c7d6ab4, docs/judge.md).
   'train-blind-5': ['train-blind-5'],
+  // Sealed for the round-6 judge and measured once then (1dd3944, 2026-12-03, docs/judge.md); development data since.
+  'heldout-8': ['heldout-8'],
 };
