@@ -24,7 +24,7 @@ export interface ToolReading {
 }
 
 const TOOL_ERROR_EN =
-  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|^go: [^\n]*\b(?:needed|cannot|missing|malformed|invalid)\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|^make(\[\d+\])?: \*\*\*|\bno rule to make target\b|\bno available formula\b)/im;
+  /(\b(error|exception|traceback|fatal|panic|failed|failure|denied|segmentation fault|command not found|no such file|connection refused|unauthorized|forbidden|not found)\b|\bERR!|^FAIL\b|\bRun `[^`\n]+` to fix\b|^go: [^\n]*\b(?:needed|cannot|missing|malformed|invalid)\b|exit(ed)?( with)? (code|status)[:= ]*[1-9]\d*|^make(\[\d+\])?: \*\*\*|\bno rule to make target\b|\bno available formula\b)/im;
 /** A line by which an output no parser knows reports work done ("Done in 3.2s", "Successfully built", "已保存"). */
 const SUCCESS_LINE =
   /^[ \t]*(?:✨\s*)?(?:done|success(?:fully)?\b|succeeded|finished|completed?|saved|wrote|built|deployed|upgraded|installed|uploaded|published|applied)\b|\ball (?:checks|tests) passed\b|"(?:ok|success)"\s*:\s*true|成功|已保存|完成|完了/im;
@@ -63,6 +63,9 @@ export function unwrap(text: string): { text: string; exit: number | null } {
 export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = new Set()): string | null {
   // Terraform frames its diagnostics with "│ ".
   const plain = lines.map((l) => l.replace(NPM_PREFIX, '').replace(/^[│┃]\s?/, ''));
+  // An error body that says what to do: {"error": …, "hint": "use 'page_size' instead"}.
+  const field = /"(?:hint|suggestion|fix|resolution)"\s*:\s*"([^"\n]{3,200})"/.exec(plain.join('\n'));
+  if (field !== null) return field[1];
   // ShellCheck's rule under the marked word: "^--^ SC2086 (info): Double quote to prevent globbing
   // and word splitting." The rule, not its "Did you mean:" rewrite of the one line.
   const shellcheck = plain.map((l) => /\^-*\^? SC\d{4}(?: \(\w+\))?: (.+?)\.?\s*$/.exec(l)).find((m) => m !== null);
@@ -78,7 +81,12 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
     // A command on its own indented line after "…, use" / "run:" / Go's "…; to add it:": the
     // command to run says more than a question about a name (brew's "Did you mean python?" above
     // "To install python@3.12, run:" and the command).
-    if (/(?:\b(?:use|run|try|with)\s*:?|\bto \w+ it:)\s*$/i.test(plain[i]) && /^(?:\s{2,}|\t)\S/.test(plain[i + 1]))
+    // ("You can migrate … with:" offers something else; it is not the fix.)
+    if (
+      /(?:\b(?:use|run|try|with)\s*:?|\bto \w+ it:)\s*$/i.test(plain[i]) &&
+      !/^\s*you can\b/i.test(plain[i]) &&
+      /^(?:\s{2,}|\t)\S/.test(plain[i + 1])
+    )
       return plain[i + 1].trim();
   }
   for (const line of plain) {
@@ -95,6 +103,9 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   // dpkg's "you must manually run 'sudo dpkg --configure -a' to correct the problem": the command.
   const mustRun = /\byou must (?:manually )?run '([^']+)'/i.exec(joined);
   if (mustRun !== null) return mustRun[1];
+  // Yarn's "Corepack must currently be enabled by running corepack enable in your terminal.": the command.
+  const byRunning = /\bby running [`"']?([^`"'\n.]+?)[`"']? in your (?:terminal|shell)\b/i.exec(joined);
+  if (byRunning !== null) return byRunning[1];
   // Prisma's 'Please run "prisma generate" and try to import it again.': the command, with its verb.
   const runQuoted = /\b[Rr]un ([`"'])([^`"'\n]{2,60})\1/.exec(joined);
   if (runQuoted !== null) return `run ${runQuoted[1]}${runQuoted[2]}${runQuoted[1]}`;
@@ -130,10 +141,17 @@ export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = ne
   // inside a name does not end it).
   const advice = ADVICE.exec(joined) ?? paragraphAdvice(lines, blankBefore);
   // CMake's "Add the installation prefix of "fmt" to CMAKE_PREFIX_PATH or set "fmt_DIR" to …": the first fix.
-  return advice !== null ? advice[1].replace(/\s+or\s+(?:set|use|run|try|add|pass)\b.*$/, '').trim() : null;
+  // What to do, not how to find the way or what to do after: "… using one of the "Alternative
+  // Installs" from: <url>", "… then retry".
+  return advice !== null
+    ? advice[1]
+        .replace(/\s+or\s+(?:set|use|run|try|add|pass)\b.*$/, '')
+        .replace(/\s+(?:using one of|then retry)\b.*$/, '')
+        .trim()
+    : null;
 }
 
-const ADVICE_VERB = '(?:[Pp]lease|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Consider|Check that)\\b';
+const ADVICE_VERB = '(?:[Pp]lease|Grant|Resolve|Fix|Either|Run|Use|Install|Set|Add|Remove|Make sure|Ensure|Enable|Consider|Check that)\\b';
 const ADVICE = new RegExp(`(?:^|[.:;!]\\s+)(${ADVICE_VERB}(?:[^.,;]|\\.(?=\\S))*)`);
 
 /**

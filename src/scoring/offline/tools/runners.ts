@@ -95,13 +95,18 @@ const testRunners: ToolParser = (text) => {
     if (bad > 0) out.push(finding(-1, `jest:"${m[1].trim()}"`, testHint(text)));
     else if (good > 0) out.push(finding(1, `jest:"${m[1].trim()}"`));
   }
-  // mocha: "  3 passing (20ms)" / "  1 failing".
+  // mocha: "  3 passing (20ms)" / "  1 failing"; a timeout says what async code must do.
   const failing = /^[ \t]*(\d+) failing\b/m.exec(text);
-  if (failing !== null && Number(failing[1]) > 0) out.push(finding(-1, `mocha:"${failing[0].trim()}"`, expectedValue(text)));
+  const timeout = /\bFor async tests and hooks, (ensure .+?)\.(?:\s|$)/.exec(text);
+  if (failing !== null && Number(failing[1]) > 0)
+    out.push(finding(-1, `mocha:"${failing[0].trim()}"`, expectedValue(text) ?? (timeout !== null ? timeout[1] : null)));
   else if (/^[ \t]*\d+ passing\b/m.test(text)) out.push(finding(1, 'mocha:passing'));
   // go test: "--- FAIL: TestX", "FAIL\tpkg", "ok  \tpkg\t0.01s".
   if (/^(--- FAIL:|FAIL\s+\S+|FAIL$)/m.test(text)) out.push(finding(-1, 'go test:FAIL', expectedValue(text)));
   else if (/^ok\s+\S+\s+[\d.]+s/m.test(text) || /^PASS$/m.test(text)) out.push(finding(1, 'go test:ok'));
+  // ctest: "100% tests passed, 0 tests failed out of 14".
+  const ctest = /^\d+% tests passed, (\d+) tests? failed out of \d+/m.exec(text);
+  if (ctest !== null) out.push(finding(ctest[1] === '0' ? 1 : -1, `ctest:"${ctest[0]}"`));
   // cargo test: "test result: FAILED. 3 passed; 1 failed" / "test result: ok. 4 passed; 0 failed".
   for (const m of text.matchAll(/^test result: (\w+)\. (.*)$/gm)) {
     const bad = count(m[2], /(\d+) failed\b/g);
@@ -124,7 +129,8 @@ function compilerHint(lines: string[]): string | null {
   // `Debug` is not implemented for `Order`" comes before "help: consider annotating …" and its code).
   let first: string | null = null;
   for (let i = 0; i < lines.length; i++) {
-    const help = /(?:^[ \t]*(?:=\s*)?|\^+\s+)help:\s*(.+)$/.exec(lines[i]);
+    // rustc marks the span and may put the help on the same line: "^^^- help: try using …".
+    const help = /(?:^[ \t]*(?:=\s*)?|\^+-*\s+)help:\s*(.+)$/.exec(lines[i]);
     if (help === null) continue;
     const withCode = helpWithCode(lines, i, help[1]);
     if (withCode.code) return withCode.hint;
@@ -136,6 +142,9 @@ function compilerHint(lines: string[]): string | null {
     if (include !== null) return cleanHint(include[1]);
     const hint = /\bnote:\s*Hint:\s*(.+)$/.exec(line);
     if (hint !== null) return cleanHint(hint[1]);
+    // swiftc's first note is its fix: "note: coalesce using '??' to provide a default when …".
+    const swift = /\.swift:\d+:\d+: note: (.+)$/.exec(line);
+    if (swift !== null) return cleanHint(swift[1]);
     const mean = /\b[Dd]id you (?:mean|forget)\b[^?]*\?/.exec(line);
     if (mean !== null) return mean[0];
     // tsc's "Try `npm i --save-dev @types/lodash` if it exists or add a new declaration …": the command.

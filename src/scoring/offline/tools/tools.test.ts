@@ -579,3 +579,33 @@ test("a quoted command after 'run' keeps its verb; git's untracked files in the 
     [-1, 'move or remove them'],
   );
 });
+
+test('round 7: an error body\'s "hint" field, "by running X in your terminal", "Run `X` to fix", swiftc\'s note, an inline rustc help, a mocha timeout, ctest', () => {
+  assert.deepEqual(read('HTTP/1.1 422 Unprocessable Entity\n\n{"error":"invalid sort","hint":"use \'created_at\' or \'name\'"}'), [
+    -1,
+    "use 'created_at' or 'name'",
+  ]);
+  assert.deepEqual(read('error Corepack must currently be enabled by running corepack enable in your terminal.'), [-1, 'corepack enable']);
+  assert.deepEqual(read('Resolving dependencies...\n\nThe lock file is out of date. Run `uv lock` to fix the lock file.'), [
+    -1,
+    'run `uv lock`',
+  ]);
+  assert.deepEqual(
+    read(
+      "Cart.swift:9:14: error: value of optional type 'Int?' must be unwrapped\nCart.swift:9:14: note: coalesce using '??' to provide a default when the optional value contains 'nil'",
+    ),
+    [-1, "coalesce using '??' to provide a default when the optional value contains 'nil'"],
+  );
+  assert.deepEqual(read('error[E0308]: mismatched types\n  |\n7 |     n\n  |     ^- help: try using a conversion method: `.to_string()`'), [
+    -1,
+    'try using a conversion method: `.to_string()`',
+  ]);
+  assert.deepEqual(
+    read(
+      '  1 passing (1s)\n  1 failing\n\n  1) api\n     Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure "done()" is called; if returning a Promise, ensure it resolves.',
+    ),
+    [-1, 'ensure "done()" is called; if returning a Promise, ensure it resolves'],
+  );
+  assert.deepEqual(read('100% tests passed, 0 tests failed out of 9\n\nTotal Test time (real) =   0.40 sec'), [1, null]);
+  assert.deepEqual(read('89% tests passed, 1 tests failed out of 9'), [-1, null]);
+});
