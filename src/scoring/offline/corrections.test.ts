@@ -206,3 +206,16 @@ test('round 6: a meta complaint ("read my message again", "answer the question")
   assert.equal(isBareRedo('can you please actually answer the question?'), true);
   assert.equal(mergeHints('read the question again', 'I said no external libraries'), 'I said no external libraries');
 });
+
+test('round 7: es "falta X", "the X needs to be Y", "for X use Y", "it\'s ~/…", a bare contrast inside a clause, not "we\'re a Y not a Z"', () => {
+  assert.equal(correctionHint('¿por qué salen repetidos? falta un GROUP BY', 'es'), 'falta un GROUP BY');
+  assert.equal(
+    correctionHint('Good start but the field needs to be UNIQUE, otherwise duplicates slip in', 'en'),
+    'the field needs to be UNIQUE, otherwise duplicates slip in',
+  );
+  assert.equal(correctionHint('nope, that broke main. for release branches use cherry-pick', 'en'), 'use cherry-pick');
+  assert.equal(correctionHint("there's no ~/.vimrc there. it's ~/.config/nvim/init.lua", 'en'), "it's ~/.config/nvim/init.lua");
+  assert.equal(correctionHint('ugh. delimiter="|" not tab, the file is german', 'en'), 'delimiter="|" not tab');
+  assert.equal(correctionHint("too stiff. sound like a person, we're a two-person shop not a law firm", 'en'), null);
+  assert.equal(correctionHint('rmじゃなくてtrashコマンド使ってって言いましたよね…', 'ja'), 'rmじゃなくてtrashコマンド使って');
+});

@@ -9,10 +9,10 @@ import type { Lang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
-  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£/])|^needs? (?=\S)|\bwe (?:use|run|deploy to|target|write) (?!(?:it|this|that|the|a|an|your|them)\b)(?=[\p{L}\d])|(?:i'?m|we'?re|we are) (?:using|on|running|targeting) (?!(?:it|this|that|the|a|an|my|your|our|some|what|mobile|phone|break|lunch|vacation|leave|holiday|call|site|it)\b)(?=[\p{L}\d]))/iu,
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£/~])|^needs? (?=\S)|(?<=^(?:for|on|in|with) [\p{L}\d -]{2,30} )(?:use|run|call|prefer) (?=\S)|the [\w-]+ (?:needs? to|has to|must|should) be (?=\S)|\bwe (?:use|run|deploy to|target|write) (?!(?:it|this|that|the|a|an|your|them)\b)(?=[\p{L}\d])|(?:i'?m|we'?re|we are) (?:using|on|running|targeting) (?!(?:it|this|that|the|a|an|my|your|our|some|what|mobile|phone|break|lunch|vacation|leave|holiday|call|site|it)\b)(?=[\p{L}\d]))/iu,
   zh: /(我让你|我叫你|[^，。,？?！]{1,20}(?:也要|还要)(?:支持|处理|加上?|考虑|包括)|应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|(?<=[里中上])(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
   ja: /([^。！？、]{2,40}(?=(?:って|と)(?:言った|言いました|頼んだ|お願いした)|じゃないと|でないと)|ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
-  es: /\b(?:tienes que|tienen? que|prueba (?:con|a)\b|te falt(?:a|an|ó)\b|(?:l[aoe]s? )?necesito\b|(?:déja|pon|haz|pása|cámbia|escríbe|dé|pon)l[oa]s? (?=\S)|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
+  es: /\b(?:tienes que|tienen? que|prueba (?:con|a)\b|(?:te )?falt(?:a|an|ó|aba)\b|(?:l[aoe]s? )?necesito\b|(?:déja|pon|haz|pása|cámbia|escríbe|dé|pon)l[oa]s? (?=\S)|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
   de: /^(?:(?:die|der|das|ein|eine)\s+)?[a-zäöüß\d][a-zäöüß\d .'-]{1,40}\sfehlt\b|\bbitte (?=(?:ohne|mit|auf|als|in|im|nur|kein\w*)\s)|\b(?:du musst|man muss|(?:es )?müssten? |muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
   fr: /(?:il faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
 };
@@ -68,14 +68,15 @@ export function correctionHint(text: string, lang: Lang): string | null {
           ? open.index - pronoun[1].length
           : /^(?:忘|漏)了/.test(open[0])
             ? open.index
-            : /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*$/i.test(before)
+            : /(?:,|，|、|\bbut\b|\bthough\b|\bpero\b|\baber\b|\bmais\b|ただ)\s*$/i.test(before) ||
+                /^(?:for|on|in|with) [\p{L}\d -]{2,30} $/iu.test(before)
               ? open.index
               : 0;
       // "TypeScriptで書いてって言ったよね": what was asked, without "I said so, right?".
       const said = part
         .slice(cut)
         .replace(
-          /(?:って|と)(?:言った|言いました|頼んだ|お願いした)(?:よね|じゃん|のに|でしょ|はず)?[。！？!?]*$|(?:じゃないと|でないと).*$/u,
+          /(?:って|と)(?:言った|言いました|頼んだ|お願いした)(?:よね|じゃん|のに|でしょ|はず)?[。！？!?…]*$|(?:じゃないと|でないと).*$/u,
           '',
         )
         .trim();
@@ -89,9 +90,15 @@ export function correctionHint(text: string, lang: Lang): string | null {
     // "Merci, mais nous sommes quatre, pas trois": the praise before the joiner is not the fix.
     if (contrast && !DESCRIBES.test(part)) return part.replace(/^[^,]*,\s*(?:but|mais|pero|aber)\s+/i, '').trim();
     // Without a comma the contrast is the last clause: "nah that's the wrong endpoint, it's /v2/orders not /v1/orders".
-    if (lang === 'en' && BARE_CONTRAST.test(part) && !DESCRIBES.test(part)) {
-      const clause = part.split(/,\s+/).pop()!.trim();
-      return (clause.match(/[\p{L}\d]+/gu) ?? []).length >= 3 ? clause : part.trim();
+    if (lang === 'en' && !DESCRIBES.test(part)) {
+      // The clause that holds it ('how="left" not inner, I\'m losing half my rows'); one about
+      // who we are ("we're a startup not a bank") gives a reason, not a fix.
+      const clauses = part.split(/,\s+/);
+      const at = clauses.findIndex((c) => BARE_CONTRAST.test(c.trim()) && !/^(?:we|they|i)(?:'re|'m| are| am)\b/i.test(c.trim()));
+      if (at >= 0) {
+        const clause = clauses[at].trim();
+        return (clause.match(/[\p{L}\d]+/gu) ?? []).length >= 3 || clauses.length === 1 ? clause : part.trim();
+      }
     }
   }
   if (lang !== 'en') return statedFactIntl(parts, lang);
@@ -146,7 +153,7 @@ const FACT_INTL: Record<Exclude<Lang, 'en'>, RegExp> = {
   fr: /\b(?:c'est|est|sont|était|étaient|il y a|y en a|fait|font|coûte|coûtent)\s+\S/iu,
 };
 const NOT_FACT_INTL =
-  /你|您|我|\b(?:wir|nous|nosotros|hemos)\b|这|那|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
+  /你|您|我|\bc'est (?:un|une|pour|juste)\b|\b(?:wir|nous|nosotros|hemos)\b|这|那|错|不对|不是|不行|没|吗|あなた|君|違|ダメ|だめ|間違|おかしい|ません|ない|\b(?:du|dein\w*|du hast|ich|falsch|nicht|tú|usted|yo|mal|incorrect[oa]|no es|tu|toi|je|faux|pas|trop|zu|demasiado|too|bien|buen[oa]|genial|perfect[oa]|precios[oa]|bonit[oa]|estupend[oa]|increíble|excelente|gut|super|toll|prima|schön|bon|parfait|génial|top|magnifique|superbe)\b|[?？]|好|いい|良い|すごい/iu;
 
 /** A stated fact in a non-English reply: the last clause with a copula that does not complain. */
 function statedFactIntl(parts: string[], lang: Exclude<Lang, 'en'>): string | null {

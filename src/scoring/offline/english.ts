@@ -121,7 +121,8 @@ export const DOMAIN_NEGATIVE: ReadonlySet<string> = new Set([
 // Set phrases whose words mislead a lexicon ("trick" is negative on its own).
 export const DOMAIN_PHRASES_POSITIVE =
   /\b(did|does|do) the trick\b|\bship it\b|\bspot on\b|\bnailed it\b|\bworks like a charm\b|\bchef'?s kiss\b|\bthat'?s the one\b|\bexactly what i (needed|wanted|was after)\b/;
-export const DOMAIN_PHRASES_NEGATIVE = /\bwall of text\b|\btl;?dr\b|#(value|ref|n\/a|div\/0|name|num)[!?]/;
+export const DOMAIN_PHRASES_NEGATIVE =
+  /\bwall of text\b|\btl;?dr\b|#(value|ref|n\/a|div\/0|name|num)[!?]|\b(?:slower|worse|buggier|laggier|flakier) (?:now|than before)\b/;
 /** Words of a bare request for another try ("try again?", "give it another go", "redo please"). */
 const RETRY_WORDS = new Set([
   'try',

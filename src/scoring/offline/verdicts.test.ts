@@ -295,3 +295,9 @@ test('the classifier may not turn a request for another try, or a change asked a
     'a mild reading may still be overruled',
   );
 });
+
+test('round 7: "slower now" complains; fr "trop littéral" complains and "tutoie …" asks; zh "我说的是X，不是Y" complains', () => {
+  assert.equal(rules("lol it's slower now"), -1);
+  assert.deepEqual(judged("c'est trop littéral. tutoie le lecteur, c'est une appli pour ados"), [-1, 'tutoie le lecteur']);
+  assert.equal(rules('我说的是Rust啊，不是C++'), -1);
+});
