@@ -292,8 +292,9 @@ const LIMIT =
   /\b(under|below|at most|max(imum)?|less than|fewer than|no more than|within|up to|not more than)\s+(\d+|one|two|three|four|five|ten|twenty|fifty|a hundred)\b|\b(\d+|one|two|three|four|five|ten)\s+\w+\s+(max|maximum|tops|or less|or fewer)\b|\bin (one|a single|two|three) (line|sentence|paragraph|word)s?\b/i;
 const WRONG_ANSWER =
   /\byou (forgot|missed|left out|skipped|dropped|broke|deleted|removed|wiped|overwrote|ignored|mixed up|swapped)\b|\byou('ve| have)? (got|gotten) (them|it|these|those|the \w+) (swapped|backwards|reversed|wrong|mixed up|the wrong way)|\bbut i (specifically |clearly |explicitly )?(asked|said|wanted|requested|needed)\b|^i (specifically |clearly |explicitly )?(asked|said) for\b|\byou (gave|said|wrote|put|got) [\d$€£]|\b(longer|worse|slower|bigger|harder|more confusing|more complicated) than (the original|before|mine|it was|my version)\b|^(this|that|it)('s| is| was)\b.*\b(a |the )?(different|wrong) (document|file|question|person|thing|one|version|language|city|country|book|article|paper|text|email|code)\b/;
+// "for the next time I forget how this works" is about the user, not a wish for the answers.
 export const FUTURE =
-  /\b(next time|in (the )?future|for (the )?future|for future \w+|for (the )?(next|other|remaining|upcoming|later) \w+s|from now on|going forward|always|in general|every time|from here on)\b/i;
+  /\b((?:the )?next time(?! (?:(?:i|we) (?!prefer|want|would|'d|like|need)\w|you ask|it happens))|in (the )?future|for (the )?future|for future \w+|for (the )?(next|other|remaining|upcoming|later) \w+s|from now on|going forward|always|in general|every time|from here on)\b/i;
 const WANT =
   /^i('d| would)? (want|need|prefer|'d like|would like|wanted)\s+(it|this|that|them|everything|all|you to|the answer|the reply)\b/i;
 /** Who asks in "should I …?", "must we …?": the user wants advice, not a change. */

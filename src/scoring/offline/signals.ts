@@ -62,7 +62,7 @@ const REPORTED_STATUS =
 const EXCLAIMED_YES =
   /^(?:(?:omg|oh|hell|heck|oh hell|f+|fuck|ahh+),? yes+\b[\s!.🎉🙌😍🥳]*$|yes{3,}\b|yes+!{2,})|\bwhere has (this|that|it) been all my life\b/iu;
 // "eh, no need, sync is fine": the user turns down an offer; nothing about the answer.
-const DECLINES_OFFER = /^(?:\W*(?:eh|nah|hmm+|nope|no|ah)\W+)?no need\b/i;
+const DECLINES_OFFER = /^(?:\W*(?:eh|nah|hmm+|nope|no|ah)\W+)?(?:no need|not needed|not necessary)\b/i;
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 

@@ -301,3 +301,8 @@ test('round 7: "slower now" complains; fr "trop littéral" complains and "tutoie
   assert.deepEqual(judged("c'est trop littéral. tutoie le lecteur, c'est une appli pour ados"), [-1, 'tutoie le lecteur']);
   assert.equal(rules('我说的是Rust啊，不是C++'), -1);
 });
+
+test('round 7: a declined offer in two words is 0; ja "次は…したい" asks for the next task, not for later answers', () => {
+  assert.deepEqual(judged('nah not needed'), [0, null]);
+  assert.deepEqual(judged('完璧です。次はこれをグラフにしたいんですが、できますか？'), [1, null]);
+});
