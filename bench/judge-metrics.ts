@@ -206,4 +206,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'train-blind-5': ['train-blind-5'],
   // Sealed for the round-6 judge and measured once then (1dd3944, 2026-12-03, docs/judge.md); development data since.
   'heldout-8': ['heldout-8'],
+  // Sealed for the round-7 judge and measured once then (d801a9f, 2026-12-03, docs/judge.md); development data since.
+  'heldout-9': ['heldout-9'],
 };
