@@ -219,3 +219,17 @@ test('round 7: es "falta X", "the X needs to be Y", "for X use Y", "it\'s ~/…"
   assert.equal(correctionHint("too stiff. sound like a person, we're a two-person shop not a law firm", 'en'), null);
   assert.equal(correctionHint('rmじゃなくてtrashコマンド使ってって言いましたよね…', 'ja'), 'rmじゃなくてtrashコマンド使って');
 });
+
+test('round 8: "X is missing Y", "where\'s the X?", "X is what I needed", fr bare "faut", ja "…もあるんですけど…"', () => {
+  assert.equal(
+    correctionHint('the cron never fires. pretty sure the crontab is missing a newline at the end', 'en'),
+    'a newline at the end',
+  );
+  assert.equal(correctionHint("where's the summary table? that was the whole point", 'en'), "where's the summary table?");
+  assert.equal(correctionHint('utf-8-sig is what I needed, excel still shows garbage', 'en'), 'utf-8-sig');
+  assert.equal(correctionHint("ça plante toujours. faut vider le cache d'abord", 'fr'), "faut vider le cache d'abord");
+  assert.equal(
+    correctionHint('送料無料じゃなくて送料500円の地域もあるんですけど…考慮してないですよね', 'ja'),
+    '送料無料じゃなくて送料500円の地域もある',
+  );
+});

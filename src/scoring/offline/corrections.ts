@@ -9,12 +9,12 @@ import type { Lang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
-  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£/~])|^needs? (?=\S)|(?<=^(?:for|on|in|with) [\p{L}\d -]{2,30} )(?:use|run|call|prefer) (?=\S)|the [\w-]+ (?:needs? to|has to|must|should) be (?=\S)|\bwe (?:use|run|deploy to|target|write) (?!(?:it|this|that|the|a|an|your|them)\b)(?=[\p{L}\d])|(?:i'?m|we'?re|we are) (?:using|on|running|targeting) (?!(?:it|this|that|the|a|an|my|your|our|some|what|mobile|phone|break|lunch|vacation|leave|holiday|call|site|it)\b)(?=[\p{L}\d]))/iu,
+  en: /\b(?:you (?:forgot|missed|left out|skipped|dropped|mixed up|swapped|never)|did you mean\b|you (?:still )?need (?:to )?(?=\w)|expected (?=[^,\s]+,?\s+(?:but )?got\b)|(?:it|that|this|the [\w-]+) needs? (?=[\p{L}\d]+[:=\d])|(?<!what )i (?:said|asked for|wanted|meant|need(?:ed)?|was asking for)\s+(?=[\p{L}\d'"$€£])|(?:can|could|would) you (?:please )?(?:make|change|use|add|remove|drop|swap|switch|put|turn|rewrite|shorten|convert|fix)|please (?!help|try|retry|redo|again|stop)\w+|(?:it|that|this|the answer|the result) (?:should|must|needs to) be|(?:isn'?t|wasn'?t|shouldn'?t|doesn'?t) (?:it|the|that|this) [^?]*\?|it'?s (?:actually |really )?(?=[\p{Lu}\d'"`$€£/~])|^needs? (?=\S)|^where(?:'s| is| are) (?:the|my) (?=\S)|\b(?:is|are) missing (?=\S)|^[^,]{1,40}? (?=(?:is|was) what i (?:needed|wanted|asked for|meant)\b)|(?<=^(?:for|on|in|with) [\p{L}\d -]{2,30} )(?:use|run|call|prefer) (?=\S)|the [\w-]+ (?:needs? to|has to|must|should) be (?=\S)|\bwe (?:use|run|deploy to|target|write) (?!(?:it|this|that|the|a|an|your|them)\b)(?=[\p{L}\d])|(?:i'?m|we'?re|we are) (?:using|on|running|targeting) (?!(?:it|this|that|the|a|an|my|your|our|some|what|mobile|phone|break|lunch|vacation|leave|holiday|call|site|it)\b)(?=[\p{L}\d]))/iu,
   zh: /(我让你|我叫你|[^，。,？?！]{1,20}(?:也要|还要)(?:支持|处理|加上?|考虑|包括)|应该是|应该用|应该翻|明明是|我(说|要)的是|你(忘|漏)了|(?<=[里中上])(忘|漏)了|是[^，。,]{1,20}[，,]?不是|不是[^，。,]{1,20}而是|最好)/,
   ja: /([^。！？、]{2,40}(?=(?:って|と)(?:言った|言いました|頼んだ|お願いした)|じゃないと|でないと)|ではなく|じゃなく|[^。！？、]*でしょ|[^。！？]{1,30}(?:して|直して|にして)(?:ください|もらえ|くれ|ほしい)|[^。！？「」]*「[^」]+」[^。！？]*です)/,
   es: /\b(?:tienes que|tienen? que|prueba (?:con|a)\b|(?:te )?falt(?:a|an|ó|aba)\b|(?:l[aoe]s? )?necesito\b|(?:déja|pon|haz|pása|cámbia|escríbe|dé|pon)l[oa]s? (?=\S)|hay que|necesita|quería|quise decir|te pedí|dije|debería ser|olvidaste|(?:puedes|podrías) (?=\w)|son \d|es \d|en vez de|en lugar de)/i,
   de: /^(?:(?:die|der|das|ein|eine)\s+)?[a-zäöüß\d][a-zäöüß\d .'-]{1,40}\sfehlt\b|\bbitte (?=(?:ohne|mit|auf|als|in|im|nur|kein\w*)\s)|\b(?:du musst|man muss|(?:es )?müssten? |muss|ich wollte|ich meinte|ich sagte|ich hatte .* gesagt|du hast .* vergessen|sollte .* sein|(?:kannst|könntest) du (?=\w)|statt|anstatt)\b/i,
-  fr: /(?:il faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
+  fr: /(?:(?:il )?faut|tu dois|je voulais|je voudrais|j'ai dit|j'avais demandé|tu as oublié|(?:peux-tu|pouvez-vous|pourrais-tu|tu peux) (?=\S)|il y a \d|c'est \d|au lieu de)/i,
 };
 // Contrast cues: the whole segment is the correction ("son 12 invitados, no 10").
 const CONTRAST: Record<Lang, RegExp> = {
@@ -75,6 +75,12 @@ export function correctionHint(text: string, lang: Lang): string | null {
       // "TypeScriptで書いてって言ったよね": what was asked, without "I said so, right?".
       const said = part
         .slice(cut)
+        // "pretty sure the script is missing #!/bin/bash at the top": what is missing.
+        .replace(/^.*?\b(?:is|are) missing\s+/i, '')
+        // "0 9 * * 1-5 is what I needed, yours runs on sundays": the value.
+        .replace(/\s+(?:is|was) what i (?:needed|wanted|asked for|meant)\b.*$/i, '')
+        // "…の商品もあるんですけど…対応してないですよね": the fact, not the complaint after it.
+        .replace(/(?:んですけど|んだけど)[…。、]*.*$/u, '')
         .replace(
           /(?:って|と)(?:言った|言いました|頼んだ|お願いした)(?:よね|じゃん|のに|でしょ|はず)?[。！？!?…]*$|(?:じゃないと|でないと).*$/u,
           '',

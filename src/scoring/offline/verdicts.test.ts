@@ -306,3 +306,16 @@ test('round 7: a declined offer in two words is 0; ja "次は…したい" asks 
   assert.deepEqual(judged('nah not needed'), [0, null]);
   assert.deepEqual(judged('完璧です。次はこれをグラフにしたいんですが、できますか？'), [1, null]);
 });
+
+test('round 8: sarcasm over a fall in prod, "chapeau", 没报错了, ところで/別件, "bro.", "sent it as is", stepping away, a new topic, de "passt genau", ja "いい感じ" + a wish', () => {
+  assert.equal(rules('génial, le serveur est tombé. la prod est tombée. bravo'), -1);
+  assert.equal(rules('de 3 minutes à 4 secondes, chapeau'), 1);
+  assert.equal(rules('好了，页面终于能打开了，没报错了'), 1);
+  assert.equal(rules('ところで、来週の出張の件で相談してもいいですか？別件です'), 0);
+  assert.equal(rules('bro.'), -1);
+  assert.equal(rules("sent it to the client as is, didn't change a word"), 1);
+  assert.equal(rules("ok. I'm heading out, talk tomorrow"), 0);
+  assert.equal(rules('new question: how do I renew a passport?'), 0);
+  assert.equal(rules('passt genau, die Summen stimmen mit dem Export überein'), 1);
+  assert.deepEqual(judged('いい感じです。次からは箇条書きにしてもらえると嬉しいです')[0], 1);
+});

@@ -131,7 +131,8 @@ function compilerHint(lines: string[]): string | null {
   for (let i = 0; i < lines.length; i++) {
     // rustc marks the span and may put the help on the same line: "^^^- help: try using …".
     const help = /(?:^[ \t]*(?:=\s*)?|\^+-*\s+)help:\s*(.+)$/.exec(lines[i]);
-    if (help === null) continue;
+    // clippy's "= help: for further information visit <url>" points to the docs; it fixes nothing.
+    if (help === null || /^for further information\b/i.test(help[1])) continue;
     const withCode = helpWithCode(lines, i, help[1]);
     if (withCode.code) return withCode.hint;
     first ??= withCode.hint;
@@ -185,7 +186,7 @@ function helpWithCode(lines: string[], at: number, help: string): { hint: string
     }
     if (!/^[ \t]*\|\s*$/.test(lines[i])) break;
   }
-  return { hint: cleanHint(help), code: false };
+  return { hint: similarName(help) ?? cleanHint(help), code: false };
 }
 
 /**
@@ -194,6 +195,14 @@ function helpWithCode(lines: string[], at: number, help: string): { hint: string
  * can convert a `u64` to a `u32` and panic if …") or when the line it adds whole is quoted in it
  * ("consider annotating `Order` with `#[derive(Debug)]`").
  */
+/**
+ * "there is a crate or module with a similar name: `serde_json`": the name is the fix. (For "a
+ * local variable with a similar name exists: `count`" four writers of five quote the whole help.)
+ */
+function similarName(help: string): string | null {
+  return /^there is a (?:crate|module|crate or module) with a similar name: `([^`]+)`\s*$/.exec(help)?.[1] ?? null;
+}
+
 function helpAndCode(help: string, code: string, wholeLine: boolean): string {
   if (/^you (?:can|could|may)\b/i.test(help) || (wholeLine && help.includes(`\`${code}\``))) return code;
   return `${cleanHint(help) ?? help}: ${code}`;

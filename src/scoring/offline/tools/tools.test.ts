@@ -609,3 +609,20 @@ test('round 7: an error body\'s "hint" field, "by running X in your terminal", "
   assert.deepEqual(read('100% tests passed, 0 tests failed out of 9\n\nTotal Test time (real) =   0.40 sec'), [1, null]);
   assert.deepEqual(read('89% tests passed, 1 tests failed out of 9'), [-1, null]);
 });
+
+test("round 8: clippy's docs link is no fix; a crate with a similar name is named; a local variable's help stays whole", () => {
+  assert.deepEqual(
+    read(
+      'warning: unneeded `return` statement\n --> src/lib.rs:4:5\n  |\n  = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#needless_return\nhelp: remove `return`\n\nerror: could not compile `x` due to 1 previous error',
+    ),
+    [-1, 'remove `return`'],
+  );
+  assert.deepEqual(
+    read('error[E0432]: unresolved import `serde_jsn`\n  |\n  = help: there is a crate or module with a similar name: `serde_json`'),
+    [-1, 'serde_json'],
+  );
+  assert.deepEqual(
+    read('error[E0425]: cannot find value `totl` in this scope\n  = help: a local variable with a similar name exists: `total`'),
+    [-1, 'a local variable with a similar name exists: `total`'],
+  );
+});
