@@ -80,7 +80,7 @@ export function withoutFutureLead(hint: string): string {
 // ist mir zu steif.", "…, I'll rename this one", "…, c'est trop pour LinkedIn.", "…, es para el
 // director del banco."): it opens with its own subject, so it is not part of what to do.
 const TRAILING_REASON =
-  /[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|so that|por eso|por lo que|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|damit|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
+  /\s+que (?:mi|mis|el|la|los|las|nuestro|nuestra|yo)\s[^,，]*$|[,，]\s*(?:(?:i'll|i will|i'?m|i can|we|our|my|it's|it is|this one|that one|because|since|as it|which|so that|por eso|por lo que|das|dies|es ist|ich|wir|unser\w*|mein\w*|weil|da|damit|c'est|ce|je|nous|on|notre|mon|ma|car|parce que|es para|es que|eso|esto|porque|ya que|nuestr\w+|mi|yo)\b|(?:der|die|das|le|la|el|the) \p{L}+ (?:ist|is|est|es)\b)[^,，]*$/iu;
 
 /** A hint without a trailing clause that gives its reason ("bitte siezen, das ist ein Kunde" → "bitte siezen"). */
 export function withoutTrailingReason(hint: string): string {
