@@ -208,4 +208,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-8': ['heldout-8'],
   // Sealed for the round-7 judge and measured once then (d801a9f, 2026-12-03, docs/judge.md); development data since.
   'heldout-9': ['heldout-9'],
+  // Sealed for the round-8 judge and measured once then (cf82ddd, 2026-12-03, docs/judge.md); development data since.
+  'heldout-10': ['heldout-10'],
 };

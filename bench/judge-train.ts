@@ -66,6 +66,7 @@ export const UNTUNED_HINT_GROUPS: readonly string[] = [
   'train-blind-5',
   'heldout-8',
   'heldout-9',
+  'heldout-10',
 ];
 
 /** Training knobs of the hint-span ranker (leave-one-group-out top-1 within ±0.01 for l2 1e-4…1e-3, lr 0.02…0.05). */

@@ -6,11 +6,12 @@
 // reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
 //   development sets (DEVELOPMENT_SETS): dev and heldout (the judge's authors), heldout-2,
 //     heldout-3, train-blind, heldout-4, train-blind-2, heldout-5, heldout-6, train-blind-3,
-//     train-blind-4, heldout-7, train-blind-5, heldout-8 and heldout-9 (independent authors; all
-//     already measured); `--show-misses` lists their misses; scripts/train-judge.ts trains the
-//     reply classifier on them.
-//   sealed sets (SEALED_SETS, now heldout-10, written blind for the next round and not yet
-//     measured; skipped while absent): aggregates only, never an item, not with
+//     train-blind-4, heldout-7, train-blind-5, heldout-8, heldout-9 and heldout-10 (independent
+//     authors; all already measured); `--show-misses` lists their misses; scripts/train-judge.ts
+//     trains the reply classifier on them.
+//   sealed sets (SEALED_SETS, none now: heldout-10, the last, was measured for round 8; a new
+//     one, written blind from blind-brief.md, is added here; skipped while absent): aggregates
+//     only, never an item, not with
 //     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
 // `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier and
 // the hint-span ranker;
@@ -54,7 +55,7 @@ const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
  * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
  * their aggregates (overall and per group) and never their items. A missing file is skipped.
  */
-export const SEALED_SETS = ['heldout-10'] as const;
+export const SEALED_SETS: readonly string[] = [];
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
