@@ -2,10 +2,11 @@
 // other — the ceiling a judge can be held to. Relabellers (bench/judge-set/relabel-*.tsv, columns
 // `rid set id label hint`) labelled written sets again from bench/judge-set/relabel-brief.md,
 // without the writers' labels and without reading this project: relabel-a and relabel-b the next
-// states of heldout-7 and train-blind-4, relabel-c those of train-blind-5, relabel-d heldout-8's, relabel-e heldout-9's. Each pair (writer against a relabeller, relabeller against
-// relabeller) is scored as if one were the set and the other a judge, with the bench's own
-// metrics. Baselines that need no understanding (the whole next state as the hint, its last
-// sentence) show what the hint matches give away for free.
+// states of heldout-7 and train-blind-4, relabel-c train-blind-5's, relabel-d heldout-8's,
+// relabel-e heldout-9's, relabel-f heldout-10's. Each pair (writer against a relabeller,
+// relabeller against relabeller) is scored as if one were the set and the other a judge, with the
+// bench's own metrics. Baselines that need no understanding (the whole next state as the hint,
+// its last sentence) show what the hint matches give away for free.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../src/errors/index.ts';
@@ -19,6 +20,7 @@ const RELABELLERS: Readonly<Record<string, readonly string[]>> = {
   'relabel-c': ['train-blind-5'],
   'relabel-d': ['heldout-8'],
   'relabel-e': ['heldout-9'],
+  'relabel-f': ['heldout-10'],
 };
 
 /** A set's items by `set:id` (the 7-column format's id is the first column of its line). */
