@@ -63,9 +63,6 @@ export function unwrap(text: string): { text: string; exit: number | null } {
 export function statedFix(lines: string[], blankBefore: ReadonlySet<number> = new Set()): string | null {
   // Terraform frames its diagnostics with "│ ".
   const plain = lines.map((l) => l.replace(NPM_PREFIX, '').replace(/^[│┃]\s?/, ''));
-  // An error body that says what to do: {"error": …, "hint": "use 'page_size' instead"}.
-  const field = /"(?:hint|suggestion|fix|resolution)"\s*:\s*"([^"\n]{3,200})"/.exec(plain.join('\n'));
-  if (field !== null) return field[1];
   // ShellCheck's rule under the marked word: "^--^ SC2086 (info): Double quote to prevent globbing
   // and word splitting." The rule, not its "Did you mean:" rewrite of the one line.
   const shellcheck = plain.map((l) => /\^-*\^? SC\d{4}(?: \(\w+\))?: (.+?)\.?\s*$/.exec(l)).find((m) => m !== null);

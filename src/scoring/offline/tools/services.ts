@@ -70,6 +70,9 @@ function emptyListing(text: string): boolean {
  * required" points at. Else the `Retry-After` header as sent.
  */
 function responseHint(text: string, validation: boolean): string | null {
+  // A body that says what to do: {"error": …, "hint": "use 'page_size' instead"}.
+  const said = /"(?:hint|suggestion|fix|resolution)"\s*:\s*"([^"\n]{3,200})"/.exec(text);
+  if (said !== null) return said[1];
   const messages = [...text.matchAll(/"(?:message|msg|detail|error_description)"\s*:\s*"([^"]{3,})"/g)].map((m) => m[1]);
   for (const msg of messages) {
     const then = msg.split(/[;.]\s+/).at(-1) ?? '';
