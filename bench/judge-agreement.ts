@@ -23,12 +23,11 @@ const RELABELLERS: Readonly<Record<string, readonly string[]>> = {
   'relabel-f': ['heldout-10'],
 };
 
-/** A set's items by `set:id` (the 7-column format's id is the first column of its line). */
+/** A set's items by `set:id` (sets in the 7-column format, which has ids). */
 export function itemsById(set: string): Map<string, JudgeSetItem> {
   const items = loadJudgeSet(set);
   if (items === null) throw new OpenClawError('invalid_request', `bench/judge-set/${set}.tsv is missing`);
-  const lines = readFileSync(join(DIR, `${set}.tsv`), 'utf8').split('\n');
-  return new Map(items.map((it) => [`${set}:${lines[it.line - 1].split('\t')[0]}`, it]));
+  return new Map(items.map((it) => [`${set}:${it.id}`, it]));
 }
 
 /** A relabeller's file: judgements by `set:id`; a malformed line is an error naming file and line. */

@@ -25,6 +25,8 @@ export interface JudgeSetItem {
   lang?: string;
   /** What the assistant or agent had just done (heldout-2's `context` column), when the set has it. */
   context?: string;
+  /** The row's id in the 7-column format (`h7-001`), when the set has one. */
+  id?: string;
 }
 
 export interface Judgement {
@@ -78,7 +80,7 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
     const cols = raw.replace(/\r$/, '').split('\t');
     const where = `${set}.tsv line ${i + 2}`;
     if (cols.length !== 7) throw new OpenClawError('invalid_request', `${where}: expected 7 tab-separated columns, got ${cols.length}`);
-    const [, kind, lang, context, next, label, hint] = cols;
+    const [id, kind, lang, context, next, label, hint] = cols;
     if (kind !== 'user' && kind !== 'tool') throw new OpenClawError('invalid_request', `${where}: kind must be user or tool`);
     if (label !== '1' && label !== '0' && label !== '-1') throw new OpenClawError('invalid_request', `${where}: label must be 1, 0 or -1`);
     const decode = (f: string) => f.replace(/\\n/g, '\n');
@@ -91,6 +93,7 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
       hint: hint.trim() === '' ? null : decode(hint.trim()),
       lang,
       context: decode(context),
+      id,
     });
   });
   return items;

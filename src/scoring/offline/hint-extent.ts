@@ -62,18 +62,21 @@ const FUTURE_INTRO = new RegExp(
   'iu',
 );
 
+/** Words as the older lead-in and reason cuts count them: a run of letters (a CJK run is one). */
+const runs = (text: string) => (text.match(/[\p{L}\p{N}'-]+/gu) ?? []).length;
+
 /** A hint without its leading "Going forward," (the when, not the what). */
 export function withoutFutureLead(hint: string): string {
   const intro = FUTURE_INTRO.exec(hint);
   // A lead-in with more than the marker ("btw next time …", "One preference for the future: …").
   if (intro !== null && !FUTURE_LEAD.test(hint)) {
     const rest = hint.slice(intro[0].length).replace(/^(?:can you|could you|would you|please|pls|just)\s+/i, '');
-    if ((rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 2) return rest.replace(/\?\s*$/, '');
+    if (runs(rest) >= 2) return rest.replace(/\?\s*$/, '');
   }
   // Only before a long wish: in a short one ("Next time, skip the preamble.") the marker is a
   // large part of what a reader quotes as the hint, in a long one it is noise.
   const rest = hint.replace(FUTURE_LEAD, '');
-  return (rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 5 ? rest : hint;
+  return runs(rest) >= 5 ? rest : hint;
 }
 
 // A clause after the fix that gives its reason or says what happens to this answer ("…, das Sie
@@ -87,7 +90,7 @@ export function withoutTrailingReason(hint: string): string {
   const m = TRAILING_REASON.exec(hint);
   if (m === null) return hint;
   const rest = hint.slice(0, m.index).trim();
-  return (rest.match(/[\p{L}\p{N}'-]+/gu) ?? []).length >= 2 ? rest : hint;
+  return runs(rest) >= 2 ? rest : hint;
 }
 
 /**
