@@ -9,7 +9,7 @@ import { redact, type Config } from '../config/index.ts';
 import { modeSpec } from '../methods/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { SessionTracker, RecordWriter, compileIgnorePatterns, type JournalPosition, type Turn } from '../sessions/index.ts';
-import { buildGateway, ServerMetrics, SessionViews, TokenResolver } from '../gateway/index.ts';
+import { buildGateway, ServerMetrics, SessionViews, TokenResolver, sideCallRules } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
 import { Trainer, STEP_KEYS, archivePreviousRun, planResume, type ResumePlan, type StepMetrics } from '../trainer/index.ts';
@@ -236,7 +236,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const metrics = new ServerMetrics();
   const tokens = new TokenResolver(policy.retokenizer);
   metrics.addGauges('sessions', 'Session tracker counter', () => {
-    const { sessions_by_source: _s, ...flat } = tracker.counters;
+    const { sessions_by_source: _s, sessions_by_id_source: _i, ...flat } = tracker.counters;
     return { ...flat, live: tracker.size };
   });
   metrics.addGauges('tokens', 'Token alignment counter', () => ({ ...tokens.counters }));
@@ -291,6 +291,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     maxTokensLimit: config.rollout.max_tokens,
     returnTokenIds: config.rollout.return_token_ids,
     sidePatterns: config.server.side_turn_patterns.map((p) => new RegExp(p)),
+    sideCalls: sideCallRules(config.server.side_calls),
+    modelAliases: config.server.model_aliases,
+    renderPrompt: policy.renderPrompt,
     contextGuard: policy.contextGuard,
     bodyLimitBytes: Math.round(config.server.body_limit_mb * 1024 * 1024),
     shutdownGraceMs: config.server.shutdown_grace_s * 1000,

@@ -5,6 +5,15 @@ import { MODES } from './modes.ts';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
 
+/** The side-call rules `server.side_calls` switches (their tests: gateway/side-calls.ts). */
+export const SIDE_CALL_RULE_NAMES = [
+  'one_token_probe',
+  'claude_code_title',
+  'conversation_summary',
+  'codex_request_kind',
+  'openclaw_heartbeat',
+] as const;
+
 /** The rollout model name used when `rollout.model_id` is not set (configWarnings says so). */
 export const DEFAULT_MODEL_ID = 'openclaw-rl-policy';
 
@@ -88,6 +97,12 @@ export const ServerSchema = z
     api_key: z.string().optional(),
     /** Name at /v1/models; defaults to rollout.model_id. */
     served_model_name: z.string().optional(),
+    /**
+     * Other model names clients may send (each agent sends the name its user configured, e.g.
+     * `claude-sonnet-4-5`); `*` matches anything (`claude-*`, or `*` for any name). Any other
+     * name gets a 404 listing the accepted ones.
+     */
+    model_aliases: z.array(z.string().min(1)).default([]),
     body_limit_mb: z.number().positive().default(32),
     /** On SIGTERM/SIGINT: seconds answers in flight and judge calls get before they are cut (docs/reliability-http.md). */
     shutdown_grace_s: z.number().min(0).max(3600).default(10),
@@ -103,6 +118,12 @@ export const ServerSchema = z
     ignore_message_patterns: z.array(regex).default(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
     /** Regexes matched against the system prompt: a match makes a header-less request a side turn. */
     side_turn_patterns: z.array(regex).default([]),
+    /**
+     * Agents' helper calls classified as side turns (never trained), by rule name
+     * (gateway/side-calls.ts): one_token_probe, claude_code_title, conversation_summary,
+     * codex_request_kind, openclaw_heartbeat. All on; set one to false to train on those calls.
+     */
+    side_calls: z.record(z.enum(SIDE_CALL_RULE_NAMES), z.boolean()).default({}),
   })
   .strict();
 

@@ -21,6 +21,8 @@ export class AnswerAccumulator {
   private sawContent = false;
   private readonly calls: ToolCallParts[] = [];
   finishReason: string | null = null;
+  /** The stop string that ended the answer, when the engine says (vLLM's `stop_reason`). */
+  stopSequence: string | null = null;
   logprobs: number[] = [];
   logprobTokens: string[] = [];
   tokenIds: number[] = [];
@@ -52,6 +54,7 @@ export class AnswerAccumulator {
       if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.addToolCallDelta(tc);
       this.addChoiceTokens(choice);
       if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+      if (typeof choice.stop_reason === 'string') this.stopSequence = choice.stop_reason;
     }
   }
 
@@ -82,6 +85,7 @@ export class AnswerAccumulator {
     }
     this.addChoiceTokens(choice);
     this.finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+    if (typeof choice.stop_reason === 'string') this.stopSequence = choice.stop_reason;
   }
 
   private addToolCallDelta(tc: Json): void {

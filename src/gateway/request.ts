@@ -9,7 +9,8 @@ import type { ChatMessage } from '../engines/types.ts';
 import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
 import { JsonObjectParts, rawMembers, type RawJson } from '../util/json-text.ts';
 import { withoutKeys } from '../util/objects.ts';
-import { checkSessionId } from '../sessions/index.ts';
+import { explicitSessionId } from './session-ids.ts';
+import { headerValue } from './headers.ts';
 
 /** Our session metadata fields: read here, never forwarded. */
 const SESSION_FIELDS = new Set(['session_id', 'turn_type', 'session_done']);
@@ -54,6 +55,8 @@ export const ChatBodySchema = z
 /** Session metadata of a request, from headers or body fields. */
 export interface RequestMeta {
   sessionId?: string;
+  /** Where the session id came from (session-ids.ts), e.g. `x-claude-code-session-id`. */
+  sessionSource?: string;
   turnType?: string;
   sessionDone: boolean;
   traceparent?: string;
@@ -85,12 +88,6 @@ function zodToInvalid(err: z.ZodError, prefix: string) {
 
 function truthy(v: unknown): boolean {
   return v === true || v === 1 || (typeof v === 'string' && /^(1|true|yes)$/i.test(v.trim()));
-}
-
-function header(headers: Record<string, unknown>, name: string): string | undefined {
-  const v = headers[name];
-  const s = Array.isArray(v) ? v[0] : v;
-  return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
 }
 
 /** Options that shape the upstream body. */
@@ -129,18 +126,13 @@ export function parseChatRequest(
     if (messages === b.messages) messages = [...messages];
     messages[i] = m.data as ChatMessage;
   }
-  const headerId = header(headers, 'x-session-id');
-  const bodyId = b.session_id !== undefined ? String(b.session_id) : undefined;
+  const named = explicitSessionId(headers, b as Record<string, unknown>);
   const meta: RequestMeta = {
-    sessionId:
-      headerId !== undefined
-        ? checkSessionId(headerId, 'x-session-id')
-        : bodyId !== undefined
-          ? checkSessionId(bodyId, 'session_id')
-          : undefined,
-    turnType: header(headers, 'x-turn-type') ?? b.turn_type,
-    sessionDone: truthy(header(headers, 'x-session-done')) || truthy(b.session_done),
-    traceparent: header(headers, 'traceparent'),
+    sessionId: named?.id,
+    sessionSource: named?.source,
+    turnType: headerValue(headers, 'x-turn-type') ?? b.turn_type,
+    sessionDone: truthy(headerValue(headers, 'x-session-done')) || truthy(b.session_done),
+    traceparent: headerValue(headers, 'traceparent'),
   };
   const raw = text === undefined ? new Map<string, RawJson>() : rawMembers(body as Record<string, unknown>, text, RAW_MEMBERS);
   const upstream = withoutKeys(

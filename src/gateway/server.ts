@@ -1,17 +1,25 @@
-// The HTTP server (Fastify 5): OpenAI chat completions, models, sessions, health and metrics,
-// with bearer-key auth and one error shape everywhere. Later stages (feedback, dashboard, …)
+// The HTTP server (Fastify 5): a model-turn route per wire protocol (PROTOCOL_TABLE: Chat
+// Completions, Anthropic Messages, OpenAI Responses), models, sessions, health and metrics, with
+// API-key auth in each protocol's header form and errors in each protocol's shape. Later stages (feedback, dashboard, …)
 // add routes through `extraRoutes` instead of editing this file.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
 import type { ChatChannel } from '../engines/types.ts';
 import type { SessionTracker } from '../sessions/index.ts';
-import { handleChat, prepareTurn, runTurn, type ChatDeps } from './chat.ts';
+import { handleTurn, prepareTurn, runTurn, type ChatDeps } from './turn-route.ts';
+import { PROTOCOL_TABLE, type WireProtocol } from './protocols/index.ts';
+import type { SideCallRule } from './side-calls.ts';
+import { ModelNames } from './model-names.ts';
+import { ProtocolCounters } from './protocol-counters.ts';
+import type { PromptRenderer } from '../pipeline/types.ts';
 import type { ServerMetrics } from './metrics.ts';
 import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
 import { checkSessionId, MAX_SESSION_ID_PARAM } from '../sessions/index.ts';
 import { ShutdownGate, shuttingDownError, type DrainResult } from './shutdown.ts';
+import { bearerToken } from './headers.ts';
+import { registerCountTokens } from './count-tokens.ts';
 import {
   answerUnknownExpectation,
   clientErrorHandler,
@@ -52,6 +60,12 @@ export interface GatewayOptions {
   metrics: ServerMetrics;
   servedModelName: string;
   upstreamModelId: string;
+  /** Other model names clients may send (server.model_aliases; `*` wildcards). */
+  modelAliases?: string[];
+  /** Agents' helper calls that are side turns (server.side_calls). */
+  sideCalls?: SideCallRule[];
+  /** The policy's prompt ids for messages + tools (counts tokens for /v1/messages/count_tokens). */
+  renderPrompt?: PromptRenderer;
   maxTokensLimit: number;
   returnTokenIds: boolean;
   sidePatterns: RegExp[];
@@ -86,12 +100,22 @@ export function keyDigest(key: string): Buffer {
   return createHash('sha256').update(key).digest();
 }
 
-/** Constant-time bearer check (digests make lengths equal, so timing says nothing about the key). */
-export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
-  const m = header !== undefined ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
-  const given = keyDigest(m ? m[1] : '');
-  return timingSafeEqual(given, expected) && m !== null;
+/** Constant-time key check (digests make lengths equal, so timing says nothing about the key). */
+export function keyMatches(given: string | undefined, expected: Buffer): boolean {
+  return timingSafeEqual(keyDigest(given ?? ''), expected) && given !== undefined;
 }
+
+/** Constant-time check of an `Authorization: Bearer <key>` header. */
+export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  return keyMatches(header !== undefined ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined, expected);
+}
+
+/** The protocol a route serves (its route config), for auth and error shapes. */
+function protocolOf(request: { routeOptions: { config?: unknown } }): WireProtocol | undefined {
+  return (request.routeOptions.config as { protocol?: WireProtocol } | undefined)?.protocol;
+}
+
+const errorOf = (protocol: WireProtocol | undefined, err: unknown) => (protocol ? protocol.error(err) : toOpenAIError(err));
 
 const OPEN_ROUTES = new Set(['/healthz']);
 
@@ -121,6 +145,8 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   // With a listener, Node leaves unknown `Expect` values to us (its own 417 has an empty body).
   app.server.on('checkExpectation', answerUnknownExpectation);
   const gate = new ShutdownGate();
+  const models = new ModelNames([opts.servedModelName, opts.upstreamModelId], opts.modelAliases ?? []);
+  const protocolCounters = new ProtocolCounters();
   const chatDeps: ChatDeps = {
     gate,
     channel: opts.channel,
@@ -132,7 +158,11 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     sidePatterns: opts.sidePatterns,
     contextGuard: opts.contextGuard,
     onWarning: opts.onWarning,
+    checkModel: (name) => models.check(name),
+    sideCalls: opts.sideCalls,
+    onProtocol: (name, ignored) => protocolCounters.count(name, ignored),
   };
+  const protocols = PROTOCOL_TABLE.map((row) => row());
   // Fastify's own JSON parser (same errors, same prototype-poisoning checks), keeping the text a
   // body came from (request.bodyText): a chat request's messages go upstream as that text.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -152,10 +182,14 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     app.addHook('onRequest', async (request) => {
       const path = request.url.split('?')[0];
       if (OPEN_ROUTES.has(path) || opts.publicPath?.(path)) return;
-      if (!bearerMatches(request.headers.authorization, expectedKey)) {
+      const protocol = protocolOf(request);
+      const given = protocol
+        ? protocol.apiKey(request.headers as Record<string, unknown>)
+        : bearerToken(request.headers as Record<string, unknown>);
+      if (!keyMatches(given, expectedKey)) {
         throw new OpenClawError(
           'authentication',
-          'Missing or wrong API key: send `Authorization: Bearer <key>` with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.',
+          'Missing or wrong API key: send `Authorization: Bearer <key>` (Anthropic clients: `x-api-key: <key>`) with the key configured by --api-key, server.api_key or OPENCLAW_RL_API_KEY.',
           { code: 'invalid_api_key' },
         );
       }
@@ -188,8 +222,8 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     done(shuttingDownError());
   });
 
-  app.setErrorHandler((err, _request, reply) => {
-    const { status, body } = toOpenAIError(mapRequestError(err, opts.bodyLimitBytes));
+  app.setErrorHandler((err, request, reply) => {
+    const { status, body } = errorOf(protocolOf(request), mapRequestError(err, opts.bodyLimitBytes));
     void reply.status(status).send(body);
   });
 
@@ -205,15 +239,34 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     if (err !== undefined) throw err;
   };
 
-  app.post('/v1/chat/completions', (request, reply) => {
-    refuse();
-    return handleChat(chatDeps, request, reply);
-  });
+  for (const protocol of protocols) {
+    app.post(protocol.path, { config: { protocol } }, (request, reply) => {
+      refuse();
+      return handleTurn(chatDeps, protocol, request, reply);
+    });
+  }
+  const anthropic = protocols.find((p) => p.path === '/v1/messages');
+  if (anthropic !== undefined) registerCountTokens(app, anthropic, opts.renderPrompt);
 
-  app.get('/v1/models', async () => ({
-    object: 'list',
-    data: [{ id: opts.servedModelName, object: 'model', created: 0, owned_by: 'openclaw-rl' }],
-  }));
+  // One list both SDKs read: OpenAI's `object`/`created`/`owned_by` beside Anthropic's `type`/`display_name`/`created_at`/paging.
+  const modelEntry = (id: string) => ({
+    id,
+    object: 'model',
+    created: 0,
+    owned_by: 'openclaw-rl',
+    type: 'model',
+    display_name: id,
+    created_at: '1970-01-01T00:00:00Z',
+  });
+  app.get('/v1/models', async () => {
+    const data = models.listed().map(modelEntry);
+    return { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+  });
+  app.get('/v1/models/:id', async (request) => {
+    const id = (request.params as { id: string }).id;
+    models.check(id);
+    return modelEntry(id);
+  });
 
   let cachedHealth: { at: number; value: { ok: boolean; detail: string } } | undefined;
   app.get('/healthz', async () => {
@@ -234,6 +287,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       policy_version: opts.channel.version(),
       live_sessions: opts.tracker.size,
       counters: { ...c, tokens: opts.tokens.counters },
+      protocols: protocolCounters.snapshot(),
       warnings,
       ...(opts.health?.() ?? {}),
     };
@@ -281,7 +335,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
         `No session '${id}' is known to this server (sessions are kept in memory for the 5000 most recently active; every turn is in records/turns.jsonl).`,
         { code: 'session_not_found', param: 'id' },
       );
-    return { session_id: id, turns };
+    return { session_id: id, named_by: opts.tracker.namedBy(id) ?? null, turns };
   });
 
   opts.extraRoutes?.(app);

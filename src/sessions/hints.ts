@@ -9,6 +9,8 @@ import { MAX_SESSION_ID_CHARS } from './session-id.ts';
 export interface SessionHints {
   runtimeSessionId?: string;
   promptCacheKey?: string;
+  /** Claude Code's `metadata.user_id` session (read by the Anthropic Messages adapter). */
+  userSessionId?: string;
   traceId?: string;
 }
 

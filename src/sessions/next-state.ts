@@ -24,14 +24,21 @@ export function isIgnorable(m: ChatMessage, patterns: RegExp[]): boolean {
   return patterns.some((re) => re.test(text));
 }
 
+/**
+ * A tool message's text as the judge reads it. A result the client marked as an error (Anthropic's
+ * `tool_result.is_error`, kept on the canonical message) says so, even when its text does not.
+ */
+function stateText(m: ChatMessage): string {
+  const text = contentText(m.content);
+  return m.is_error === true && !/^\s*error\b/i.test(text) ? `Error: ${text}` : text;
+}
+
 /** Builds the next state from the messages appended after our answer; undefined if none count. */
 export function nextStateFrom(appended: ChatMessage[], patterns: RegExp[]): NextState | undefined {
   const kept = appended.filter((m) => (m.role === 'user' || m.role === 'tool') && !isIgnorable(m, patterns));
   if (kept.length === 0) return undefined;
   const allTool = kept.every((m) => m.role === 'tool');
-  if (kept.length === 1) return { role: allTool ? 'tool' : 'user', content: contentText(kept[0].content), messages: 1 };
-  const content = allTool
-    ? kept.map((m) => contentText(m.content)).join('\n\n')
-    : kept.map((m) => `[${m.role}] ${contentText(m.content)}`).join('\n\n');
+  if (kept.length === 1) return { role: allTool ? 'tool' : 'user', content: stateText(kept[0]), messages: 1 };
+  const content = allTool ? kept.map((m) => stateText(m)).join('\n\n') : kept.map((m) => `[${m.role}] ${stateText(m)}`).join('\n\n');
   return { role: allTool ? 'tool' : 'user', content, messages: kept.length };
 }

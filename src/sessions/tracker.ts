@@ -62,7 +62,15 @@ import type { SessionHints } from './hints.ts';
 import { nextStateFrom, type NextState } from './next-state.ts';
 
 /** How the session of a request was determined. */
-export type SessionSource = 'explicit' | 'runtime_hint' | 'prompt_cache_key' | 'prefix' | 'trace' | 'new' | 'anonymous';
+export type SessionSource =
+  | 'explicit'
+  | 'runtime_hint'
+  | 'prompt_cache_key'
+  | 'metadata_user_id'
+  | 'prefix'
+  | 'trace'
+  | 'new'
+  | 'anonymous';
 
 /** Why a turn ended without a next state. */
 export type NoNextStateReason = 'session_done' | 'expired' | 'evicted' | 'no_new_message' | 'shutdown' | 'overlapped' | 'restart';
@@ -70,6 +78,8 @@ export type NoNextStateReason = 'session_done' | 'expired' | 'evicted' | 'no_new
 /** What the gateway knows about a request before calling the policy. */
 export interface TurnRequest {
   explicitSessionId?: string;
+  /** Where the explicit session id came from (a header name, `body.session_id`, …). */
+  explicitSource?: string;
   /** Explicit turn type from header/body, if any. */
   turnType?: string;
   sessionDone: boolean;
@@ -152,6 +162,8 @@ export interface TrackerCounters {
   requests_without_turn_type: number;
   sessions_inferred: number;
   sessions_by_source: Record<SessionSource, number>;
+  /** Main turns whose session an explicit id named, by where the id came from. */
+  sessions_by_id_source: Record<string, number>;
   main_turns: number;
   side_turns: number;
   turns_without_next_state: number;
@@ -180,6 +192,8 @@ interface SessionState {
   traceIds: string[];
   lastActive: number;
   closed?: NoNextStateReason;
+  /** What named the session last: a header or field for explicit ids, else the inference source. */
+  namedBy?: string;
 }
 
 const MAX_TRACE_IDS = 4;
@@ -198,7 +212,17 @@ export class SessionTracker {
     requests_without_session_id: 0,
     requests_without_turn_type: 0,
     sessions_inferred: 0,
-    sessions_by_source: { explicit: 0, runtime_hint: 0, prompt_cache_key: 0, prefix: 0, trace: 0, new: 0, anonymous: 0 },
+    sessions_by_source: {
+      explicit: 0,
+      runtime_hint: 0,
+      prompt_cache_key: 0,
+      metadata_user_id: 0,
+      prefix: 0,
+      trace: 0,
+      new: 0,
+      anonymous: 0,
+    },
+    sessions_by_id_source: {},
     main_turns: 0,
     side_turns: 0,
     turns_without_next_state: 0,
@@ -210,6 +234,11 @@ export class SessionTracker {
     this.opts = opts;
     this.listeners = listeners;
     this.now = opts.now ?? Date.now;
+  }
+
+  /** What named a live session (a header such as `x-claude-code-session-id`, or how it was inferred). */
+  namedBy(sessionId: string): string | undefined {
+    return this.sessions.get(sessionId)?.namedBy;
   }
 
   /** Number of live sessions. */
@@ -252,6 +281,11 @@ export class SessionTracker {
     }
     const { state, source, matchedLength } = this.resolve(req);
     this.counters.sessions_by_source[source]++;
+    state.namedBy = source === 'explicit' ? (req.explicitSource ?? 'explicit') : source;
+    if (source === 'explicit') {
+      const by = this.counters.sessions_by_id_source;
+      by[state.namedBy] = (by[state.namedBy] ?? 0) + 1;
+    }
     this.touch(state);
     const prev = state.last;
     if (prev && !prev.failed && prev.nextState === undefined) {
@@ -390,6 +424,7 @@ export class SessionTracker {
     if (this.opts.fallback === 'anonymous') return this.named(req, 'anonymous', 'anonymous', false);
     if (req.hints.runtimeSessionId !== undefined) return this.named(req, `openclaw-${req.hints.runtimeSessionId}`, 'runtime_hint', true);
     if (req.hints.promptCacheKey !== undefined) return this.named(req, `pck-${req.hints.promptCacheKey}`, 'prompt_cache_key', true);
+    if (req.hints.userSessionId !== undefined) return this.named(req, `user-${req.hints.userSessionId}`, 'metadata_user_id', true);
     // Every indexed history ends with our answer, so only assistant positions can match.
     for (let k = req.messages.length; k >= 1; k--) {
       if (req.messages[k - 1].role !== 'assistant') continue;

@@ -36,7 +36,8 @@ export async function startHarness(
         max_retries: 1,
       },
     },
-    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, ...overrides } },
+    // Any model name is accepted unless a test says otherwise (test/gateway/model-names.test.ts).
+    { env: {}, overrides: { output_dir: outDir, 'server.port': 0, 'server.model_aliases': ['*'], ...overrides } },
   );
   const server = await startServer(config, { apiKey: opts.apiKey, log: pino({ level: 'silent' }) });
   return {

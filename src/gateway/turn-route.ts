@@ -1,19 +1,22 @@
-// The chat-completions path: parse → forward → (while the upstream works) resolve the session →
-// stream/return the answer → record the turn. Streaming is real (each upstream chunk is written as
-// it arrives); an upstream failure before the first byte keeps its status; after that it becomes an
-// SSE error event and `[DONE]`, never a silently truncated 200. Failed answers are never recorded
+// The model-turn route, shared by every wire protocol: parse (the protocol's adapter) → forward →
+// (while the upstream works) resolve the session → stream/return the answer (rendered by the
+// adapter) → record the turn. Streaming is real (each upstream chunk is rendered and written as it
+// arrives); an upstream failure before the first byte keeps its status; after that it becomes the
+// protocol's in-stream error, never a silently truncated 200. Failed answers are never recorded
 // as training turns.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatChannel, ChatMessage } from '../engines/types.ts';
-import { OpenClawError, toOpenAIError } from '../errors/index.ts';
-import { prefixHashes, sessionHints, contentText, type SessionTracker, type TurnHandle } from '../sessions/index.ts';
+import { OpenClawError } from '../errors/index.ts';
+import { prefixHashes, sessionHints, contentText, type SessionHints, type SessionTracker, type TurnHandle } from '../sessions/index.ts';
 import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
 import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
 import type { TokenResolver } from './tokens.ts';
 import { sessionIdHeader } from '../sessions/index.ts';
 import { writable, type ShutdownGate } from './shutdown.ts';
+import type { CanonicalRequest, WireProtocol } from './protocols/index.ts';
+import { sideCallRule, type SideCallRule } from './side-calls.ts';
 
-/** What the chat path needs. */
+/** What the turn route needs. */
 export interface ChatDeps {
   channel: ChatChannel;
   tracker: SessionTracker;
@@ -25,6 +28,12 @@ export interface ChatDeps {
   /** Refuses prompts over the policy's context (throws a 400) before anything else happens. */
   contextGuard?: (messages: ChatMessage[], tools?: unknown[]) => unknown;
   onWarning?: (kind: 'no_session_id' | 'no_turn_type', count: number) => void;
+  /** Refuses a model name the server does not serve (throws a 404 listing the accepted names). */
+  checkModel?: (name: string | undefined) => void;
+  /** Agents' helper calls (titles, quota probes, compaction, …) that are side turns. */
+  sideCalls?: SideCallRule[];
+  /** Told each request's protocol and what of it the policy could not use. */
+  onProtocol?: (protocol: string, ignored: string[]) => void;
   /** Answers in flight, for shutdown to wait for or cut. */
   gate?: ShutdownGate;
 }
@@ -58,8 +67,12 @@ export interface PreparedTurn {
   turnType: 'main' | 'side';
   /** The explicit session id and turn type (header, body field or the route's override). */
   sessionId?: string;
+  /** Where the explicit session id came from (session-ids.ts, or `route` for an override). */
+  sessionSource?: string;
   explicitType?: string;
   sideByRule: boolean;
+  /** Hints only the request's protocol carries (Claude Code's metadata.user_id). */
+  hints?: Partial<SessionHints>;
 }
 
 /**
@@ -70,13 +83,17 @@ export function prepareTurn(
   deps: ChatDeps,
   body: unknown,
   headers: Record<string, unknown>,
-  overrides: { sessionId?: string; turnType?: string } = {},
+  overrides: { sessionId?: string; turnType?: string; hints?: Partial<SessionHints> } = {},
   text?: string,
 ): PreparedTurn {
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit }, text);
   deps.contextGuard?.(req.messages, req.tools);
   const explicitType = overrides.turnType ?? req.meta.turnType;
-  const ruled = sideByRule(req.messages, deps.sidePatterns);
+  const ruled =
+    sideByRule(req.messages, deps.sidePatterns) ||
+    (deps.sideCalls !== undefined &&
+      explicitType === undefined &&
+      sideCallRule(deps.sideCalls, { headers, body: body as Record<string, unknown>, messages: req.messages }) !== undefined);
   const turnType = deps.tracker.turnTypeOf({ turnType: explicitType, sideByRule: ruled });
   if (turnType === 'main') requestTokenData(req.upstreamBody.plain, deps.returnTokenIds);
   return {
@@ -84,19 +101,23 @@ export function prepareTurn(
     body: body as Record<string, unknown>,
     turnType,
     sessionId: overrides.sessionId ?? req.meta.sessionId,
+    sessionSource: overrides.sessionId !== undefined ? 'route' : req.meta.sessionSource,
     explicitType,
     sideByRule: ruled,
+    hints: overrides.hints,
   };
 }
 
 /** Resolves the session of a prepared request; for main turns, the previous turn gets its next state (and is finalised). */
 export function trackTurn(deps: ChatDeps, p: PreparedTurn): TurnHandle {
   const { req } = p;
-  const hints = sessionHints(req.messages, p.body, req.meta.traceparent);
+  const found = sessionHints(req.messages, p.body, req.meta.traceparent);
+  const hints = p.hints !== undefined ? { ...found, ...p.hints } : found;
   const c = deps.tracker.counters;
   const [withoutSession, withoutType] = [c.requests_without_session_id, c.requests_without_turn_type];
   const handle = deps.tracker.begin({
     explicitSessionId: p.sessionId,
+    explicitSource: p.sessionSource,
     turnType: p.explicitType,
     sessionDone: req.meta.sessionDone,
     messages: req.messages,
@@ -174,18 +195,18 @@ async function settled<T>(deps: ChatDeps, handle: TurnHandle, answer: Promise<T>
   }
 }
 
-/** Gets one non-streamed answer: the upstream call, the session bookkeeping beside it, the client's body. */
+/** Gets one non-streamed answer: the upstream call and the session bookkeeping beside it. */
 async function fetchCompletion(
   deps: ChatDeps,
   p: PreparedTurn,
   abort?: AbortController,
-): Promise<{ handle: TurnHandle; acc: AnswerAccumulator; body: Record<string, unknown>; version: number }> {
+): Promise<{ handle: TurnHandle; acc: AnswerAccumulator; json: Record<string, unknown>; version: number }> {
   const version = deps.channel.version();
   const { handle, answer } = await callAndTrack(deps, p, () => deps.channel.complete(p.req.upstreamBody, abort?.signal), abort);
   const json = await settled(deps, handle, answer);
   const acc = new AnswerAccumulator();
   acc.addCompletion(json);
-  return { handle, acc, body: p.req.clientWantsLogprobs ? json : stripTokenData(json, false, false), version };
+  return { handle, acc, json, version };
 }
 
 /** Runs one non-streamed turn and records it before returning (POST /session needs its turn id). */
@@ -201,19 +222,24 @@ export async function runTurn(deps: ChatDeps, p: PreparedTurn): Promise<RunTurnR
     leave?.();
   }
   const turnId = recordTurn(deps, p.req, c.handle, c.acc, c.version);
-  return { handle: c.handle, body: c.body, message: c.acc.message(), turnId };
+  const body = p.req.clientWantsLogprobs ? c.json : stripTokenData(c.json, false, false);
+  return { handle: c.handle, body, message: c.acc.message(), turnId };
 }
 
-/** POST /v1/chat/completions. */
-export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const p = prepareTurn(deps, request.body, request.headers as Record<string, unknown>, {}, request.bodyText);
+/** A model turn in any wire protocol: parse into the canonical turn, answer, record, render. */
+export async function handleTurn(deps: ChatDeps, protocol: WireProtocol, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const headers = request.headers as Record<string, unknown>;
+  const canonical = protocol.parse(request.body, headers, request.bodyText);
+  const p = prepareTurn(deps, canonical.chat, headers, { hints: canonical.hints }, canonical.text);
+  deps.checkModel?.(canonical.model);
+  deps.onProtocol?.(protocol.name, canonical.ignored);
   const abort = new AbortController();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected'));
   });
   const leave = deps.gate?.enter(abort);
   try {
-    await answerChat(deps, p, reply, abort);
+    await answerTurn(deps, protocol, canonical, p, reply, abort);
   } catch (err) {
     throw abortReason(err, abort);
   } finally {
@@ -221,7 +247,17 @@ export async function handleChat(deps: ChatDeps, request: FastifyRequest, reply:
   }
 }
 
-async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, abort: AbortController): Promise<void> {
+/** Keep-alive events while the policy is silent this long (protocols that have one). */
+const PING_AFTER_MS = 10_000;
+
+async function answerTurn(
+  deps: ChatDeps,
+  protocol: WireProtocol,
+  canonical: CanonicalRequest,
+  p: PreparedTurn,
+  reply: FastifyReply,
+  abort: AbortController,
+): Promise<void> {
   const { req } = p;
   if (!req.stream) {
     const c = await fetchCompletion(deps, p, abort);
@@ -229,7 +265,7 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
     // The turn line is written before the answer goes out: what the client received is on disk
     // (docs/reliability.md, "acknowledged").
     recordTurn(deps, req, c.handle, c.acc, c.version);
-    await reply.send(c.body);
+    await reply.send(protocol.render(c.json, c.acc, { canonical, parsed: req, sessionId: c.handle.sessionId }));
     return;
   }
   const version = deps.channel.version();
@@ -244,40 +280,60 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
     connection: 'keep-alive',
     'x-session-id': sessionIdHeader(handle.sessionId),
   });
+  const renderer = protocol.stream({ canonical, parsed: req, sessionId: handle.sessionId });
   const acc = new AnswerAccumulator();
-  const rewrite = !req.clientWantsLogprobs;
   // Events that arrived together leave together, as one string in one socket write: the batch is
   // sent once the microtasks that parse it are done (a tick later), not event by event.
-  let batch = '';
+  let batch = renderer.start();
   let flushing = false;
+  let lastWrite = Date.now();
   const flush = () => {
     flushing = false;
-    if (batch !== '' && !res.destroyed) res.write(batch);
+    if (batch !== '' && !res.destroyed) {
+      res.write(batch);
+      lastWrite = Date.now();
+    }
     batch = '';
   };
+  const ping = renderer.ping?.bind(renderer);
+  const pinger =
+    ping === undefined
+      ? undefined
+      : setInterval(() => {
+          if (Date.now() - lastWrite >= PING_AFTER_MS && !res.destroyed && batch === '') {
+            res.write(ping());
+            lastWrite = Date.now();
+          }
+        }, PING_AFTER_MS / 2);
+  pinger?.unref();
+  const endWith = (text: string) => {
+    if (pinger !== undefined) clearInterval(pinger);
+    if (!res.destroyed) res.end(batch + text);
+    batch = '';
+  };
+  if (batch !== '') {
+    flushing = true;
+    process.nextTick(flush);
+  }
   try {
     for await (const ev of events) {
       // Back-pressure: while the client's socket is full, stop reading the upstream.
       if (res.writableNeedDrain) await writable(res, abort.signal);
       acc.addChunk(ev.chunk);
-      const isUsageOnly = Array.isArray(ev.chunk.choices) && (ev.chunk.choices as unknown[]).length === 0 && ev.chunk.usage !== undefined;
-      if (isUsageOnly && !req.includeUsage) continue;
-      batch += `data: ${rewrite ? JSON.stringify(stripTokenData(ev.chunk, false, false)) : ev.raw}\n\n`;
-      if (!flushing) {
+      batch += renderer.chunk(ev, acc);
+      if (!flushing && batch !== '') {
         flushing = true;
         process.nextTick(flush);
       }
     }
   } catch (err) {
     deps.tracker.fail(handle);
-    if (!res.destroyed) {
-      const reason = abortReason(err, abort);
-      const { body } = toOpenAIError(
+    const reason = abortReason(err, abort);
+    endWith(
+      renderer.error(
         reason instanceof OpenClawError || abort.signal.aborted ? reason : new OpenClawError('upstream', String((err as Error).message)),
-      );
-      res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
-    }
-    batch = '';
+      ),
+    );
     return;
   }
   // The answer so far must have reached the client's socket (no back-pressure left) before it is
@@ -286,23 +342,21 @@ async function answerChat(deps: ChatDeps, p: PreparedTurn, reply: FastifyReply, 
   if (res.writableNeedDrain) await writable(res, abort.signal);
   if (res.destroyed || abort.signal.aborted) {
     deps.tracker.fail(handle);
-    if (!res.destroyed) res.end(`data: ${JSON.stringify(toOpenAIError(abortReason(abort.signal.reason, abort)).body)}\n\ndata: [DONE]\n\n`);
-    batch = '';
+    endWith(renderer.error(abortReason(abort.signal.reason, abort)));
     return;
   }
-  // The turn line is written before the last batch and [DONE] leave: a client that saw [DONE] has
-  // an acknowledged turn (docs/reliability.md). A journal that cannot be written (a full disk)
+  // The turn line is written before the last batch and the end leave: a client that saw the end
+  // has an acknowledged turn (docs/reliability.md). A journal that cannot be written (a full disk)
   // ends the stream with an error instead.
   try {
     recordTurn(deps, req, handle, acc, version);
   } catch (err) {
-    const { body } = toOpenAIError(
-      err instanceof OpenClawError ? err : new OpenClawError('data', `the turn could not be recorded: ${(err as Error).message}`),
+    endWith(
+      renderer.error(
+        err instanceof OpenClawError ? err : new OpenClawError('data', `the turn could not be recorded: ${(err as Error).message}`),
+      ),
     );
-    if (!res.destroyed) res.end(`${batch}data: ${JSON.stringify(body)}\n\ndata: [DONE]\n\n`);
-    batch = '';
     return;
   }
-  res.end(`${batch}data: [DONE]\n\n`);
-  batch = '';
+  endWith(renderer.end(acc));
 }

@@ -1,0 +1,86 @@
+// Agents' helper calls that must not train: titles, topic checks, quota probes, conversation
+// summaries when an agent compacts its history, heartbeats. Each rule is one row, named in config
+// (`server.side_calls.<rule>: false` turns it off); each was derived from what the real clients
+// send (test/fixtures/agents/README.md). An explicit `X-Turn-Type` always wins over them.
+import type { ChatMessage } from '../engines/types.ts';
+import { contentText } from '../sessions/index.ts';
+import { headerValue } from './headers.ts';
+import type { SIDE_CALL_RULE_NAMES } from '../config/schema.ts';
+
+/** What a rule sees: the request's headers and its canonical (Chat Completions) body. */
+export interface SideCallInput {
+  headers: Record<string, unknown>;
+  body: Record<string, unknown>;
+  messages: ChatMessage[];
+}
+
+export interface SideCallRule {
+  name: (typeof SIDE_CALL_RULE_NAMES)[number];
+  /** What the rule catches, for the docs and `config` output. */
+  description: string;
+  test(input: SideCallInput): boolean;
+}
+
+const systemText = (messages: ChatMessage[]) =>
+  messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => contentText(m.content))
+    .join('\n');
+
+function lastUserText(messages: ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return contentText(messages[i].content);
+  return '';
+}
+
+function codexTurnKind(headers: Record<string, unknown>): string | undefined {
+  const raw = headerValue(headers, 'x-codex-turn-metadata');
+  if (raw === undefined) return undefined;
+  try {
+    const v = JSON.parse(raw) as { request_kind?: unknown };
+    return typeof v.request_kind === 'string' ? v.request_kind : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const SIDE_CALL_RULES: readonly SideCallRule[] = [
+  {
+    name: 'one_token_probe',
+    description: 'a call for at most one token (Claude Code checks its quota with max_tokens 1)',
+    test: ({ body }) => body.max_tokens === 1,
+  },
+  {
+    name: 'claude_code_title',
+    description: "Claude Code's title and topic calls (a system prompt asking for a session title or whether the topic changed)",
+    test: ({ messages }) => /Generate a concise, sentence-case title|new conversation topic|isNewTopic/i.test(systemText(messages)),
+  },
+  {
+    name: 'conversation_summary',
+    description: 'a request to summarise the conversation so far (Claude Code /compact and auto-compaction)',
+    test: ({ messages }) => /create a detailed summary of the conversation so far/i.test(lastUserText(messages)),
+  },
+  {
+    name: 'codex_request_kind',
+    description: 'Codex calls whose x-codex-turn-metadata request_kind is not "turn" (compaction, …)',
+    test: ({ headers }) => {
+      const kind = codexTurnKind(headers);
+      return kind !== undefined && kind !== 'turn';
+    },
+  },
+  {
+    name: 'openclaw_heartbeat',
+    description: "OpenClaw's heartbeat, memory-flush and cron triggers (their fixed trigger prompts)",
+    test: ({ messages }) => /^(Read HEARTBEAT\.md|Pre-compaction memory flush|\[cron:)/m.test(lastUserText(messages)),
+  },
+];
+
+/** The rules switched on by `server.side_calls` (every rule is on unless set to false). */
+export function sideCallRules(switches: Partial<Record<string, boolean>>): SideCallRule[] {
+  return SIDE_CALL_RULES.filter((r) => switches[r.name] !== false);
+}
+
+/** The name of the first rule that makes this request a side call. */
+export function sideCallRule(rules: readonly SideCallRule[], input: SideCallInput): string | undefined {
+  for (const r of rules) if (r.test(input)) return r.name;
+  return undefined;
+}
