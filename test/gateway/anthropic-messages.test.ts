@@ -31,7 +31,7 @@ test('messages.create: text answer, stop_reason, usage; the upstream gets the ca
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
       messages: [{ role: 'user', content: [{ type: 'text', text: '2+2?' }] }],
       stop_sequences: ['###'],
-      temperature: 0.5,
+      top_k: 5,
     },
     session('cc-1'),
   );
@@ -49,7 +49,7 @@ test('messages.create: text answer, stop_reason, usage; the upstream gets the ca
   ]);
   assert.equal(sent.model, 'policy-upstream');
   assert.deepEqual(sent.stop, ['###']);
-  assert.equal(sent.temperature, 0.5);
+  assert.equal(sent.top_k, 5);
   assert.equal(sent.logprobs, true, 'main turns ask for token data');
   const t = turns().find((x) => x.session_id === 'cc-1')!;
   assert.deepEqual(t.response_ids, ['Four', '.'].map(fakeTokenId));
@@ -226,7 +226,7 @@ test('the SDK sees typed errors: unknown model (404 listing names), wrong key (4
     client.messages.create({ model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
     (err: unknown) => {
       assert.ok(err instanceof Anthropic.NotFoundError);
-      assert.match(String((err as Anthropic.APIError).message), /'gpt-4o' is not served here.*'policy-upstream'.*'claude-\*'/);
+      assert.match((err as Error).message, /'gpt-4o' is not served here.*'policy-upstream'.*'claude-\*'/);
       return true;
     },
   );
