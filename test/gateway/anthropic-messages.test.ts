@@ -31,7 +31,6 @@ test('messages.create: text answer, stop_reason, usage; the upstream gets the ca
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
       messages: [{ role: 'user', content: [{ type: 'text', text: '2+2?' }] }],
       stop_sequences: ['###'],
-      top_k: 5,
     },
     session('cc-1'),
   );
@@ -49,7 +48,6 @@ test('messages.create: text answer, stop_reason, usage; the upstream gets the ca
   ]);
   assert.equal(sent.model, 'policy-upstream');
   assert.deepEqual(sent.stop, ['###']);
-  assert.equal(sent.top_k, 5);
   assert.equal(sent.logprobs, true, 'main turns ask for token data');
   const t = turns().find((x) => x.session_id === 'cc-1')!;
   assert.deepEqual(t.response_ids, ['Four', '.'].map(fakeTokenId));
