@@ -3,12 +3,15 @@
 // (a remote policy with no rollout.tokenizer) the count cannot be exact, so the route says so.
 import type { FastifyInstance } from 'fastify';
 import { OpenClawError } from '../errors/index.ts';
-import type { PromptRenderer } from '../pipeline/types.ts';
 import { parseMessagesRequest } from './protocols/anthropic-messages.ts';
 import type { WireProtocol } from './protocols/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 
-export function registerCountTokens(app: FastifyInstance, protocol: WireProtocol, render: PromptRenderer | undefined): void {
+export function registerCountTokens(
+  app: FastifyInstance,
+  protocol: WireProtocol,
+  render: ((messages: ChatMessage[], tools: unknown[] | undefined) => number[] | Promise<number[]>) | undefined,
+): void {
   app.post(`${protocol.path}/count_tokens`, { config: { protocol } }, async (request) => {
     const body = request.body;
     const withMax = typeof body === 'object' && body !== null && !Array.isArray(body) ? { max_tokens: 1, ...body } : body;

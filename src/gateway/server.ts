@@ -5,14 +5,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
-import type { ChatChannel } from '../engines/types.ts';
+import type { ChatChannel, ChatMessage } from '../engines/types.ts';
 import type { SessionTracker } from '../sessions/index.ts';
 import { handleTurn, prepareTurn, runTurn, type ChatDeps } from './turn-route.ts';
 import { PROTOCOL_TABLE, type WireProtocol } from './protocols/index.ts';
 import type { SideCallRule } from './side-calls.ts';
 import { ModelNames } from './model-names.ts';
 import { ProtocolCounters } from './protocol-counters.ts';
-import type { PromptRenderer } from '../pipeline/types.ts';
 import type { ServerMetrics } from './metrics.ts';
 import type { TokenResolver } from './tokens.ts';
 import type { SessionViews } from './views.ts';
@@ -65,7 +64,7 @@ export interface GatewayOptions {
   /** Agents' helper calls that are side turns (server.side_calls). */
   sideCalls?: SideCallRule[];
   /** The policy's prompt ids for messages + tools (counts tokens for /v1/messages/count_tokens). */
-  renderPrompt?: PromptRenderer;
+  renderPrompt?: (messages: ChatMessage[], tools: unknown[] | undefined) => number[] | Promise<number[]>;
   maxTokensLimit: number;
   returnTokenIds: boolean;
   sidePatterns: RegExp[];

@@ -5,7 +5,7 @@
 import type { ChatMessage } from '../engines/types.ts';
 import { contentText } from '../sessions/index.ts';
 import { headerValue } from './headers.ts';
-import type { SIDE_CALL_RULE_NAMES } from '../config/schema.ts';
+import type { SIDE_CALL_RULE_NAMES } from '../config/index.ts';
 
 /** What a rule sees: the request's headers and its canonical (Chat Completions) body. */
 export interface SideCallInput {

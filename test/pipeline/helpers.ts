@@ -64,6 +64,8 @@ export async function startScoring(opts: {
       },
       judge: judgeTree,
       teacher: { provider: 'openai_compatible', base_url: teacher.url, logprob_api: 'sglang', timeout_s: 5 },
+      // The simulated users send the name 'policy'; these tests are not about model names.
+      server: { model_aliases: ['policy'] },
     },
     {
       env: {},
@@ -125,7 +127,6 @@ export async function runSession(
     h.policy.script({ kind: 'text', text: answers[k] });
     const done = (opts.done ?? true) && k === users.length - 1;
     const res = await postJson(`${h.url}/v1/chat/completions`, {
-      model: 'm',
       messages,
       session_id: sessionId,
       turn_type: 'main',

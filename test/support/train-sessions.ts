@@ -34,7 +34,7 @@ export function embeddedTrainConfig(out: string, checkpoint: string, overrides: 
 
 /** One main turn; asserts a 200 and returns the answer's text. */
 export async function chat(url: string, sessionId: string, messages: unknown[], done = false, key?: string): Promise<string> {
-  const res = await postChat(url, sessionId, messages, { maxTokens: 8, done, key, model: 'm' });
+  const res = await postChat(url, sessionId, messages, { maxTokens: 8, done, key });
   assert.equal(res.status, 200);
   return (await res.json()).choices[0].message.content;
 }

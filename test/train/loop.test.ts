@@ -13,7 +13,7 @@ import type { TrainSample, TrainOptions } from '../../src/engines/types.ts';
 import { tempDir } from '../support/temp.ts';
 
 async function chat(url: string, sessionId: string, messages: unknown[], done = false): Promise<{ status: number; content: string }> {
-  const res = await postChat(url, sessionId, messages, { maxTokens: 12, done, model: 'm' });
+  const res = await postChat(url, sessionId, messages, { maxTokens: 12, done });
   const body = await res.json();
   return { status: res.status, content: body.choices?.[0]?.message?.content ?? '' };
 }
