@@ -1,8 +1,10 @@
 // `npm run bench:fuzz`: malformed requests against a real gateway (loopback, scripted upstream),
 // all sent over raw sockets: bodies with wrong types, deep nesting, huge strings, bad UTF-8 and
-// unknown fields; bad session ids; bad headers, bad URL escapes and malformed HTTP. For each
-// endpoint it prints how many requests got a 5xx, an error body not in OpenAI's shape, or no
-// answer at all (hung). Targets: all three 0, with ≥ 1000 requests per endpoint.
+// unknown fields; bad session ids; bad headers, bad URL escapes and malformed HTTP; for Anthropic
+// Messages and OpenAI Responses also bad block and item types, orphan tool results, wrong
+// max_tokens. For each endpoint it prints how many requests got a 5xx, an error body not in that
+// endpoint's protocol shape (OpenAI's, or Anthropic's `{"type":"error","error":{type,message}}`),
+// or no answer at all (hung). Targets: all three 0, with ≥ 1000 requests per endpoint.
 // FUZZ_N (default 1000) requests per endpoint, FUZZ_SEED (default 1), FUZZ_CONCURRENCY (default 8).
 import { startHarness } from '../test/support/harness.ts';
 import { rawRequest, type RawResponse } from '../test/support/raw-http.ts';
@@ -79,11 +81,91 @@ function baseBody(path: string): Record<string, unknown> {
   const messages = [{ role: 'user', content: 'hello' }];
   if (path === '/session') return { session_id: `fz-${int(50)}`, messages };
   if (path === '/v1/feedback') return { session_id: `fz-${int(50)}`, turn_id: 1 + int(3), score: pick([1, -1, 0]) };
+  if (path === '/v1/messages') return anthropicBody();
+  if (path === '/v1/responses') return responsesBody();
   return { messages, session_id: `fz-${int(50)}`, stream: rand() < 0.3 };
+}
+
+/** A Claude Code-like Messages body: blocks of every kind, a tool use and its result. */
+function anthropicBody(): Record<string, unknown> {
+  return {
+    model: pick(['policy-upstream', 'claude-sonnet-4-5', 'nope']),
+    max_tokens: pick([1, 64, 32000]),
+    stream: rand() < 0.3,
+    system: [{ type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }],
+    tools: [
+      { name: 'Bash', input_schema: { type: 'object' } },
+      { type: 'web_search_20250305', name: 'web_search' },
+    ],
+    thinking: { type: 'enabled', budget_tokens: 1024 },
+    metadata: { user_id: JSON.stringify({ session_id: `fz-${int(50)}` }) },
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'list files' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: '' },
+          { type: 'tool_use', id: 'tu_1', name: 'Bash', input: { command: 'ls' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: 'a.txt', is_error: rand() < 0.5 }] },
+    ],
+  };
+}
+
+/** A Codex-like Responses body: developer message, function call and output, reasoning. */
+function responsesBody(): Record<string, unknown> {
+  return {
+    model: pick(['policy-upstream', 'gpt-5-codex', 'nope']),
+    instructions: 'You are Codex.',
+    stream: rand() < 0.3,
+    store: false,
+    include: ['reasoning.encrypted_content'],
+    tools: [{ type: 'function', name: 'shell', parameters: { type: 'object' } }, { type: 'web_search' }],
+    input: [
+      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'sandbox' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files' }] },
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'hmm' }] },
+      { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"command":["ls"]}' },
+      { type: 'function_call_output', call_id: 'c1', output: 'a.txt' },
+    ],
+  };
+}
+
+/** The members of a protocol body where a wrong value does the most harm. */
+function protocolMutation(body: Record<string, unknown>): boolean {
+  const list = (body.messages ?? body.input) as Array<Record<string, unknown>> | undefined;
+  if (!Array.isArray(list)) return false;
+  const item = list[int(list.length)];
+  if (typeof item !== 'object' || item === null) return false;
+  const blocks = Array.isArray(item?.content) ? (item.content as Array<Record<string, unknown>>) : undefined;
+  switch (int(6)) {
+    case 0:
+      if (blocks && blocks.length > 0)
+        blocks[int(blocks.length)].type = pick(['video', 'image', 'tool_result', 'input_image', '', 'function_call']);
+      return true;
+    case 1:
+      if (blocks && blocks.length > 0) blocks[int(blocks.length)][pick(['tool_use_id', 'text', 'input', 'id', 'content'])] = randomValue();
+      return true;
+    case 2:
+      item.type = pick(['function_call_output', 'mystery', 'message', 'reasoning']);
+      item.call_id = pick(['orphan', 'c1', 5]);
+      return true;
+    case 3:
+      body[pick(['max_tokens', 'max_output_tokens'])] = pick<unknown>([0, -1, 1.5, '10', null, 1e12]);
+      return true;
+    case 4:
+      body[pick(['tool_choice', 'thinking', 'system', 'instructions', 'tools', 'previous_response_id', 'stop_sequences'])] = randomValue();
+      return true;
+    default:
+      list.splice(0, list.length);
+      return true;
+  }
 }
 
 /** Sets `value` at a random place in the body (a top-level key, a message field, or a new key). */
 function mutate(body: Record<string, unknown>): void {
+  if ((body.model !== undefined || body.input !== undefined) && rand() < 0.6 && protocolMutation(body)) return;
   const r = int(4);
   const keys = [
     'messages',
@@ -276,10 +358,14 @@ interface Endpoint {
   route: string;
   method: 'GET' | 'POST';
   path(): string;
+  /** True when an error body has the endpoint's protocol shape (OpenAI's unless given). */
+  shape?: (body: string) => boolean;
 }
 
 const ENDPOINTS: Endpoint[] = [
   { route: '/v1/chat/completions', method: 'POST', path: () => '/v1/chat/completions' },
+  { route: '/v1/messages', method: 'POST', path: () => pick(['/v1/messages', '/v1/messages?beta=true']), shape: isAnthropicError },
+  { route: '/v1/responses', method: 'POST', path: () => '/v1/responses' },
   { route: '/session', method: 'POST', path: () => '/session' },
   { route: '/v1/feedback', method: 'POST', path: () => '/v1/feedback' },
   { route: '/sessions/:id', method: 'GET', path: () => `/sessions/${sessionPathPart()}` },
@@ -302,6 +388,24 @@ function isOpenAIError(body: string): boolean {
   }
 }
 
+/** True when `body` is exactly Anthropic's `{"type":"error","error":{"type","message"}}`. */
+function isAnthropicError(body: string): boolean {
+  try {
+    const b = JSON.parse(body) as { type?: unknown; error?: Record<string, unknown> };
+    return (
+      Object.keys(b).sort().join() === 'error,type' &&
+      b.type === 'error' &&
+      typeof b.error === 'object' &&
+      b.error !== null &&
+      Object.keys(b.error).sort().join() === 'message,type' &&
+      typeof b.error.type === 'string' &&
+      typeof b.error.message === 'string'
+    );
+  } catch {
+    return false;
+  }
+}
+
 interface Tally {
   requests: number;
   byStatus: Map<number, number>;
@@ -312,7 +416,7 @@ interface Tally {
   examples: string[];
 }
 
-function classify(t: Tally, kind: string, bytes: Buffer, res: RawResponse): void {
+function classify(t: Tally, kind: string, bytes: Buffer, res: RawResponse, shape: (body: string) => boolean): void {
   t.requests++;
   t.byStatus.set(res.status, (t.byStatus.get(res.status) ?? 0) + 1);
   const note = (what: string) => {
@@ -330,9 +434,9 @@ function classify(t: Tally, kind: string, bytes: Buffer, res: RawResponse): void
     t.fiveXX++;
     note('5xx');
   }
-  if (res.status >= 400 && !isOpenAIError(res.body)) {
+  if (res.status >= 400 && !shape(res.body)) {
     t.nonOpenAI++;
-    note('non-OpenAI body');
+    note('body outside the protocol shape');
   }
 }
 
@@ -350,7 +454,9 @@ async function main(): Promise<void> {
           while (next < N) {
             next++;
             const { kind, bytes } = malformed(endpoint);
-            classify(t, kind, bytes, await rawRequest(h.url, bytes, HANG_MS));
+            // A malformed-HTTP case may aim elsewhere (/sessions/…): judged by the shape of what it aimed at.
+            const aimed = bytes.subarray(0, 200).toString('latin1').includes(` ${endpoint.route}`);
+            classify(t, kind, bytes, await rawRequest(h.url, bytes, HANG_MS), aimed ? (endpoint.shape ?? isOpenAIError) : isOpenAIError);
           }
         }),
       );
@@ -361,7 +467,7 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(`bench:fuzz — ${N} malformed requests per endpoint, seed ${SEED}, concurrency ${CONCURRENCY}, ${seconds.toFixed(1)} s`);
-  console.log('endpoint                     requests   5xx  non-OpenAI  hung  closed-without-answer  statuses');
+  console.log('endpoint                     requests   5xx  off-shape  hung  closed-without-answer  statuses');
   let bad = 0;
   for (const [name, t] of results) {
     const statuses = [...t.byStatus.entries()]
@@ -369,12 +475,16 @@ async function main(): Promise<void> {
       .map(([s, n]) => `${s}:${n}`)
       .join(' ');
     console.log(
-      `${name.padEnd(28)} ${String(t.requests).padStart(8)} ${String(t.fiveXX).padStart(5)} ${String(t.nonOpenAI).padStart(11)} ${String(t.hung).padStart(5)} ${String(t.noAnswer).padStart(22)}  ${statuses}`,
+      `${name.padEnd(28)} ${String(t.requests).padStart(8)} ${String(t.fiveXX).padStart(5)} ${String(t.nonOpenAI).padStart(10)} ${String(t.hung).padStart(5)} ${String(t.noAnswer).padStart(22)}  ${statuses}`,
     );
     for (const e of t.examples) console.log(`    ${e}`);
     bad += t.fiveXX + t.nonOpenAI + t.hung;
   }
-  console.log(bad === 0 ? 'targets met: 0 × 5xx, 0 non-OpenAI bodies, 0 hung connections' : `targets MISSED: ${bad} bad answers`);
+  console.log(
+    bad === 0
+      ? "targets met: 0 × 5xx, 0 bodies outside the endpoint's protocol shape, 0 hung connections"
+      : `targets MISSED: ${bad} bad answers`,
+  );
   if (bad > 0) process.exitCode = 1;
 }
 

@@ -9,6 +9,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OpenClawError, invalidRequest, toOpenAIError } from '../errors/index.ts';
 
+/** An error as a status and body in the shape of the protocol served at `path` (OpenAI's when unknown). */
+export type ErrorShape = (path: string | undefined, err: unknown) => { status: number; body: unknown };
+
+const openAIShape: ErrorShape = (_path, err) => toOpenAIError(err);
+
+/** The path of the request line ("POST /v1/messages?beta=true HTTP/1.1") at the start of raw bytes. */
+function pathOfRaw(raw: unknown): string | undefined {
+  if (!Buffer.isBuffer(raw)) return undefined;
+  // The first " /…" of the first line: the method itself may be what was malformed ("G ET /v1/…").
+  return /^[^\r\n]*? (\/[^ ?\r\n]*)/.exec(raw.subarray(0, 512).toString('latin1'))?.[1];
+}
+
 /** Deepest nesting of arrays and objects a request body may have. */
 export const MAX_BODY_DEPTH = 100;
 
@@ -102,16 +114,16 @@ export function mapRequestError(err: unknown, bodyLimitBytes: number): unknown {
 }
 
 /** Fastify's `frameworkErrors` option: bad URL escapes and over-long path parameters. */
-export function frameworkErrors(bodyLimitBytes: number) {
-  return (err: Error, _request: FastifyRequest, reply: FastifyReply): void => {
-    const { status, body } = toOpenAIError(mapRequestError(err, bodyLimitBytes));
+export function frameworkErrors(bodyLimitBytes: number, shape: ErrorShape = openAIShape) {
+  return (err: Error, request: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = shape(request.raw.url?.split('?')[0], mapRequestError(err, bodyLimitBytes));
     void reply.status(status).send(body);
   };
 }
 
 /** A complete HTTP/1.1 error response, written on a socket whose request Node could not parse. */
-function rawErrorResponse(status: number, reason: string, err: OpenClawError): string {
-  const json = JSON.stringify(toOpenAIError(err).body);
+function rawErrorResponse(status: number, reason: string, err: OpenClawError, path: string | undefined, shape: ErrorShape): string {
+  const json = JSON.stringify(shape(path, err).body);
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`;
 }
 
@@ -119,8 +131,13 @@ function rawErrorResponse(status: number, reason: string, err: OpenClawError): s
  * Node's `clientError`: a request Node could not parse, or that took too long to arrive. Answers
  * in OpenAI's shape (when the socket can still be written) and closes the connection.
  */
-export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(shape: ErrorShape = openAIShape) {
+  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => answerClientError(err, socket, shape);
+}
+
+function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, shape: ErrorShape): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const path = pathOfRaw(err.rawPacket);
   let response: string;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
     response = rawErrorResponse(
@@ -131,17 +148,27 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
         'The request did not arrive in time (its headers or body were sent too slowly); see docs/reliability-http.md for the timeouts.',
         'request_timeout',
       ),
+      path,
+      shape,
     );
   } else if (err.code === 'HPE_HEADER_OVERFLOW') {
     response = rawErrorResponse(
       431,
       'Request Header Fields Too Large',
       edgeError(431, 'The request headers are larger than the server limit of 16 KB.', 'headers_too_large'),
+      path,
+      shape,
     );
   } else {
     // llhttp's reason (e.g. "Invalid header value char") says what was malformed.
     const reason = (err as { reason?: string }).reason ?? err.message;
-    response = rawErrorResponse(400, 'Bad Request', edgeError(400, `The HTTP request is malformed: ${reason}.`, 'malformed_request'));
+    response = rawErrorResponse(
+      400,
+      'Bad Request',
+      edgeError(400, `The HTTP request is malformed: ${reason}.`, 'malformed_request'),
+      path,
+      shape,
+    );
   }
   if (!socket.writable) return void socket.destroy();
   socket.end(response);
@@ -149,14 +176,18 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-/** Node's `checkExpectation`: any `Expect` other than 100-continue gets a 417 in OpenAI's shape. */
-export function answerUnknownExpectation(req: IncomingMessage, res: ServerResponse): void {
+/** Node's `checkExpectation`: any `Expect` other than 100-continue gets a 417 in the route's protocol shape. */
+export function answerUnknownExpectation(shape: ErrorShape = openAIShape) {
+  return (req: IncomingMessage, res: ServerResponse): void => answerExpectation(req, res, shape);
+}
+
+function answerExpectation(req: IncomingMessage, res: ServerResponse, shape: ErrorShape): void {
   const err = edgeError(
     417,
     `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported; send requests without it (or with Expect: 100-continue).`,
     'expectation_failed',
   );
-  const json = JSON.stringify(toOpenAIError(err).body);
+  const json = JSON.stringify(shape(req.url?.split('?')[0], err).body);
   res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), connection: 'close' });
   res.end(json);
 }

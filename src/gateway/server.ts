@@ -26,6 +26,7 @@ import {
   jsonNestingExceeds,
   mapRequestError,
   MAX_BODY_DEPTH,
+  type ErrorShape,
   tooDeepError,
 } from './edge-errors.ts';
 
@@ -114,12 +115,21 @@ function protocolOf(request: { routeOptions: { config?: unknown } }): WireProtoc
   return (request.routeOptions.config as { protocol?: WireProtocol } | undefined)?.protocol;
 }
 
+/** The protocol serving `path`: its model-turn route, a route below it (count_tokens), or a malformed spelling of it. */
+function protocolAt(protocols: WireProtocol[], path: string): WireProtocol | undefined {
+  return protocols.find((p) => path.startsWith(p.path));
+}
+
 const errorOf = (protocol: WireProtocol | undefined, err: unknown) => (protocol ? protocol.error(err) : toOpenAIError(err));
 
 const OPEN_ROUTES = new Set(['/healthz']);
 
 /** Builds the server; call `listen` on the result. */
 export function buildGateway(opts: GatewayOptions): FastifyInstance {
+  const protocols = PROTOCOL_TABLE.map((row) => row());
+  // Errors raised before routing (malformed HTTP, bad URL escapes, Expect) take the shape of the
+  // protocol whose path the request named.
+  const shapeFor: ErrorShape = (path, err) => errorOf(path === undefined ? undefined : protocolAt(protocols, path), err);
   const app = Fastify({
     logger: false,
     bodyLimit: opts.bodyLimitBytes,
@@ -138,11 +148,11 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     // Fastify bounds close hooks by the plugin timeout (10 s): the drain must fit in it.
     pluginTimeout: (opts.shutdownGraceMs ?? 10_000) + 10_000,
     routerOptions: { maxParamLength: MAX_SESSION_ID_PARAM },
-    frameworkErrors: frameworkErrors(opts.bodyLimitBytes),
-    clientErrorHandler,
+    frameworkErrors: frameworkErrors(opts.bodyLimitBytes, shapeFor),
+    clientErrorHandler: clientErrorHandler(shapeFor),
   });
   // With a listener, Node leaves unknown `Expect` values to us (its own 417 has an empty body).
-  app.server.on('checkExpectation', answerUnknownExpectation);
+  app.server.on('checkExpectation', answerUnknownExpectation(shapeFor));
   const gate = new ShutdownGate();
   const models = new ModelNames([opts.servedModelName, opts.upstreamModelId], opts.modelAliases ?? []);
   const protocolCounters = new ProtocolCounters();
@@ -161,7 +171,6 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     sideCalls: opts.sideCalls,
     onProtocol: (name, ignored) => protocolCounters.count(name, ignored),
   };
-  const protocols = PROTOCOL_TABLE.map((row) => row());
   // Fastify's own JSON parser (same errors, same prototype-poisoning checks), keeping the text a
   // body came from (request.bodyText): a chat request's messages go upstream as that text.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -227,7 +236,8 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = toOpenAIError(
+    const { status, body } = shapeFor(
+      request.url.split('?')[0],
       new OpenClawError('not_found', `Unknown endpoint ${request.method} ${request.url.split('?')[0]}.`, { code: 'unknown_url' }),
     );
     void reply.status(status).send(body);

@@ -103,7 +103,9 @@ test('the embedded engine records the same prompt ids, and its own response ids,
     }
     const { turns } = readRecords(join(outDir, 'records', 'turns.jsonl'));
     assert.equal(turns.length, 3);
-    const [chat, anthropic, responses] = ['completions', 'messages', 'responses'].map((s) => turns.find((t) => t.session_id === `parity-${s}`)!);
+    const [chat, anthropic, responses] = ['completions', 'messages', 'responses'].map(
+      (s) => turns.find((t) => t.session_id === `parity-${s}`)!,
+    );
     assert.ok(chat.prompt_ids !== undefined && chat.prompt_ids.length > 20, 'the engine reported the prompt ids');
     assert.deepEqual(anthropic.prompt_ids, chat.prompt_ids);
     assert.deepEqual(responses.prompt_ids, chat.prompt_ids);
