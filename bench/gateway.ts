@@ -6,6 +6,10 @@
 // Prints requests/s, latency added over the direct call (p50/p99, differences and ratios) and the
 // server's CPU time per request (from /proc, so machine noise does not blur it).
 // Target: added p50 ≤ 1 ms and p99 ≤ 5 ms at 64 concurrent sessions on 2 cores.
+// BENCH_SHAPE=agents: the same conversation (a 29k-character system prompt, 12 tools, session
+// headers) through the gateway's three doors — /v1/chat/completions, /v1/messages (as Claude Code
+// sends it) and /v1/responses (as Codex sends it) — each door's CPU per request as a ratio to Chat
+// Completions in the same run (target ≤ 1.2×).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,9 +30,46 @@ const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 250);
 // that returns the whole prompt's token ids (one per 2.5 characters, ~16k for that prompt) as an
 // engine does. The default shape is a short chat with X-Session-Id headers.
 const OPENCLAW_SHAPE = process.env.BENCH_SHAPE === 'openclaw';
-if (process.env.BENCH_SHAPE !== undefined && !OPENCLAW_SHAPE)
-  throw new Error(`BENCH_SHAPE must be "openclaw" or unset, not "${process.env.BENCH_SHAPE}"`);
+const AGENTS_SHAPE = process.env.BENCH_SHAPE === 'agents';
+if (process.env.BENCH_SHAPE !== undefined && !OPENCLAW_SHAPE && !AGENTS_SHAPE)
+  throw new Error(`BENCH_SHAPE must be "openclaw", "agents" or unset, not "${process.env.BENCH_SHAPE}"`);
 const OPENCLAW_SYSTEM = { role: 'system', content: systemPrompt(40_000, 'main') };
+const AGENT_SYSTEM = systemPrompt(29_000, 'coding-agent');
+const AGENT_TOOLS = (openClawBody(OPENCLAW_SYSTEM, []).tools as Array<{ function: Record<string, unknown> }>).map((t) => t.function);
+/** The model name every request sends: the gateway's rollout.model_id (accepted by this and older trees). */
+const MODEL = 'bench';
+
+/** A wire protocol the benchmark can speak: its path and how a turn's body is spelled in it. */
+type Protocol = 'chat' | 'messages' | 'responses';
+const PATHS: Record<Protocol, string> = { chat: '/chat/completions', messages: '/messages', responses: '/responses' };
+
+/** The agents shape: one conversation spelled in each protocol, with that agent's session header. */
+function agentRequest(protocol: Protocol, session: string, history: Array<Record<string, unknown>>, stream: boolean) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (protocol === 'chat') {
+    headers['x-session-id'] = session;
+    const tools = AGENT_TOOLS.map((f) => ({ type: 'function', function: f }));
+    return {
+      headers,
+      body: { model: MODEL, messages: [{ role: 'system', content: AGENT_SYSTEM }, ...history], tools, stream, max_tokens: 1024 },
+    };
+  }
+  if (protocol === 'messages') {
+    headers['x-claude-code-session-id'] = session;
+    headers['anthropic-version'] = '2023-06-01';
+    const tools = AGENT_TOOLS.map((f) => ({ name: f.name, description: f.description, input_schema: f.parameters }));
+    const system = [{ type: 'text', text: AGENT_SYSTEM, cache_control: { type: 'ephemeral' } }];
+    return { headers, body: { model: MODEL, system, messages: history, tools, stream, max_tokens: 1024, metadata: { user_id: '{}' } } };
+  }
+  headers['session-id'] = session;
+  const tools = AGENT_TOOLS.map((f) => ({ type: 'function', name: f.name, description: f.description, parameters: f.parameters }));
+  const input = history.map((m) => ({
+    type: 'message',
+    role: m.role,
+    content: [{ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: m.content }],
+  }));
+  return { headers, body: { model: MODEL, instructions: AGENT_SYSTEM, input, tools, stream, store: false, max_output_tokens: 1024 } };
+}
 
 /** One request of a session: its body and headers, for the turn's history (which `content` then extends). */
 function requestOf(
@@ -36,16 +77,28 @@ function requestOf(
   history: Array<Record<string, unknown>>,
   stream: boolean,
   extra: Record<string, unknown>,
+  protocol: Protocol,
 ): { body: string; headers: Record<string, string> } {
+  if (AGENTS_SHAPE) {
+    const r = agentRequest(protocol, session, history, stream);
+    return { headers: r.headers, body: JSON.stringify({ ...r.body, ...extra }) };
+  }
   if (!OPENCLAW_SHAPE) {
     return {
       headers: { 'content-type': 'application/json', 'x-session-id': session, 'x-turn-type': 'main' },
-      body: JSON.stringify({ model: 'm', messages: history, stream, max_tokens: 64, ...extra }),
+      body: JSON.stringify({ model: MODEL, messages: history, stream, max_tokens: 64, ...extra }),
     };
   }
-  const body: Record<string, unknown> = { ...openClawBody(OPENCLAW_SYSTEM, history), stream, ...extra };
+  const body: Record<string, unknown> = { ...openClawBody(OPENCLAW_SYSTEM, history, 12, MODEL), stream, ...extra };
   if (!stream) delete body.stream_options;
   return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** The answer's text in a non-streamed body of `protocol`. */
+function answerText(protocol: Protocol, body: Record<string, any>): string {
+  if (protocol === 'messages') return body.content[0].text;
+  if (protocol === 'responses') return body.output[0].content[0].text;
+  return body.choices[0].message.content;
 }
 
 function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<RegExpExecArray> {
@@ -72,6 +125,7 @@ async function drive(
   stream: boolean,
   tag: string,
   extra: Record<string, unknown> = {},
+  protocol: Protocol = 'chat',
 ): Promise<{ lat: number[]; wallMs: number }> {
   const url = new URL(baseUrl);
   const pool = new Pool(url.origin, { connections: CONCURRENCY, keepAliveTimeout: 30_000 });
@@ -81,18 +135,19 @@ async function drive(
     Array.from({ length: CONCURRENCY }, async (_, s) => {
       const session = `${tag}-${s}`;
       // OpenClaw's system prompt travels in every body (openClawBody); the short chat's is history.
-      const messages: Array<Record<string, unknown>> = OPENCLAW_SHAPE ? [] : [{ role: 'system', content: 'You are a helpful assistant.' }];
+      const messages: Array<Record<string, unknown>> =
+        OPENCLAW_SHAPE || AGENTS_SHAPE ? [] : [{ role: 'system', content: 'You are a helpful assistant.' }];
       for (let t = 0; t < TURNS; t++) {
         await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
         const question = `session ${session} question ${t}: what should I do next?`;
         messages.push({ role: 'user', content: OPENCLAW_SHAPE && t === 0 ? question + runtime(session) : question });
-        const { body, headers } = requestOf(session, messages, stream, extra);
+        const { body, headers } = requestOf(session, messages, stream, extra, protocol);
         const start = performance.now();
-        const res = await pool.request({ path: `${url.pathname.replace(/\/$/, '')}/chat/completions`, method: 'POST', headers, body });
+        const res = await pool.request({ path: `${url.pathname.replace(/\/$/, '')}${PATHS[protocol]}`, method: 'POST', headers, body });
         const text = await res.body.text();
         lat.push(performance.now() - start);
         if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-        const content = stream ? 'Sure. Here is a short answer with a few tokens in it.' : JSON.parse(text).choices[0].message.content;
+        const content = stream ? 'Sure. Here is a short answer with a few tokens in it.' : answerText(protocol, JSON.parse(text));
         messages.push({ role: 'assistant', content });
       }
     }),
@@ -116,6 +171,8 @@ interface Target {
   pid?: number;
   /** Extra request fields (the direct call that asks for what the gateway asks for on main turns). */
   extra?: Record<string, unknown>;
+  /** The door it is reached through (default: Chat Completions). */
+  protocol?: Protocol;
 }
 
 interface Measured {
@@ -129,7 +186,7 @@ interface Measured {
 async function measure(target: Target, stream: boolean, tag: string): Promise<Measured> {
   const pid = target.pid;
   const cpu0 = pid !== undefined ? [cpuSeconds(pid), cpuSeconds(pid, true)] : [0, 0];
-  const { lat, wallMs } = await drive(target.url, stream, tag, target.extra);
+  const { lat, wallMs } = await drive(target.url, stream, tag, target.extra, target.protocol);
   if (pid === undefined) return { lat, wallMs, cpuS: 0, mainCpuS: 0 };
   return { lat, wallMs, cpuS: cpuSeconds(pid) - cpu0[0], mainCpuS: cpuSeconds(pid, true) - cpu0[1] };
 }
@@ -201,10 +258,16 @@ async function main(): Promise<void> {
     { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
     { name: 'gateway, scoring in a worker thread', url: `${gatewayThreadUrl}/v1`, pid: gatewayThread.pid },
     ...(baseline && baselineMatch ? [{ name: `gateway of ${baselineTree}`, url: `${baselineMatch[1]}/v1`, pid: baseline.pid }] : []),
+    ...(AGENTS_SHAPE
+      ? [
+          { name: 'gateway /v1/messages', url: `${gatewayUrl}/v1`, pid: gateway.pid, protocol: 'messages' as const },
+          { name: 'gateway /v1/responses', url: `${gatewayUrl}/v1`, pid: gateway.pid, protocol: 'responses' as const },
+        ]
+      : []),
   ];
   try {
     // Warm-up: JIT, connection pools.
-    for (const t of targets) await drive(t.url, false, `warm-${t.name}`);
+    for (const t of targets) await drive(t.url, false, `warm-${t.name}`, t.extra, t.protocol);
     const rows: string[] = [];
     for (const stream of [false, true]) {
       const runs = new Map<string, Measured>();
@@ -224,6 +287,7 @@ async function main(): Promise<void> {
         };
       };
       const direct = stats('direct');
+      const chatCpu = runs.get('gateway')!;
       for (const t of targets) {
         const s = stats(t.name);
         rows.push(
@@ -235,17 +299,24 @@ async function main(): Promise<void> {
             t === targets[0] ? '-' : `${(s.p50 - direct.p50).toFixed(2)} (${(s.p50 / direct.p50).toFixed(2)}x)`,
             t === targets[0] ? '-' : `${(s.p99 - direct.p99).toFixed(2)} (${(s.p99 / direct.p99).toFixed(2)}x)`,
             t.pid === undefined ? '-' : s.cpu,
+            t.pid === undefined
+              ? '-'
+              : `${(runs.get(t.name)!.cpuS / runs.get(t.name)!.lat.length / (chatCpu.cpuS / chatCpu.lat.length)).toFixed(2)}x`,
           ].join(' | '),
         );
       }
     }
     const shape = OPENCLAW_SHAPE
       ? 'OpenClaw-shaped requests (40k-char system prompt, 12 tools, inferred sessions, ~16k prompt token ids)'
-      : 'short chats with session headers';
+      : AGENTS_SHAPE
+        ? 'agent-shaped requests (29k-char system prompt, 12 tools, session headers) through each protocol'
+        : 'short chats with session headers';
     process.stdout.write(
       `gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, ${shape}, same run\n`,
     );
-    process.stdout.write('mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req (main thread)\n');
+    process.stdout.write(
+      'mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req (main thread) | CPU/req vs gateway (chat)\n',
+    );
     for (const r of rows) process.stdout.write(`${r}\n`);
   } finally {
     bare.kill('SIGTERM');

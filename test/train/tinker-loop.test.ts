@@ -21,11 +21,7 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   try {
     const headers = { 'x-session-id': 's1' };
-    const first = await postJson(
-      `${server.url}/v1/chat/completions`,
-      { model: 'm', messages: [{ role: 'user', content: 'list the files' }] },
-      headers,
-    );
+    const first = await postJson(`${server.url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'list the files' }] }, headers);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const asample = wire.requests.find((r) => r.path === '/asample')!.body;
     // Sampled through a sampling session on the base model, as the SDK does (sampling_client.py).
@@ -41,7 +37,6 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
     await postJson(
       `${server.url}/v1/chat/completions`,
       {
-        model: 'm',
         messages: [
           { role: 'user', content: 'list the files' },
           { role: 'assistant', content: answer.content },
@@ -61,11 +56,7 @@ test('train with rollout.provider tinker: chat → judged sample → Tinker step
       sampled.logprobs.map((x: number) => x.toFixed(5)),
     );
     await until(() => server.channel.version() === 1, 10_000, 'version 1');
-    await postJson(
-      `${server.url}/v1/chat/completions`,
-      { model: 'm', messages: [{ role: 'user', content: 'again' }] },
-      { 'x-session-id': 's2' },
-    );
+    await postJson(`${server.url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'again' }] }, { 'x-session-id': 's2' });
     const last = wire.requests.filter((r) => r.path === '/asample').pop()!.body;
     // a new sampling session on the published sampler path
     const lastSession = wire.requests.filter((r) => r.path === '/create_sampling_session').pop()!.body;

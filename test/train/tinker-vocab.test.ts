@@ -44,7 +44,12 @@ test('Qwen3 vocabulary end to end: OpenClaw requests over the real chat template
   });
   const wire = await startTinkerRecorder(tinker.url);
   const out = tempDir('ocrl-tinker-vocab-');
-  const config = tinkerTrainConfig(wire.url, out, tinker.baseModel, { tokenizer: dir, context_length: 4096, max_tokens: 128 });
+  const config = tinkerTrainConfig(wire.url, out, tinker.baseModel, {
+    tokenizer: dir,
+    context_length: 4096,
+    max_tokens: 128,
+    model_id: 'policy',
+  });
   const server = await startServer(config, { train: true, trainerPollMs: 20, log: pino({ level: 'silent' }) });
   const hf = await loadHfTokenizer(dir);
   try {
