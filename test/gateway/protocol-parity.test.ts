@@ -113,6 +113,19 @@ test('the embedded engine records the same prompt ids, and its own response ids,
       assert.ok(t.response_ids !== undefined && t.response_ids.length > 0);
       assert.equal(t.logprobs!.length, t.response_ids!.length, 'one log-prob per response token');
     }
+    // A system prompt the embedded model's context cannot hold: Claude Code's own error wording,
+    // with the two numbers where Claude Code reads them.
+    const long = await postJson(`${server.url}/v1/messages`, {
+      model: 'tiny',
+      max_tokens: 4,
+      system: 'Follow the rules. '.repeat(400),
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    assert.equal(long.status, 400);
+    assert.equal(long.body.error.type, 'invalid_request_error');
+    const m = /^prompt is too long: (\d+) tokens > (\d+) maximum/.exec(long.body.error.message);
+    assert.ok(m !== null, long.body.error.message);
+    assert.ok(Number(m[1]) > Number(m[2]));
   } finally {
     await server.close();
   }

@@ -26,11 +26,28 @@ const ERROR_TYPE: Record<number, string> = {
   504: 'timeout_error',
 };
 
-/** Any error as Anthropic's status and body. A prompt over the context reads as Anthropic's own "prompt is too long". */
+/**
+ * The prompt and context lengths a context error names, in the wordings of this project's engines
+ * and guards ("maximum context length is 512 tokens, but the prompt has 9000 tokens", "prompt of
+ * 9000 tokens leaves no room in the embedded model's context of 512", …).
+ */
+function contextLengths(message: string): { prompt: number; limit: number } | undefined {
+  const limitFirst = /maximum context length is (\d+) tokens?, but the (?:prompt has|messages are) (\d+)/i.exec(message);
+  if (limitFirst) return { prompt: Number(limitFirst[2]), limit: Number(limitFirst[1]) };
+  const promptFirst = /(\d+) tokens?\b.*\bcontext (?:is|of) (\d+)/i.exec(message);
+  return promptFirst ? { prompt: Number(promptFirst[1]), limit: Number(promptFirst[2]) } : undefined;
+}
+
+/**
+ * Any error as Anthropic's status and body. A prompt over the context reads as Anthropic's own
+ * "prompt is too long: N tokens > M maximum", which Claude Code recognises (and parses).
+ */
 export function anthropicError(err: unknown): { status: number; body: unknown } {
   const { status, body } = toOpenAIError(err);
   let message = body.error.message;
-  if (err instanceof OpenClawError && err.kind === 'context_length') message = `prompt is too long: ${message}`;
+  const lengths = status === 400 ? contextLengths(message) : undefined;
+  if (lengths !== undefined || (err instanceof OpenClawError && err.kind === 'context_length'))
+    message = `prompt is too long: ${lengths ? `${lengths.prompt} tokens > ${lengths.limit} maximum. ` : ''}${message}`;
   const type = ERROR_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
   return { status, body: { type: 'error', error: { type, message } } };
 }
