@@ -9,6 +9,7 @@ import { TinkerSchema, checkTinker } from './tinker.ts';
 export const SIDE_CALL_RULE_NAMES = [
   'one_token_probe',
   'claude_code_title',
+  'claude_code_toolless',
   'conversation_summary',
   'codex_request_kind',
   'openclaw_heartbeat',
@@ -120,8 +121,9 @@ export const ServerSchema = z
     side_turn_patterns: z.array(regex).default([]),
     /**
      * Agents' helper calls classified as side turns (never trained), by rule name
-     * (gateway/side-calls.ts): one_token_probe, claude_code_title, conversation_summary,
-     * codex_request_kind, openclaw_heartbeat. All on; set one to false to train on those calls.
+     * (gateway/side-calls.ts): one_token_probe, claude_code_title, claude_code_toolless,
+     * conversation_summary, codex_request_kind, openclaw_heartbeat. All on; set one to false to
+     * train on those calls.
      */
     side_calls: z.record(z.enum(SIDE_CALL_RULE_NAMES), z.boolean()).default({}),
   })

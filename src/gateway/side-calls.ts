@@ -43,6 +43,9 @@ function codexTurnKind(headers: Record<string, unknown>): string | undefined {
   }
 }
 
+const OPENCLAW_TRIGGER =
+  /Follow the heartbeat monitor scratch context|\[OpenClaw (?:heartbeat poll|cron wake)\]|Pre-compaction memory flush\./;
+
 export const SIDE_CALL_RULES: readonly SideCallRule[] = [
   {
     name: 'one_token_probe',
@@ -51,8 +54,15 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
   },
   {
     name: 'claude_code_title',
-    description: "Claude Code's title and topic calls (a system prompt asking for a session title or whether the topic changed)",
-    test: ({ messages }) => /Generate a concise, sentence-case title|new conversation topic|isNewTopic/i.test(systemText(messages)),
+    description: "Claude Code's session-title call (its system prompt asks for a concise, sentence-case title)",
+    test: ({ messages }) => /Generate a concise, sentence-case title/.test(systemText(messages)),
+  },
+  {
+    name: 'claude_code_toolless',
+    description:
+      'a Claude Code call without tools: its agent loop always offers tools, its helpers (titles, summaries, suggestions, classifiers) do not',
+    test: ({ headers, body }) =>
+      headerValue(headers, 'x-claude-code-session-id') !== undefined && (!Array.isArray(body.tools) || body.tools.length === 0),
   },
   {
     name: 'conversation_summary',
@@ -69,8 +79,11 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
   },
   {
     name: 'openclaw_heartbeat',
-    description: "OpenClaw's heartbeat, memory-flush and cron triggers (their fixed trigger prompts)",
-    test: ({ messages }) => /^(Read HEARTBEAT\.md|Pre-compaction memory flush|\[cron:)/m.test(lastUserText(messages)),
+    description: "OpenClaw's heartbeat, cron-wake and pre-compaction memory-flush triggers (their fixed prompts)",
+    // openclaw 2026.9.6: dist/heartbeat-vWflpIwS.mjs:6-17 (HEARTBEAT_CONTEXT_PROMPT and the
+    // "[OpenClaw heartbeat poll]" / "[OpenClaw cron wake]" transcript prompts) and
+    // DEFAULT_MEMORY_FLUSH_PROMPT ("Pre-compaction memory flush. …").
+    test: ({ messages }) => OPENCLAW_TRIGGER.test(lastUserText(messages)),
   },
 ];
 

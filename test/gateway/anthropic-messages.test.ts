@@ -21,6 +21,8 @@ after(async () => {
 
 const turns = () => readRecords(join(h.outDir, 'records', 'turns.jsonl')).turns;
 const session = (id: string) => ({ headers: { 'x-claude-code-session-id': id } });
+// Claude Code's calls without tools are its helpers (side turns): tool-less tests name the session themselves.
+const plain = (id: string) => ({ headers: { 'x-session-id': id } });
 
 test('messages.create: text answer, stop_reason, usage; the upstream gets the canonical chat turn', async () => {
   h.upstream.script({ kind: 'text', tokens: ['Four', '.'] });
@@ -32,7 +34,7 @@ test('messages.create: text answer, stop_reason, usage; the upstream gets the ca
       messages: [{ role: 'user', content: [{ type: 'text', text: '2+2?' }] }],
       stop_sequences: ['###'],
     },
-    session('cc-1'),
+    plain('cc-1'),
   );
   assert.equal(msg.type, 'message');
   assert.equal(msg.role, 'assistant');
@@ -105,7 +107,7 @@ test('messages.stream: the real event sequence, text deltas and the final messag
   h.upstream.script({ kind: 'text', tokens: ['Hel', 'lo', ' there'] });
   const stream = client.messages.stream(
     { model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] },
-    session('cc-stream'),
+    plain('cc-stream'),
   );
   const types: string[] = [];
   const deltas: string[] = [];
@@ -165,7 +167,7 @@ test('raw stream starts with message_start and a ping, every event named', async
   for (const e of events) assert.match(e, /^event: (\w+)\ndata: \{"type":"\1"/);
 });
 
-test('a one-token quota probe is a side turn: answered, never recorded', async () => {
+test('Claude Code helper calls are side turns: a one-token quota probe and a call without tools are answered, never recorded', async () => {
   const before = turns().length;
   h.upstream.script({ kind: 'text', tokens: ['a'] });
   const msg = await client.messages.create(
@@ -175,6 +177,12 @@ test('a one-token quota probe is a side turn: answered, never recorded', async (
   assert.equal(msg.content.length, 1);
   assert.equal(turns().length, before);
   assert.equal(h.upstream.received.at(-1)!.body.logprobs, undefined, 'side turns do not ask for token data');
+  h.upstream.script({ kind: 'text', text: 'Listing files in the project' });
+  await client.messages.create(
+    { model: 'claude-haiku-4-5', max_tokens: 100, system: 'Generate a title.', messages: [{ role: 'user', content: 'list files' }] },
+    session('cc-probe'),
+  );
+  assert.equal(turns().length, before);
 });
 
 test('bad input: a 400 in Anthropic shape naming the field, nothing recorded', async () => {
