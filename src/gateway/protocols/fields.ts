@@ -1,7 +1,7 @@
 // Reading a request body field by field, for the protocols whose bodies are walked by hand
 // (their block lists nest and branch on `type`, which zod words poorly). Every failure is a 400
 // that names the field by its path, e.g. `messages[2].content[0].tool_use_id`.
-import { invalidRequest } from '../../errors/index.ts';
+import { OpenClawError, invalidRequest } from '../../errors/index.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -84,4 +84,13 @@ export function textOfBlocks(
     else other(type, path);
   }
   return texts;
+}
+
+/** The request body as an object, or the 400 every protocol gives for anything else. */
+export function requestObject(body: unknown): Json {
+  if (!isObject(body))
+    throw new OpenClawError('invalid_request', 'Request body must be a JSON object (sent with Content-Type: application/json).', {
+      code: 'invalid_body',
+    });
+  return body;
 }

@@ -18,6 +18,7 @@ import {
   isObject,
   list,
   object,
+  requestObject,
   optionalBoolean,
   optionalNumber,
   optionalString,
@@ -189,11 +190,8 @@ function history(memory: ResponseMemory, v: unknown): ChatMessage[] {
 }
 
 /** Parses a Responses body into the canonical turn. */
-export function parseResponsesRequest(body: unknown, memory: ResponseMemory): CanonicalRequest {
-  if (!isObject(body))
-    throw new OpenClawError('invalid_request', 'Request body must be a JSON object (sent with Content-Type: application/json).', {
-      code: 'invalid_body',
-    });
+export function parseResponsesRequest(input: unknown, memory: ResponseMemory): CanonicalRequest {
+  const body = requestObject(input);
   const ignored: string[] = [];
   const model = string(body.model, 'model');
   const reader = new ItemReader(history(memory, body.previous_response_id), ignored);
