@@ -21,7 +21,7 @@
 # small context cannot hold these agents' system prompts, so each CLI must show the server's 400
 # as its own "prompt too long" error (checked), and nothing is recorded.
 # Needs: Linux x64, npm registry access, a few minutes (installs ~1 GB into the temp folder).
-# Environment: CLAUDE_CODE_VERSION (default 2.1), CODEX_VERSION (0.169), OPENCLAW_VERSION
+# Environment: CLAUDE_CODE_VERSION (default 2.1.332), CODEX_VERSION (0.169.1), OPENCLAW_VERSION
 # (2026.9.6), NODE_PKG_VERSION (26), SMOKE_DIR (reuse a folder: skips the install), ONLY (a
 # space-separated subset of the run names), KEEP_RUNNING=1.
 set -euo pipefail
@@ -29,8 +29,8 @@ set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 TRAIN=0
 [ "${1:-}" = "--train" ] && TRAIN=1
-CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1}"
-CODEX_VERSION="${CODEX_VERSION:-0.169}"
+CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
+CODEX_VERSION="${CODEX_VERSION:-0.169.1}"
 OPENCLAW_VERSION="${OPENCLAW_VERSION:-2026.9.6}"
 NODE_PKG_VERSION="${NODE_PKG_VERSION:-26}"
 RUNS="${ONLY:-claude-code codex openclaw-responses openclaw-messages}"
