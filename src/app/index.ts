@@ -8,7 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import { redact, type Config } from '../config/index.ts';
 import { modeSpec } from '../methods/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
-import { SessionTracker, RecordWriter, compileIgnorePatterns, type JournalPosition, type Turn } from '../sessions/index.ts';
+import {
+  SessionTracker,
+  RecordWriter,
+  compileIgnorePatterns,
+  compileStripPatterns,
+  type JournalPosition,
+  type Turn,
+} from '../sessions/index.ts';
 import { buildGateway, ServerMetrics, SessionViews, TokenResolver, sideCallRules } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
@@ -188,6 +195,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       idleTimeoutMs: config.server.session_idle_timeout_s * 1000,
       maxSessions: config.server.max_sessions,
       ignorePatterns: compileIgnorePatterns(config.server.ignore_message_patterns),
+      stripPatterns: compileStripPatterns(config.server.strip_from_next_state),
       lastTurnIdOf: (id) => store.lastTurnId(id),
     },
     {

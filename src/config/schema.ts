@@ -117,6 +117,11 @@ export const ServerSchema = z
     max_sessions: positiveInt.default(10000),
     /** Regexes (JS syntax) of client-internal context messages that are never a next state. */
     ignore_message_patterns: z.array(regex).default(['<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>']),
+    /**
+     * Regexes of client-inserted spans removed from a next state's text before the judge reads it
+     * (Claude Code appends `<system-reminder>` blocks to user messages and tool results).
+     */
+    strip_from_next_state: z.array(regex).default(['<system-reminder>[\\s\\S]*?</system-reminder>']),
     /** Regexes matched against the system prompt: a match makes a header-less request a side turn. */
     side_turn_patterns: z.array(regex).default([]),
     /**

@@ -5,7 +5,7 @@ import { SIDE_CALL_RULE_NAMES } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 
 const rule = (headers: Record<string, unknown>, body: Record<string, unknown>) =>
-  sideCallRule(SIDE_CALL_RULES, { headers, body, messages: (body.messages ?? []) as ChatMessage[] });
+  sideCallRule(SIDE_CALL_RULES, { headers, body, messages: (body.messages ?? []) as ChatMessage[] })?.name;
 const CC = { 'x-claude-code-session-id': '2e983c26-9faa-443f-a54b-be598be6b1a4' };
 const TOOLS = [{ type: 'function', function: { name: 'Bash' } }];
 
@@ -24,6 +24,12 @@ test("Claude Code 2.1.197 as captured: the title call and the quota probe are si
     'claude_code_title',
   );
   assert.equal(rule(CC, { messages: [{ role: 'user', content: 'quota' }], max_tokens: 1 }), 'one_token_probe');
+  // 2.1.332 interactive (test/fixtures/agents/claude-code-2.1.332-interactive.jsonl, request 1).
+  const naming = {
+    role: 'system',
+    content: 'x-anthropic-billing-header: …\n\nYou are Claude Code, …\n\nYou are naming a coding session …',
+  };
+  assert.equal(rule(CC, { messages: [naming, { role: 'user', content: 'list files' }], tools: TOOLS }), 'claude_code_title');
   const main = {
     messages: [
       { role: 'system', content: 'You are an interactive agent …' },

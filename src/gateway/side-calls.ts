@@ -19,6 +19,8 @@ export interface SideCallRule {
   /** What the rule catches, for the docs and `config` output. */
   description: string;
   test(input: SideCallInput): boolean;
+  /** The call carries the session's whole history plus an instruction (compaction): see TurnRequest.carriesHistory. */
+  carriesHistory?: boolean;
 }
 
 const systemText = (messages: ChatMessage[]) =>
@@ -54,8 +56,9 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
   },
   {
     name: 'claude_code_title',
-    description: "Claude Code's session-title call (its system prompt asks for a concise, sentence-case title)",
-    test: ({ messages }) => /Generate a concise, sentence-case title/.test(systemText(messages)),
+    description: "Claude Code's session-title call (its system prompt asks for a title for the session)",
+    // 2.1.197 (-p): "Generate a concise, sentence-case title"; 2.1.332 (interactive): "You are naming a coding session".
+    test: ({ messages }) => /Generate a concise, sentence-case title|You are naming a coding session/.test(systemText(messages)),
   },
   {
     name: 'claude_code_toolless',
@@ -68,6 +71,7 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
     name: 'conversation_summary',
     description: 'a request to summarise the conversation so far (Claude Code /compact and auto-compaction)',
     test: ({ messages }) => /create a detailed summary of the conversation so far/i.test(lastUserText(messages)),
+    carriesHistory: true,
   },
   {
     name: 'codex_request_kind',
@@ -76,6 +80,9 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
       const kind = codexTurnKind(headers);
       return kind !== undefined && kind !== 'turn';
     },
+    // Codex 0.171's "compaction" request: the whole input list, then "You are performing a
+    // CONTEXT CHECKPOINT COMPACTION…" (test/fixtures/agents/codex-0.171.0-compaction.jsonl).
+    carriesHistory: true,
   },
   {
     name: 'openclaw_heartbeat',
@@ -92,8 +99,8 @@ export function sideCallRules(switches: Partial<Record<string, boolean>>): SideC
   return SIDE_CALL_RULES.filter((r) => switches[r.name] !== false);
 }
 
-/** The name of the first rule that makes this request a side call. */
-export function sideCallRule(rules: readonly SideCallRule[], input: SideCallInput): string | undefined {
-  for (const r of rules) if (r.test(input)) return r.name;
+/** The first rule that makes this request a side call. */
+export function sideCallRule(rules: readonly SideCallRule[], input: SideCallInput): SideCallRule | undefined {
+  for (const r of rules) if (r.test(input)) return r;
   return undefined;
 }

@@ -71,6 +71,8 @@ export interface PreparedTurn {
   sessionSource?: string;
   explicitType?: string;
   sideByRule: boolean;
+  /** A side call carrying the session's history (compaction): its tool results are the pending turn's next state. */
+  carriesHistory: boolean;
   /** Hints only the request's protocol carries (Claude Code's metadata.user_id). */
   hints?: Partial<SessionHints>;
 }
@@ -89,11 +91,11 @@ export function prepareTurn(
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit }, text);
   deps.contextGuard?.(req.messages, req.tools);
   const explicitType = overrides.turnType ?? req.meta.turnType;
-  const ruled =
-    sideByRule(req.messages, deps.sidePatterns) ||
-    (deps.sideCalls !== undefined &&
-      explicitType === undefined &&
-      sideCallRule(deps.sideCalls, { headers, body: body as Record<string, unknown>, messages: req.messages }) !== undefined);
+  const sideCall =
+    deps.sideCalls !== undefined && explicitType === undefined
+      ? sideCallRule(deps.sideCalls, { headers, body: body as Record<string, unknown>, messages: req.messages })
+      : undefined;
+  const ruled = sideByRule(req.messages, deps.sidePatterns) || sideCall !== undefined;
   const turnType = deps.tracker.turnTypeOf({ turnType: explicitType, sideByRule: ruled });
   if (turnType === 'main') requestTokenData(req.upstreamBody.plain, deps.returnTokenIds);
   return {
@@ -104,6 +106,7 @@ export function prepareTurn(
     sessionSource: overrides.sessionId !== undefined ? 'route' : req.meta.sessionSource,
     explicitType,
     sideByRule: ruled,
+    carriesHistory: sideCall?.carriesHistory === true,
     hints: overrides.hints,
   };
 }
@@ -124,6 +127,7 @@ export function trackTurn(deps: ChatDeps, p: PreparedTurn): TurnHandle {
     prefix: p.turnType === 'main' ? prefixHashes(req.messages) : [],
     hints,
     sideByRule: p.sideByRule,
+    carriesHistory: p.carriesHistory,
   });
   if (handle.turn) {
     handle.turn.tools = req.tools;

@@ -18,7 +18,7 @@ export {
 } from './tracker.ts';
 export { prefixHashes, canonicalMessage, contentText } from './canonical.ts';
 export { sessionHints, type SessionHints } from './hints.ts';
-export { nextStateFrom, compileIgnorePatterns, isIgnorable, type NextState } from './next-state.ts';
+export { nextStateFrom, compileIgnorePatterns, compileStripPatterns, isIgnorable, type NextState } from './next-state.ts';
 export {
   RecordWriter,
   readRecords,

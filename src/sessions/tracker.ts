@@ -89,6 +89,12 @@ export interface TurnRequest {
   hints: SessionHints;
   /** True when a side-call rule matched (e.g. a summarisation request). */
   sideByRule?: boolean;
+  /**
+   * A side call that carries the session's whole history, ending with its own instruction (an
+   * agent compacting its conversation): the next main request will hold only a summary, so what
+   * this one appended after the last answer is that answer's next state.
+   */
+  carriesHistory?: boolean;
 }
 
 /** What the policy produced, as recorded for training. */
@@ -151,6 +157,8 @@ export interface TrackerOptions {
   idleTimeoutMs: number;
   maxSessions: number;
   ignorePatterns: RegExp[];
+  /** Spans removed from next-state text (`server.strip_from_next_state`). */
+  stripPatterns?: RegExp[];
   now?: () => number;
   /** The last turn number a session id had before this process (e.g. from the sample store); numbering continues after it. */
   lastTurnIdOf?: (sessionId: string) => number;
@@ -271,6 +279,7 @@ export class SessionTracker {
     const turnType = this.turnTypeOf(req);
     if (turnType === 'side') {
       this.counters.side_turns++;
+      if (req.carriesHistory && req.explicitSessionId !== undefined) this.nextStateFromSideCall(req.explicitSessionId, req.messages);
       if (req.sessionDone && req.explicitSessionId !== undefined) this.close(req.explicitSessionId, 'session_done');
       return {
         sessionId: req.explicitSessionId ?? '',
@@ -292,7 +301,7 @@ export class SessionTracker {
       if (prev.completedAt === undefined) this.setNextState(prev, null, 'overlapped');
       else {
         const appended = req.messages.slice(matchedLength ?? this.afterLastAssistant(req.messages));
-        this.setNextState(prev, nextStateFrom(appended, this.opts.ignorePatterns) ?? null, 'no_new_message');
+        this.setNextState(prev, nextStateFrom(appended, this.opts.ignorePatterns, this.opts.stripPatterns) ?? null, 'no_new_message');
       }
     }
     const turn: Turn = {
@@ -455,6 +464,15 @@ export class SessionTracker {
       if (hit && hit.sessionId === state.id && prefix[hit.length - 1] === k) return hit.length;
     }
     return undefined;
+  }
+
+  /** A compaction request's history, minus its closing instruction, gives the pending turn its next state. */
+  private nextStateFromSideCall(sessionId: string, messages: ChatMessage[]): void {
+    const prev = this.sessions.get(sessionId)?.last;
+    if (!prev || prev.failed || prev.nextState !== undefined || prev.completedAt === undefined) return;
+    const appended = messages.slice(this.afterLastAssistant(messages), -1);
+    const ns = nextStateFrom(appended, this.opts.ignorePatterns, this.opts.stripPatterns);
+    if (ns !== undefined) this.setNextState(prev, ns, 'no_new_message');
   }
 
   private afterLastAssistant(messages: ChatMessage[]): number {

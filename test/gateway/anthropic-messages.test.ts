@@ -61,6 +61,7 @@ test('tool use: tool_use block with parsed input; the tool_result (is_error) is 
   const tools: Anthropic.Tool[] = [
     { name: 'Bash', description: 'Run a command', input_schema: { type: 'object', properties: { command: { type: 'string' } } } },
     { type: 'web_search_20250305', name: 'web_search' } as unknown as Anthropic.Tool,
+    { name: 'DeferredToolPlaceholder', input_schema: { type: 'object' }, defer_loading: true } as unknown as Anthropic.Tool,
   ];
   const first = await client.messages.create(
     { model: 'claude-sonnet-4-5', max_tokens: 100, tools, messages: [{ role: 'user', content: 'list files' }] },
@@ -75,7 +76,7 @@ test('tool use: tool_use block with parsed input; the tool_result (is_error) is 
   assert.deepEqual(
     (sent.tools as any[]).map((t) => t.function.name),
     ['Bash'],
-    'the server tool is left out of the prompt',
+    'the server tool and the deferred tool are left out of the prompt',
   );
   h.upstream.script({ kind: 'text', text: 'The folder is empty.' });
   const second = await client.messages.create(
@@ -86,7 +87,17 @@ test('tool use: tool_use block with parsed input; the tool_result (is_error) is 
       messages: [
         { role: 'user', content: 'list files' },
         { role: 'assistant', content: first.content },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'ls: permission denied', is_error: true }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: use.id,
+              content: 'ls: permission denied\n\n<system-reminder>\nThe task list is empty.\n</system-reminder>',
+              is_error: true,
+            },
+          ],
+        },
       ],
     },
     session('cc-tools'),
@@ -95,12 +106,17 @@ test('tool use: tool_use block with parsed input; the tool_result (is_error) is 
   const recorded = turns().filter((x) => x.session_id === 'cc-tools');
   assert.equal(recorded.length, 2);
   const t1 = recorded.find((x) => x.turn_id === 1)!;
-  assert.deepEqual(t1.next_state, { role: 'tool', content: 'Error: ls: permission denied' });
+  assert.deepEqual(
+    t1.next_state,
+    { role: 'tool', content: 'Error: ls: permission denied' },
+    "Claude Code's system-reminder is not the tool's output",
+  );
   const view = await (await fetch(`${h.url}/sessions/cc-tools`, { headers: { authorization: 'Bearer k-anthropic' } })).json();
   assert.equal(view.named_by, 'x-claude-code-session-id');
   const health = await (await fetch(`${h.url}/healthz`)).json();
   assert.ok(health.protocols['anthropic-messages'].requests >= 2);
   assert.ok(health.protocols['anthropic-messages'].left_out['tool:web_search_20250305'] >= 2);
+  assert.ok(health.protocols['anthropic-messages'].left_out['tool:deferred'] >= 2);
 });
 
 test('messages.stream: the real event sequence, text deltas and the final message', async () => {

@@ -145,7 +145,7 @@ function chatMessages(v: unknown, ignored: string[]): ChatMessage[] {
   return out;
 }
 
-/** Custom tools become function tools; Anthropic's server tools (web search, bash, …) are left out. */
+/** Custom tools become function tools; Anthropic's server tools (web search, bash, …) and deferred tools are left out. */
 function chatTools(v: unknown, ignored: string[]): Json[] | undefined {
   if (v === undefined || v === null) return undefined;
   const tools = list(v, 'tools');
@@ -154,6 +154,12 @@ function chatTools(v: unknown, ignored: string[]): Json[] | undefined {
     const t = object(tools[k], `tools[${k}]`);
     if (t.type !== undefined && t.type !== null && t.type !== 'custom') {
       ignored.push(`tool:${String(t.type)}`);
+      continue;
+    }
+    // Deferred tools are hidden from the model until a tool search loads them (Claude Code's
+    // DeferredToolPlaceholder): the policy has no tool search, so it never sees them.
+    if (t.defer_loading === true) {
+      ignored.push('tool:deferred');
       continue;
     }
     const name = string(t.name, `tools[${k}].name`);
