@@ -86,6 +86,11 @@ for (const expected of EXPECTED) {
     const first = view.turns.find((t: { turn_id: number }) => t.turn_id === added[0].turn_id);
     assert.equal(first.next_state?.role, 'tool', "the run's first turn has the tool's result as its next state");
     const before = view.turns.find((t: { turn_id: number }) => t.turn_id === added[0].turn_id - 1);
-    if (before !== undefined) assert.equal(before.next_state?.role, 'user', "a continued session: the earlier run's last turn has the user's new message as its next state");
+    if (before !== undefined)
+      assert.equal(
+        before.next_state?.role,
+        'user',
+        "a continued session: the earlier run's last turn has the user's new message as its next state",
+      );
   });
 }

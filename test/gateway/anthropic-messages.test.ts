@@ -279,3 +279,14 @@ test('GET /v1/models answers both SDKs', async () => {
   assert.ok(ids.includes('policy-upstream'));
   assert.equal(page.data[0].type, 'model');
 });
+
+test('count_tokens without the policy tokenizer says what to set, in Anthropic shape', async () => {
+  const res = await postJson(
+    `${h.url}/v1/messages/count_tokens`,
+    { model: 'claude-x', messages: [{ role: 'user', content: 'x' }] },
+    { 'x-api-key': 'k-anthropic' },
+  );
+  assert.equal(res.status, 404);
+  assert.equal(res.body.type, 'error');
+  assert.match(res.body.error.message, /rollout\.tokenizer/);
+});

@@ -113,6 +113,10 @@ test('the embedded engine records the same prompt ids, and its own response ids,
       assert.ok(t.response_ids !== undefined && t.response_ids.length > 0);
       assert.equal(t.logprobs!.length, t.response_ids!.length, 'one log-prob per response token');
     }
+    // count_tokens: the policy's own count for the same conversation.
+    const counted = await postJson(`${server.url}/v1/messages/count_tokens`, { ...bodies('tiny')[1][1], max_tokens: undefined });
+    assert.equal(counted.status, 200, JSON.stringify(counted.body));
+    assert.deepEqual(counted.body, { input_tokens: chat.prompt_ids!.length });
     // A system prompt the embedded model's context cannot hold: Claude Code's own error wording,
     // with the two numbers where Claude Code reads them.
     const long = await postJson(`${server.url}/v1/messages`, {
