@@ -108,7 +108,11 @@ run_cli() { # name, output file, command…
   local name="$1" out="$2"; shift 2
   local t=$(date +%s) rc=0
   timeout -k 10 240 "$@" >"$out" 2>"$out.err" || rc=$?
-  say "$name: exit $rc after $(( $(date +%s) - t )) s; printed: $(sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -v '^\s*$' | tail -1 | cut -c1-160)"
+  local last
+  last="$(sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -v '^\s*$' | tail -1 | cut -c1-160 || true)"
+  # Codex prints its errors on stderr only.
+  [ -z "$last" ] && last="$(sed 's/\x1b\[[0-9;]*m//g' "$out.err" | grep -v '^\s*$' | tail -1 | cut -c1-160 || true)"
+  say "$name: exit $rc after $(( $(date +%s) - t )) s; printed: $last"
   [ $rc = 124 ] && { say "$name HUNG (killed after 240 s)"; FAILED=1; }
   return 0
 }
