@@ -111,7 +111,7 @@ run_cli() { # name, output file, command…
   local last
   last="$(sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -v '^\s*$' | tail -1 | cut -c1-160 || true)"
   # Codex prints its errors on stderr only.
-  [ -z "$last" ] && last="$(sed 's/\x1b\[[0-9;]*m//g' "$out.err" | grep -v '^\s*$' | tail -1 | cut -c1-160 || true)"
+  [ -z "$last" ] && last="$(sed 's/\x1b\[[0-9;]*m//g' "$out.err" | grep -m1 '^ERROR' | cut -c1-160 || true)"
   say "$name: exit $rc after $(( $(date +%s) - t )) s; printed: $last"
   [ $rc = 124 ] && { say "$name HUNG (killed after 240 s)"; FAILED=1; }
   return 0
