@@ -9,6 +9,7 @@
 // PRIVACY_SET (default dev-1; heldout-1 is sealed: score it once), PRIVACY_MISSES=N prints N misses.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { detect } from '../src/privacy/index.ts';
 
 interface Span {
   type: string;
@@ -51,7 +52,8 @@ async function optional<T>(pkg: string, build: (mod: any) => T | Promise<T>): Pr
 /** secretlint with its recommended preset: each message's range is a finding. */
 async function secretlint(): Promise<Candidate | string> {
   return optional('@secretlint/core', async (core) => {
-    const preset = (await import('@secretlint/secretlint-rule-preset-recommend')).creator;
+    const presetName = '@secretlint/secretlint-rule-preset-recommend';
+    const preset = (await import(presetName)).creator;
     const options = { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset }] }, maskSecrets: false };
     return {
       name: 'secretlint 13 (preset-recommend)',
@@ -146,8 +148,9 @@ function recall(s: Score, keep: (type: string) => boolean): string {
 
 async function main(): Promise<void> {
   const items = load(SET);
-  const built = [await secretlint(), await openredaction()];
-  const candidates = built.filter((c): c is Candidate => typeof c !== 'string');
+  const built = process.env.PRIVACY_ONLY_OURS ? [] : [await secretlint(), await openredaction()];
+  const ours: Candidate = { name: 'openclaw-rl (src/privacy)', detect };
+  const candidates = [ours, ...built.filter((c): c is Candidate => typeof c !== 'string')];
   for (const c of built) if (typeof c === 'string') console.log(`skipped: ${c}`);
   console.log(`bench:privacy — ${SET}: ${items.length} items, ${items.filter((i) => i.findings.length === 0).length} hard negatives`);
   console.log(

@@ -257,6 +257,17 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('redact')
+    .description('find secrets and personal data in text on stdin; print the redacted text and the findings as JSON lines')
+    .option('--jsonl', 'read lines of {"text": …} instead of one text')
+    .action(async (opts) => {
+      await run(async () => {
+        const { redactStream } = await import('./redact.ts');
+        await redactStream(process.stdin, process.stdout, opts.jsonl === true);
+      });
+    });
+
+  program
     .command('export')
     .description("write the run's training samples to stdout, one JSON object (snake_case fields) per line")
     .option('--format <format>', 'output format (jsonl)', 'jsonl')

@@ -1,0 +1,56 @@
+// Privacy: finds secrets (API keys of the major providers, private keys, JWTs, passwords in URLs,
+// basic auth, bearer tokens, secret config values) and personal data (e-mail, phone, card, IBAN,
+// government ids, public IPs) in text, and replaces them with typed placeholders. In: text. Out:
+// findings `{type, kind, start, end}` and the redacted text. Pure and synchronous: the server,
+// `doctor`, `openclaw-rl redact` and bench:privacy share it.
+import { secretSpans } from './secrets.ts';
+import { personalSpans } from './personal.ts';
+
+export type FindingKind = 'secret' | 'personal';
+
+export interface Finding {
+  type: string;
+  kind: FindingKind;
+  start: number;
+  end: number;
+}
+
+/** Every finding in `text`, in order, without overlaps: secrets win over personal data, earlier rows over later, longer over shorter. */
+export function detect(text: string): Finding[] {
+  const all: Finding[] = [
+    ...secretSpans(text).map((s) => ({ ...s, kind: 'secret' as const })),
+    ...personalSpans(text).map((s) => ({ ...s, kind: 'personal' as const })),
+  ];
+  const kept: Finding[] = [];
+  for (const f of all) if (!kept.some((k) => f.start < k.end && k.start < f.end)) kept.push(f);
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+/** The placeholder of a finding: `[SECRET:aws_access_key]`, `[EMAIL_1]` (numbered per value, so "send it to [EMAIL_1], not [EMAIL_2]" still reads). */
+export class Redactor {
+  private readonly numbers = new Map<string, number>();
+  private readonly counts = new Map<string, number>();
+
+  placeholder(f: Finding, value: string): string {
+    if (f.kind === 'secret') return `[SECRET:${f.type}]`;
+    const key = `${f.type}\u0000${value}`;
+    let n = this.numbers.get(key);
+    if (n === undefined) {
+      n = (this.counts.get(f.type) ?? 0) + 1;
+      this.counts.set(f.type, n);
+      this.numbers.set(key, n);
+    }
+    return `[${f.type.toUpperCase()}_${n}]`;
+  }
+
+  /** `text` with each finding replaced by its placeholder. */
+  redact(text: string, findings: Finding[] = detect(text)): string {
+    let out = '';
+    let at = 0;
+    for (const f of findings) {
+      out += text.slice(at, f.start) + this.placeholder(f, text.slice(f.start, f.end));
+      at = f.end;
+    }
+    return out + text.slice(at);
+  }
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable, PassThrough } from 'node:stream';
+import { detect, Redactor } from './index.ts';
+import { redactStream } from '../cli/redact.ts';
+
+const found = (text: string) => detect(text).map((f) => [f.type, text.slice(f.start, f.end)]);
+// Fake values, built at run time so no key-shaped literal sits in the source.
+const fake = (prefix: string, n: number, alphabet = 'aB3dE5fG7hJ9kL2mN4pQ6rS8tU') =>
+  prefix + Array.from({ length: n }, (_, i) => alphabet[(i * 7) % alphabet.length]).join('');
+
+test('typed keys: the value alone, the earlier row winning where spans overlap', () => {
+  const gh = fake('ghp_', 36);
+  const aws = fake('AKIA', 16, 'QWERTYUIOPASDFGHJKLZXCVBNM234567');
+  assert.deepEqual(found(`git remote add origin https://bob:${gh}@github.com/x/y.git\nexport AWS_ACCESS_KEY_ID=${aws}`), [
+    ['github_token', gh],
+    ['aws_access_key', aws],
+  ]);
+  const jwt = `eyJ${fake('', 20)}.eyJ${fake('', 30)}.${fake('', 43)}`;
+  assert.deepEqual(found(`curl -H "Authorization: Bearer ${jwt}" https://api.io`), [['jwt', jwt]]);
+  assert.deepEqual(
+    found('-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----').map((f) => f[0]),
+    ['private_key'],
+  );
+});
+
+test('placeholders, references, masks and public values are not secrets', () => {
+  for (const text of [
+    'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE',
+    'OPENAI_API_KEY=sk-...',
+    'DB_PASSWORD=${DB_PASSWORD}',
+    'password: changeme',
+    'TOKEN_TTL_SECONDS=3600',
+    'API_KEY_HEADER=X-Api-Key',
+    'GITHUB_TOKEN=ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
+    'secret: ***',
+    'postgres://user:password@localhost:5432/app',
+    'api_key: process.env.API_KEY',
+  ])
+    assert.deepEqual(found(text), [], text);
+  assert.deepEqual(found('STRIPE_WEBHOOK_SECRET=whsec_9fK2mQ7xLp4R'), [['env_secret', 'whsec_9fK2mQ7xLp4R']]);
+});
+
+test('personal data by check digits and shape; dates, ids and private addresses are not', () => {
+  assert.deepEqual(found('card 4111 1111 1111 1111, not 4111 1111 1111 1112'), [['card_number', '4111 1111 1111 1111']]);
+  assert.deepEqual(found('IBAN DE89 3704 0044 0532 0130 00 (DE89 3704 0044 0532 0130 01 is a typo)'), [
+    ['iban', 'DE89 3704 0044 0532 0130 00'],
+  ]);
+  assert.deepEqual(found('mi móvil es +34 640 94 22 02. Gracias'), [['phone', '+34 640 94 22 02']]);
+  assert.deepEqual(found('invoice 2026-0415-4680 due 2026-05-15, build 20.14.10, id 123e4567-e89b-12d3-a456-426614174000'), []);
+  assert.deepEqual(found('from 192.168.1.20 and 10.0.0.7 via 203.0.113.9; client 162.74.91.178'), [['ip_address', '162.74.91.178']]);
+  assert.deepEqual(found('write to anna.rossi@gmail.com, not dev@example.com'), [['email', 'anna.rossi@gmail.com']]);
+});
+
+test('the redactor numbers each value once, so the judge can still tell them apart', () => {
+  const r = new Redactor();
+  assert.equal(
+    r.redact('send it to ann@corp.io, not bob@corp.io; ann@corp.io again'),
+    'send it to [EMAIL_1], not [EMAIL_2]; [EMAIL_1] again',
+  );
+  assert.equal(r.redact('and cc bob@corp.io'), 'and cc [EMAIL_2]', 'numbers hold across texts of one redactor (one session)');
+  assert.equal(new Redactor().redact(`key ${fake('sk-proj-', 40)}`), 'key [SECRET:openai_key]');
+});
+
+test('openclaw-rl redact: JSON lines out; a bad --jsonl line names its number', async () => {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c) => (text += c));
+  await redactStream(Readable.from(['{"text":"mail ann@corp.io"}\n', '\n', '{"text":"and ann@corp.io"}\n']), out, true);
+  assert.deepEqual(
+    text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).text),
+    ['mail [EMAIL_1]', 'and [EMAIL_1]'],
+  );
+  await assert.rejects(
+    redactStream(Readable.from(['{"text":"x"}\n', '{"txt":"y"}\n']), new PassThrough(), true),
+    /stdin line 2: expected \{"text"/,
+  );
+});
