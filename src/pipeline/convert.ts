@@ -6,12 +6,25 @@ import type { FinishedTurn } from '../methods/index.ts';
 import type { JudgedNextState, JudgedTurnInput } from '../scoring/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { contentText, type Turn } from '../sessions/index.ts';
+import { hasSecret } from '../privacy/index.ts';
 import type { Feedback } from './types.ts';
 
-/** Why a turn cannot be trained before any judging, or null when its token data is complete. */
+/** What training on an answer would teach: its text, its reasoning and its tool-call arguments. */
+function answerText(m: ChatMessage): string {
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((tc) => JSON.stringify(tc.function ?? tc)).join('\n') : '';
+  const reasoning = typeof m.reasoning_content === 'string' ? m.reasoning_content : '';
+  return `${contentText(m.content)}\n${reasoning}\n${calls}`;
+}
+
+/**
+ * Why a turn cannot be trained before any judging, or null when it can: an answer that holds a
+ * secret (a key the policy echoed, whatever a judge would say: training on it teaches the key),
+ * or token data that is missing or padded.
+ */
 export function tokenDataProblem(turn: Turn): string | null {
   const r = turn.response;
   if (r === undefined) return 'no_token_data';
+  if (hasSecret(answerText(r.message))) return 'secret_in_response';
   const ids = r.responseIds;
   if (r.promptIds === undefined || r.promptIds.length === 0 || ids === undefined || ids.length === 0) return 'no_token_data';
   if (r.logprobs === undefined || r.logprobs.length !== ids.length) return 'no_token_data';

@@ -16,6 +16,7 @@ export const DROP_REASONS = [
   'empty_response',
   'no_token_data',
   'padded_logprobs',
+  'secret_in_response',
 ] as const;
 
 /** Raw counts since this process started. */

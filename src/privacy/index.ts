@@ -15,6 +15,11 @@ export interface Finding {
   end: number;
 }
 
+/** True when `text` holds a secret (the secret rows only: cheap enough for every answer). */
+export function hasSecret(text: string): boolean {
+  return secretSpans(text).length > 0;
+}
+
 /** Every finding in `text`, in order, without overlaps: secrets win over personal data, earlier rows over later, longer over shorter. */
 export function detect(text: string): Finding[] {
   const all: Finding[] = [
