@@ -74,6 +74,19 @@ export const JudgeSchema = z
   })
   .strict();
 
+/** What leaves the machine (docs/privacy.md). */
+export const PrivacySchema = z
+  .object({
+    /**
+     * `redact`: a judge that is not on a local host reads the turn with secrets and personal data
+     * replaced by typed placeholders; `off`: it reads the text as recorded.
+     */
+    mode: z.enum(['off', 'redact']).default('redact'),
+    /** Hosts that count as this machine: a judge whose base_url names another host is remote. */
+    local_hosts: z.array(z.string().min(1)).default(['127.0.0.1', 'localhost', '::1']),
+  })
+  .strict();
+
 /** The teacher that re-scores responses under the hinted prompt. */
 export const TeacherSchema = z
   .object({
@@ -272,6 +285,7 @@ export const ConfigSchema = z
     server: ServerSchema.default({}),
     rollout: RolloutSchema.default({}),
     judge: JudgeSchema.default({}),
+    privacy: PrivacySchema.default({}),
     teacher: TeacherSchema.default({}),
     scoring: ScoringSchema.default({}),
     training: TrainingSchema.default({}),

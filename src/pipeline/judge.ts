@@ -7,12 +7,16 @@ import { modeSpec, type Mode, type TeacherSignal } from '../methods/index.ts';
 import { injectHint, type CandidateTopK, type HintJudgeResult, type Judge, type PrmJudgeResult, type Teacher } from '../scoring/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { judgeInput, toolsOf } from './convert.ts';
+import { redactJudgeInput } from './redact-judge.ts';
+import type { SessionRedactors } from '../privacy/index.ts';
 import type { PromptRenderer } from './types.ts';
 
 /** How the judges are run: the judges the mode needs, from the config's judge (model or rules). */
 export interface JudgeSettings {
   mode: Mode;
   judge: Judge;
+  /** Set when the judge is remote and privacy.mode is redact: it reads each session's turns redacted. */
+  redactors?: SessionRedactors;
 }
 
 /** What the judges said about a turn; null where the mode does not run that judge or there is no next state. */
@@ -39,8 +43,9 @@ export interface TeacherOutcome {
 
 /** Runs the judges the mode needs on a turn with a next state (both at once in openclaw-combine). */
 export async function runJudges(s: JudgeSettings, pending: PendingTurn, teacher: TeacherSettings): Promise<JudgeResults> {
-  const input = judgeInput(pending);
-  if (input === null) return { prm: null, hint: null };
+  const raw = judgeInput(pending);
+  if (raw === null) return { prm: null, hint: null };
+  const input = s.redactors ? redactJudgeInput(raw, s.redactors.for(pending.sessionId)) : raw;
   const [prm, hint] = await Promise.all([
     modeSpec(s.mode).prm ? s.judge.prm(input) : Promise.resolve(null),
     modeSpec(s.mode).hints ? s.judge.hint(input, candidateScorer(pending, teacher)) : Promise.resolve(null),

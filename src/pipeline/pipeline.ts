@@ -35,6 +35,7 @@ import type { FeedbackRequest } from './feedback.ts';
 import { FeedbackService, type FeedbackResult } from './feedback-service.ts';
 import { InFlight } from './in-flight.ts';
 import { IntakeQueue, type QueuedItem } from './intake.ts';
+import { isLocalUrl, SessionRedactors } from '../privacy/index.ts';
 import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
 import { JsonlAppender } from './records.ts';
 import type { ScoringStage } from './stage.ts';
@@ -117,7 +118,12 @@ export class ScoringPipeline implements ScoringStage {
     };
     this.settings = { mode: c.mode, policy: this.feedbackPolicy, quorum: c.scoring.quorum, minHintChars: c.scoring.min_hint_chars, flags };
     this.holds = new AtLeastOneHolds(atLeastOneApplies(c.mode, flags));
-    this.judge = { mode: c.mode, judge: opts.judge };
+    const remoteJudge = c.judge.base_url !== undefined && !isLocalUrl(c.judge.base_url, c.privacy.local_hosts);
+    this.judge = {
+      mode: c.mode,
+      judge: opts.judge,
+      redactors: remoteJudge && c.privacy.mode === 'redact' ? new SessionRedactors() : undefined,
+    };
     this.teacher = { client: opts.teacher ?? null, render: opts.renderPrompt ?? null, distillTopK: c.scoring.distill_topk };
     this.judgeSlots = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     const dir = opts.recordsDir ?? join(c.output_dir, 'records');
@@ -271,7 +277,8 @@ export class ScoringPipeline implements ScoringStage {
   private async scoreTeacher(p: PendingTurn, hint: string | null): Promise<TeacherOutcome> {
     if (hint === null) return { signal: null, status: 'not_needed', error: null };
     this.counters.counts.teacher_calls++;
-    const out = await scoreWithTeacher(this.teacher, p, hint);
+    // A remote judge wrote the hint in the session's placeholders: the teacher here reads the values.
+    const out = await scoreWithTeacher(this.teacher, p, this.judge.redactors?.for(p.sessionId).restore(hint) ?? hint);
     if (out.status !== 'scored') {
       this.counters.counts.teacher_failures++;
       this.log.warn(

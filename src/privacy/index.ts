@@ -35,6 +35,8 @@ export function detect(text: string): Finding[] {
 export class Redactor {
   private readonly numbers = new Map<string, number>();
   private readonly counts = new Map<string, number>();
+  /** Numbered placeholder → the value it stands for (secrets are never numbered, so never restored). */
+  private readonly values = new Map<string, string>();
 
   placeholder(f: Finding, value: string): string {
     if (f.kind === 'secret') return `[SECRET:${f.type}]`;
@@ -44,8 +46,14 @@ export class Redactor {
       n = (this.counts.get(f.type) ?? 0) + 1;
       this.counts.set(f.type, n);
       this.numbers.set(key, n);
+      this.values.set(`[${f.type.toUpperCase()}_${n}]`, value);
     }
     return `[${f.type.toUpperCase()}_${n}]`;
+  }
+
+  /** `text` (a judge's hint) with the numbered placeholders this redactor gave put back to their values. */
+  restore(text: string): string {
+    return text.replace(/\[[A-Z_]+_\d+\]/g, (p) => this.values.get(p) ?? p);
   }
 
   /** `text` with each finding replaced by its placeholder. */
@@ -58,4 +66,25 @@ export class Redactor {
     }
     return out + text.slice(at);
   }
+}
+
+/** One redactor per session (placeholders stay the same across its turns), the least recently used forgotten. */
+export class SessionRedactors {
+  private readonly bySession = new Map<string, Redactor>();
+  constructor(private readonly capacity = 5000) {}
+
+  for(sessionId: string): Redactor {
+    let r = this.bySession.get(sessionId);
+    if (r !== undefined) this.bySession.delete(sessionId);
+    else r = new Redactor();
+    this.bySession.set(sessionId, r);
+    if (this.bySession.size > this.capacity) this.bySession.delete(this.bySession.keys().next().value!);
+    return r;
+  }
+}
+
+/** True when `baseUrl` names one of `localHosts` (a judge there reads unredacted text). */
+export function isLocalUrl(baseUrl: string, localHosts: readonly string[]): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return localHosts.some((h) => h.replace(/^\[|\]$/g, '') === host);
 }
