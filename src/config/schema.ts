@@ -84,6 +84,12 @@ export const PrivacySchema = z
     mode: z.enum(['off', 'redact']).default('redact'),
     /** Hosts that count as this machine: a judge whose base_url names another host is remote. */
     local_hosts: z.array(z.string().min(1)).default(['127.0.0.1', 'localhost', '::1']),
+    /**
+     * A hosted trainer (`rollout.provider: tinker` on a host not in local_hosts) gets token ids of
+     * whole prompts: `drop` keeps samples whose prompt holds a secret from it (`secret_in_sample`);
+     * `allow` sends them. Re-tokenising a redacted prompt would break the exact log-probs.
+     */
+    hosted_trainer: z.enum(['drop', 'allow']).default('drop'),
   })
   .strict();
 

@@ -9,7 +9,7 @@ import { contentText, type Turn } from '../sessions/index.ts';
 import { hasSecret } from '../privacy/index.ts';
 import type { Feedback } from './types.ts';
 
-/** What training on an answer would teach: its text, its reasoning and its tool-call arguments. */
+/** A message's text as training would see it: its content, its reasoning and its tool-call arguments. */
 function answerText(m: ChatMessage): string {
   const calls = Array.isArray(m.tool_calls) ? m.tool_calls.map((tc) => JSON.stringify(tc.function ?? tc)).join('\n') : '';
   const reasoning = typeof m.reasoning_content === 'string' ? m.reasoning_content : '';
@@ -33,10 +33,17 @@ export function tokenDataProblem(turn: Turn): string | null {
   return null;
 }
 
-/** The durable pending form of a finalised turn; token arrays are empty when the turn has none. */
-export function toPendingTurn(turn: Turn, feedback: Feedback | undefined, now: number): PendingTurn {
+/** True when the turn's prompt (every message's text and tool-call arguments) holds a secret. */
+export function promptHasSecret(turn: Turn): boolean {
+  return turn.messages.some((m) => hasSecret(answerText(m)));
+}
+
+/**
+ * The durable pending form of a finalised turn; token arrays are empty when the turn has none.
+ * `problem`: why it cannot be trained (default: its token data's problem, if any).
+ */
+export function toPendingTurn(turn: Turn, feedback: Feedback | undefined, now: number, problem = tokenDataProblem(turn)): PendingTurn {
   const r = turn.response!;
-  const problem = tokenDataProblem(turn);
   const complete = problem === null;
   const tools = Array.isArray(turn.tools) ? turn.tools : undefined;
   return {

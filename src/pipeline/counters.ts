@@ -17,6 +17,7 @@ export const DROP_REASONS = [
   'no_token_data',
   'padded_logprobs',
   'secret_in_response',
+  'secret_in_sample',
 ] as const;
 
 /** Raw counts since this process started. */

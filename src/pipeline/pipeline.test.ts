@@ -202,3 +202,37 @@ test('a session that goes on after a restart: its new turn is not held when the 
   await after.pipeline.close();
   after.store.close();
 });
+
+test('a hosted trainer never gets a prompt holding a secret (secret_in_sample); a local one, or allow, does', async () => {
+  const key = `AKIA${'QWERTYUIOPASDFGH'}`;
+  const withKey = (sessionId: string) => {
+    const t = turn(sessionId, 1, 'ok');
+    t.messages = [{ role: 'user', content: `deploy with AWS_ACCESS_KEY_ID=${key}` }];
+    return t;
+  };
+  const tinker = (base_url: string, extra: Record<string, unknown> = {}) => ({
+    'rollout.provider': 'tinker',
+    'rollout.temperature': 1,
+    'tinker.base_url': base_url,
+    'tinker.base_model': 'Qwen/Qwen3-8B',
+    ...extra,
+  });
+  const outcomes: string[] = [];
+  for (const overrides of [
+    tinker('https://tinker.example.org'),
+    tinker('http://127.0.0.1:8000'),
+    tinker('https://tinker.example.org', { 'privacy.hosted_trainer': 'allow' }),
+  ]) {
+    const { store, pipeline } = setup(neutral, overrides);
+    pipeline.onTurnFinalized(withKey('k'));
+    pipeline.onTurnFinalized(turn('plain', 1, 'ok'));
+    await pipeline.whenIdle();
+    const o = store.getTurnOutcome('k', 1)!;
+    outcomes.push(o.status === 'dropped' ? `dropped:${o.reason}` : o.status);
+    assert.notEqual(store.getTurnOutcome('plain', 1)?.status, 'dropped', 'a prompt without a secret trains everywhere');
+    await pipeline.close();
+    store.close();
+  }
+  // Judged as usual where the trainer is local or allowed (a neutral turn waits for its session: at-least-one).
+  assert.deepEqual(outcomes, ['dropped:secret_in_sample', 'pending', 'pending']);
+});

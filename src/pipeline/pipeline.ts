@@ -30,12 +30,13 @@ import type { Turn } from '../sessions/index.ts';
 import { Limiter } from '../util/limiter.ts';
 import { turnKey } from '../util/turn-key.ts';
 import { DROP_REASONS, PipelineCounters } from './counters.ts';
-import { toPendingTurn, tokenDataProblem } from './convert.ts';
+import { promptHasSecret, toPendingTurn, tokenDataProblem } from './convert.ts';
 import type { FeedbackRequest } from './feedback.ts';
 import { FeedbackService, type FeedbackResult } from './feedback-service.ts';
 import { InFlight } from './in-flight.ts';
 import { IntakeQueue, type QueuedItem } from './intake.ts';
 import { isLocalUrl, SessionRedactors } from '../privacy/index.ts';
+import { tinkerEndpoint } from '../engines/tinker/index.ts';
 import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
 import { JsonlAppender } from './records.ts';
 import type { ScoringStage } from './stage.ts';
@@ -78,6 +79,8 @@ export class ScoringPipeline implements ScoringStage {
   private readonly views?: JudgementViews;
   private readonly log: Logger;
   private readonly judge: JudgeSettings;
+  /** Samples whose prompt holds a secret are dropped (`secret_in_sample`): the trainer is hosted. */
+  private readonly hostedTrainer: boolean;
   private readonly teacher: TeacherSettings;
   private readonly settings: DecideSettings;
   private readonly intake: IntakeQueue<QueuedItem>;
@@ -118,6 +121,11 @@ export class ScoringPipeline implements ScoringStage {
     };
     this.settings = { mode: c.mode, policy: this.feedbackPolicy, quorum: c.scoring.quorum, minHintChars: c.scoring.min_hint_chars, flags };
     this.holds = new AtLeastOneHolds(atLeastOneApplies(c.mode, flags));
+    // A hosted trainer is sent whole prompts as token ids: one that holds a secret stays here (privacy.hosted_trainer).
+    this.hostedTrainer =
+      c.rollout.provider === 'tinker' &&
+      c.privacy.hosted_trainer === 'drop' &&
+      !isLocalUrl(tinkerEndpoint(c).baseUrl, c.privacy.local_hosts);
     const remoteJudge = c.judge.base_url !== undefined && !isLocalUrl(c.judge.base_url, c.privacy.local_hosts);
     this.judge = {
       mode: c.mode,
@@ -176,7 +184,8 @@ export class ScoringPipeline implements ScoringStage {
   /** Acknowledges a finalised main turn (stores it as pending) and starts judging it. Never throws. */
   onTurnFinalized(turn: Turn): void {
     if (turn.turnId === undefined || turn.response === undefined || this.stopping) return;
-    const pending = toPendingTurn(turn, this.feedback.early(turn.sessionId, turn.turnId), this.now());
+    const problem = tokenDataProblem(turn) ?? (this.hostedTrainer && promptHasSecret(turn) ? 'secret_in_sample' : null);
+    const pending = toPendingTurn(turn, this.feedback.early(turn.sessionId, turn.turnId), this.now(), problem);
     try {
       this.store.addPendingTurn(pending);
     } catch (err) {
@@ -187,7 +196,6 @@ export class ScoringPipeline implements ScoringStage {
     }
     this.counters.counts.turns_acknowledged++;
     this.feedback.forget(turn.sessionId, turn.turnId);
-    const problem = tokenDataProblem(turn);
     if (problem !== null) this.dropUnjudged(pending, problem);
     else this.startJudging(pending, false);
     // A turn that ends its session closes it here too: an evicted in-flight session gets no close event.
