@@ -3,7 +3,8 @@
 // log-probs; an HTTP teacher: one real scoring request in its `logprob_api` dialect (SGLang
 // `/generate` with input log-probs, vLLM `/v1/completions` with prompt_logprobs), the only
 // request the pipeline ever sends it — and explains failures with the gateway's explanations.
-// In: a Config. Out: one row per channel (channel, base URL, model, result, fix).
+// In: a Config. Out: one row per channel (channel, base URL, model, result, fix), then the
+// privacy rows: which channel reads conversations unredacted (privacy.ts).
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
@@ -11,6 +12,7 @@ import { normalizeBaseUrl } from '../http/index.ts';
 import { createHttpTeacher, HTTP_DIALECTS } from '../scoring/index.ts';
 import { checkTinker, usesTinker } from './tinker.ts';
 import type { DoctorRow } from './row.ts';
+import { privacyRows } from './privacy.ts';
 
 export type { DoctorRow } from './row.ts';
 
@@ -147,13 +149,14 @@ export async function runDoctor(config: Config, timeoutMs = 30_000, opts: { trai
   if (config.teacher.logprob_api !== 'tinker')
     checks.push(checkTeacherScoring(config.teacher, { temperature: config.rollout.temperature, timeoutMs }));
   const rows = await Promise.all(checks);
-  return usesTinker(config) ? [...rows, ...(await checkTinker(config, { train: opts.train ?? false, timeoutMs }))] : rows;
+  const tinker = usesTinker(config) ? await checkTinker(config, { train: opts.train ?? false, timeoutMs }) : [];
+  return [...rows, ...tinker, ...privacyRows(config)];
 }
 
 /** Renders the rows as a fixed-width table. */
 export function formatDoctorTable(rows: DoctorRow[]): string {
   const head = ['channel', 'base URL', 'model', 'result', 'fix'];
-  const cells = rows.map((r) => [r.channel, r.baseUrl, r.model, `${r.ok ? 'PASS' : 'FAIL'} ${r.result}`, r.fix]);
+  const cells = rows.map((r) => [r.channel, r.baseUrl, r.model, `${r.info ? 'INFO' : r.ok ? 'PASS' : 'FAIL'} ${r.result}`, r.fix]);
   // Nothing is cut: a fix that is not shown in full cannot be followed.
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join('  ');

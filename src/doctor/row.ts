@@ -3,10 +3,12 @@
 
 /** One line of the doctor's table. */
 export interface DoctorRow {
-  channel: 'rollout' | 'judge' | 'teacher' | 'tinker';
+  channel: 'rollout' | 'judge' | 'teacher' | 'tinker' | 'privacy';
   baseUrl: string;
   model: string;
   ok: boolean;
   result: string;
   fix: string;
+  /** A report, not a check: shown as INFO, never a failure. */
+  info?: boolean;
 }

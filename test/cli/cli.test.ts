@@ -100,6 +100,7 @@ test('doctor: a healthy channel passes; a wrong key fails with the explanation; 
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /rollout\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+m\s+PASS ok: .*log-probs ok/);
     assert.match(ok.stdout, /judge .*PASS in-process \(rules\)/);
+    assert.match(ok.stdout, /privacy .*judge\s+INFO reads turns in this process: unredacted, nothing leaves/);
 
     up.script({ kind: 'status', status: 401, body: { error: { message: 'Invalid API key' } } });
     const bad = await cli(['doctor', '--config', good, '--timeout', '5']);
