@@ -107,7 +107,7 @@ export function keyMatches(given: string | undefined, expected: Buffer): boolean
 
 /** Constant-time check of an `Authorization: Bearer <key>` header. */
 export function bearerMatches(header: string | undefined, expected: Buffer): boolean {
-  return keyMatches(header !== undefined ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined, expected);
+  return keyMatches(bearerToken({ authorization: header }), expected);
 }
 
 /** The protocol a route serves (its route config), for auth and error shapes. */

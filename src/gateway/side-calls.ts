@@ -14,24 +14,50 @@ export interface SideCallInput {
   messages: ChatMessage[];
 }
 
+/**
+ * A request as the rules read it; the system prompt (tens of KB for these agents) and the last user
+ * message are put together once per request, on first use, whichever rules ask.
+ */
+export class RequestView implements SideCallInput {
+  readonly headers: Record<string, unknown>;
+  readonly body: Record<string, unknown>;
+  readonly messages: ChatMessage[];
+  private systemCache?: string;
+  private lastUserCache?: string;
+
+  constructor(input: SideCallInput) {
+    this.headers = input.headers;
+    this.body = input.body;
+    this.messages = input.messages;
+  }
+
+  /** The system and developer messages' text. */
+  get system(): string {
+    this.systemCache ??= this.messages
+      .filter((m) => m.role === 'system' || m.role === 'developer')
+      .map((m) => contentText(m.content))
+      .join('\n');
+    return this.systemCache;
+  }
+
+  /** The last user message's text. */
+  get lastUser(): string {
+    if (this.lastUserCache === undefined) {
+      let i = this.messages.length - 1;
+      while (i >= 0 && this.messages[i].role !== 'user') i--;
+      this.lastUserCache = i >= 0 ? contentText(this.messages[i].content) : '';
+    }
+    return this.lastUserCache;
+  }
+}
+
 export interface SideCallRule {
   name: (typeof SIDE_CALL_RULE_NAMES)[number];
   /** What the rule catches, for the docs and `config` output. */
   description: string;
-  test(input: SideCallInput): boolean;
+  test(input: RequestView): boolean;
   /** The call carries the session's whole history plus an instruction (compaction): see TurnRequest.carriesHistory. */
   carriesHistory?: boolean;
-}
-
-const systemText = (messages: ChatMessage[]) =>
-  messages
-    .filter((m) => m.role === 'system' || m.role === 'developer')
-    .map((m) => contentText(m.content))
-    .join('\n');
-
-function lastUserText(messages: ChatMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return contentText(messages[i].content);
-  return '';
 }
 
 function codexTurnKind(headers: Record<string, unknown>): string | undefined {
@@ -58,7 +84,7 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
     name: 'claude_code_title',
     description: "Claude Code's session-title call (its system prompt asks for a title for the session)",
     // 2.1.197 (-p): "Generate a concise, sentence-case title"; 2.1.332 (interactive): "You are naming a coding session".
-    test: ({ messages }) => /Generate a concise, sentence-case title|You are naming a coding session/.test(systemText(messages)),
+    test: (r) => /Generate a concise, sentence-case title|You are naming a coding session/.test(r.system),
   },
   {
     name: 'claude_code_toolless',
@@ -70,7 +96,7 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
   {
     name: 'conversation_summary',
     description: 'a request to summarise the conversation so far (Claude Code /compact and auto-compaction)',
-    test: ({ messages }) => /create a detailed summary of the conversation so far/i.test(lastUserText(messages)),
+    test: (r) => /create a detailed summary of the conversation so far/i.test(r.lastUser),
     carriesHistory: true,
   },
   {
@@ -90,7 +116,7 @@ export const SIDE_CALL_RULES: readonly SideCallRule[] = [
     // openclaw 2026.9.6: dist/heartbeat-vWflpIwS.mjs:6-17 (HEARTBEAT_CONTEXT_PROMPT and the
     // "[OpenClaw heartbeat poll]" / "[OpenClaw cron wake]" transcript prompts) and
     // DEFAULT_MEMORY_FLUSH_PROMPT ("Pre-compaction memory flush. …").
-    test: ({ messages }) => OPENCLAW_TRIGGER.test(lastUserText(messages)),
+    test: (r) => OPENCLAW_TRIGGER.test(r.lastUser),
   },
 ];
 
@@ -101,6 +127,7 @@ export function sideCallRules(switches: Partial<Record<string, boolean>>): SideC
 
 /** The first rule that makes this request a side call. */
 export function sideCallRule(rules: readonly SideCallRule[], input: SideCallInput): SideCallRule | undefined {
-  for (const r of rules) if (r.test(input)) return r;
+  const view = input instanceof RequestView ? input : new RequestView(input);
+  for (const r of rules) if (r.test(view)) return r;
   return undefined;
 }

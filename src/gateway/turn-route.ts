@@ -7,14 +7,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatChannel, ChatMessage } from '../engines/types.ts';
 import { OpenClawError } from '../errors/index.ts';
-import { prefixHashes, sessionHints, contentText, type SessionHints, type SessionTracker, type TurnHandle } from '../sessions/index.ts';
+import { prefixHashes, sessionHints, type SessionHints, type SessionTracker, type TurnHandle } from '../sessions/index.ts';
 import { AnswerAccumulator, stripTokenData } from './accumulate.ts';
 import { parseChatRequest, requestTokenData, type ParsedChatRequest } from './request.ts';
 import type { TokenResolver } from './tokens.ts';
 import { sessionIdHeader } from '../sessions/index.ts';
 import { writable, type ShutdownGate } from './shutdown.ts';
 import type { CanonicalRequest, WireProtocol } from './protocols/index.ts';
-import { sideCallRule, type SideCallRule } from './side-calls.ts';
+import { RequestView, sideCallRule, type SideCallRule } from './side-calls.ts';
 
 /** What the turn route needs. */
 export interface ChatDeps {
@@ -51,13 +51,8 @@ export interface RunTurnResult {
   turnId?: number;
 }
 
-function sideByRule(messages: ChatMessage[], patterns: RegExp[]): boolean {
-  if (patterns.length === 0) return false;
-  const system = messages
-    .filter((m) => m.role === 'system' || m.role === 'developer')
-    .map((m) => contentText(m.content))
-    .join('\n');
-  return patterns.some((re) => re.test(system));
+function sideByRule(view: RequestView, patterns: RegExp[]): boolean {
+  return patterns.length > 0 && patterns.some((re) => re.test(view.system));
 }
 
 /** A validated request with its turn type decided: all the upstream call needs. */
@@ -91,11 +86,9 @@ export function prepareTurn(
   const req = parseChatRequest(body, headers, { modelId: deps.modelId, maxTokensLimit: deps.maxTokensLimit }, text);
   deps.contextGuard?.(req.messages, req.tools);
   const explicitType = overrides.turnType ?? req.meta.turnType;
-  const sideCall =
-    deps.sideCalls !== undefined && explicitType === undefined
-      ? sideCallRule(deps.sideCalls, { headers, body: body as Record<string, unknown>, messages: req.messages })
-      : undefined;
-  const ruled = sideByRule(req.messages, deps.sidePatterns) || sideCall !== undefined;
+  const view = new RequestView({ headers, body: body as Record<string, unknown>, messages: req.messages });
+  const sideCall = deps.sideCalls !== undefined && explicitType === undefined ? sideCallRule(deps.sideCalls, view) : undefined;
+  const ruled = sideByRule(view, deps.sidePatterns) || sideCall !== undefined;
   const turnType = deps.tracker.turnTypeOf({ turnType: explicitType, sideByRule: ruled });
   if (turnType === 'main') requestTokenData(req.upstreamBody.plain, deps.returnTokenIds);
   return {
@@ -269,7 +262,7 @@ async function answerTurn(
     // The turn line is written before the answer goes out: what the client received is on disk
     // (docs/reliability.md, "acknowledged").
     recordTurn(deps, req, c.handle, c.acc, c.version);
-    await reply.send(protocol.render(c.json, c.acc, { canonical, parsed: req, sessionId: c.handle.sessionId }));
+    await reply.send(protocol.render(c.json, c.acc, { canonical, parsed: req }));
     return;
   }
   const version = deps.channel.version();
@@ -284,7 +277,7 @@ async function answerTurn(
     connection: 'keep-alive',
     'x-session-id': sessionIdHeader(handle.sessionId),
   });
-  const renderer = protocol.stream({ canonical, parsed: req, sessionId: handle.sessionId });
+  const renderer = protocol.stream({ canonical, parsed: req });
   const acc = new AnswerAccumulator();
   // Events that arrived together leave together, as one string in one socket write: the batch is
   // sent once the microtasks that parse it are done (a tick later), not event by event.

@@ -43,17 +43,11 @@ export class BlockStream {
   private current?: AnswerBlock;
   private currentToolIndex = -1;
   private count = 0;
-  readonly blocks: AnswerBlock[] = [];
 
   constructor(
     private readonly sink: BlockSink,
     private readonly newCallId: (n: number) => string,
   ) {}
-
-  /** Number of blocks opened so far. */
-  get size(): number {
-    return this.count;
-  }
 
   chunk(chunk: Json): string {
     const choices = chunk.choices as Json[] | undefined;
@@ -102,7 +96,6 @@ export class BlockStream {
 
   private open(block: AnswerBlock): string {
     this.current = block;
-    this.blocks.push(block);
     return this.sink.open(block, this.count++);
   }
 

@@ -10,13 +10,13 @@
 import type { ChatMessage } from '../../engines/types.ts';
 import {
   badField,
+  functionTool,
   isObject,
   list,
   object,
   requestObject,
   optionalBoolean,
   optionalNumber,
-  optionalString,
   string,
   textOfBlocks,
   type Json,
@@ -162,14 +162,7 @@ function chatTools(v: unknown, ignored: string[]): Json[] | undefined {
       ignored.push('tool:deferred');
       continue;
     }
-    const name = string(t.name, `tools[${k}].name`);
-    const fn: Json = {
-      name,
-      parameters: t.input_schema === undefined ? { type: 'object' } : object(t.input_schema, `tools[${k}].input_schema`),
-    };
-    const description = optionalString(t.description, `tools[${k}].description`);
-    if (description !== undefined) fn.description = description;
-    out.push({ type: 'function', function: fn });
+    out.push(functionTool(t, `tools[${k}]`, 'input_schema'));
   }
   return out;
 }

@@ -86,6 +86,18 @@ export function textOfBlocks(
   return texts;
 }
 
+/** A Chat Completions function tool from a protocol's tool `t`: its name, its schema (member `schemaKey`, default {type: object}), its description. */
+export function functionTool(t: Json, param: string, schemaKey: string): Json {
+  const schema = t[schemaKey];
+  const fn: Json = {
+    name: string(t.name, `${param}.name`),
+    parameters: schema === undefined || schema === null ? { type: 'object' } : object(schema, `${param}.${schemaKey}`),
+  };
+  const description = optionalString(t.description, `${param}.description`);
+  if (description !== undefined) fn.description = description;
+  return { type: 'function', function: fn };
+}
+
 /** The request body as an object, or the 400 every protocol gives for anything else. */
 export function requestObject(body: unknown): Json {
   if (!isObject(body))

@@ -15,6 +15,7 @@ import { toOpenAIError } from '../../errors/index.ts';
 import { contentText } from '../../sessions/index.ts';
 import {
   badField,
+  functionTool,
   isObject,
   list,
   object,
@@ -154,13 +155,7 @@ function chatTools(v: unknown, ignored: string[]): Json[] | undefined {
       ignored.push(`tool:${type}`);
       continue;
     }
-    const fn: Json = {
-      name: string(t.name, `tools[${k}].name`),
-      parameters: t.parameters === undefined || t.parameters === null ? { type: 'object' } : object(t.parameters, `tools[${k}].parameters`),
-    };
-    const description = optionalString(t.description, `tools[${k}].description`);
-    if (description !== undefined) fn.description = description;
-    out.push({ type: 'function', function: fn });
+    out.push(functionTool(t, `tools[${k}]`, 'parameters'));
   }
   return out;
 }

@@ -28,7 +28,6 @@ export interface CanonicalRequest {
 export interface AnswerContext {
   canonical: CanonicalRequest;
   parsed: ParsedChatRequest;
-  sessionId: string;
 }
 
 /** Renders one streamed answer, event by event. Each method returns the bytes to write (may be ''). */
