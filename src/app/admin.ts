@@ -1,4 +1,4 @@
-// Admin routes of a training server: `GET /admin/versions` (the kept checkpoints: which versions
+// Admin routes: `DELETE /sessions/:id` and `DELETE /sessions?before=DATE` (forget.ts), and on a training server `GET /admin/versions` (the kept checkpoints: which versions
 // can be restored) and `POST /admin/rollback {"version": N}` (Trainer.rollback). Both change or
 // reveal the training state, so they answer only when the server has an API key (the gateway's
 // key check then guards them); without one they are 403 with what to set.
@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
 import { listCheckpoints, type Trainer } from '../trainer/index.ts';
+import { checkSessionId } from '../sessions/index.ts';
+import type { Forgetter } from './forget.ts';
 
 const RollbackBody = z.object({ version: z.number().int().min(0) }).strict();
 
@@ -50,5 +52,50 @@ export function registerAdminRoutes(app: FastifyInstance, opts: { trainer?: Trai
       );
     }
     return trainer.rollback(parsed.data.version);
+  });
+}
+
+const ForgetQuery = z.object({ before: z.string().optional() }).strict();
+
+/** A date for `before`: ISO 8601 (a day or a time); a clear 400 otherwise. */
+export function parseBefore(v: string, field: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : Number.NaN;
+  if (Number.isNaN(ms))
+    throw invalidRequest(
+      `${field}: ${JSON.stringify(v)} is not a date; give an ISO 8601 date such as 2026-11-30 or 2026-11-30T12:00:00Z`,
+      'before',
+    );
+  return ms;
+}
+
+/**
+ * `DELETE /sessions/:id` forgets one session; `DELETE /sessions?before=DATE` every session idle
+ * since before DATE. Both need the server's API key, as the admin routes do.
+ */
+export function registerForgetRoutes(app: FastifyInstance, opts: { forgetter: Forgetter; keyed: boolean }): void {
+  const guard = () => {
+    if (!opts.keyed) {
+      throw new OpenClawError(
+        'permission',
+        'forgetting sessions needs a server API key: start the server with --api-key, server.api_key or OPENCLAW_RL_API_KEY (or stop it and run openclaw-rl forget)',
+        { code: 'admin_needs_key' },
+      );
+    }
+  };
+  app.delete<{ Params: { id: string } }>('/sessions/:id', async (request) => {
+    guard();
+    return opts.forgetter.forget(checkSessionId(request.params.id, 'id'));
+  });
+  app.delete('/sessions', async (request) => {
+    guard();
+    const q = ForgetQuery.safeParse(request.query ?? {});
+    if (!q.success || q.data.before === undefined) {
+      throw invalidRequest(
+        'query: give ?before=DATE (ISO 8601) to forget sessions idle since before it, or DELETE /sessions/{id}',
+        'before',
+      );
+    }
+    const forgotten = await opts.forgetter.forgetBefore(parseBefore(q.data.before, 'query.before'));
+    return { forgotten };
   });
 }

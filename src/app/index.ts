@@ -16,7 +16,7 @@ import {
   type JournalPosition,
   type Turn,
 } from '../sessions/index.ts';
-import { buildGateway, ServerMetrics, SessionViews, TokenResolver, sideCallRules } from '../gateway/index.ts';
+import { buildGateway, PROTOCOL_TABLE, ServerMetrics, SessionViews, TokenResolver, sideCallRules } from '../gateway/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE } from '../samples/index.ts';
 import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type PipelineParts, type ScoringStage } from '../pipeline/index.ts';
 import { Trainer, STEP_KEYS, archivePreviousRun, planResume, type ResumePlan, type StepMetrics } from '../trainer/index.ts';
@@ -26,10 +26,13 @@ import { createPolicy, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 import { evaluationPartsFor } from './evaluation.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
-import { registerAdminRoutes } from './admin.ts';
+import { registerAdminRoutes, registerForgetRoutes } from './admin.ts';
+import { Forgetter, finishForgets, recordsAge, runFiles, startRetention } from './forget.ts';
 import { StorageMonitor } from './storage.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
+export { finishForgets, forgetOffline, runFiles, type ForgetReport } from './forget.ts';
+export { parseBefore } from './admin.ts';
 
 /** A running server and its parts. */
 export interface RunningServer {
@@ -166,7 +169,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     throw err;
   }
   const { channel } = policy;
-  const recordsPath = join(config.output_dir, 'records', 'turns.jsonl');
+  const files = runFiles(config.output_dir);
+  const recordsPath = files.journalPath;
+  // A forget a crash cut short is finished before anything reads the journal (forget.ts).
+  await finishForgets(store, files, log);
   // The journal is the source of truth: what the store missed before a crash is found here.
   const replay = replayFromCheckpoint(recordsPath, store, log);
   const records = new RecordWriter(recordsPath, {
@@ -288,7 +294,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     });
   }
   const apiKey = opts.apiKey ?? config.server.api_key ?? process.env.OPENCLAW_RL_API_KEY;
+  const protocols = PROTOCOL_TABLE.map((row) => row());
+  const forgetter = new Forgetter(
+    store,
+    files,
+    { tracker, views, records, pipeline, protocols, forgetCheckpoints: (id) => checkpoints.forgetSession(id) },
+    log,
+  );
+  const retention = startRetention(config.storage.retention_days, forgetter, log);
   const app = buildGateway({
+    protocols,
     channel,
     tracker,
     tokens,
@@ -315,7 +330,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     },
     health: () => ({
       mode: config.mode,
-      storage: storage.health(),
+      storage: { ...storage.health(), ...recordsAge(store, config.storage.retention_days) },
       scoring: pipeline.health(),
       ...(trainer
         ? {
@@ -331,7 +346,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }),
     extraRoutes: (server) => {
       registerFeedbackRoute(server, pipeline);
-      registerAdminRoutes(server, { trainer, outputDir: config.output_dir, keyed: apiKey !== undefined && apiKey !== '' });
+      const keyed = apiKey !== undefined && apiKey !== '';
+      registerAdminRoutes(server, { trainer, outputDir: config.output_dir, keyed });
+      registerForgetRoutes(server, { forgetter, keyed });
       registerDashboard(server, dashboard.source);
       registerEvaluationRoute(server, dashboard.evaluation);
     },
@@ -353,6 +370,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     await app.listen({ host: config.server.host, port: config.server.port });
   } catch (err) {
     clearInterval(sweep);
+    clearInterval(retention);
     await pipeline.close();
     await evaluation?.close();
     store.close();
@@ -389,6 +407,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       // One grace period for everything in flight: answers (drained by app.close) and judge calls.
       const deadline = Date.now() + config.server.shutdown_grace_s * 1000;
       clearInterval(sweep);
+      clearInterval(retention);
       checkpoints.stop();
       storage.stop();
       // Each part is closed even when one before it failed (a final checkpoint into a full disk

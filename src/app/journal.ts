@@ -36,6 +36,11 @@ export class JournalCheckpoints {
     this.unsettled.set(keyOf(turn), { turn, at });
   }
 
+  /** Drops a forgotten session's turns (the store refuses them, so they would never settle). */
+  forgetSession(sessionId: string): void {
+    for (const [key, u] of this.unsettled) if (u.turn.sessionId === sessionId) this.unsettled.delete(key);
+  }
+
   /** Saves the checkpoint now (a no-op when it did not move); never throws. */
   advance(): void {
     try {

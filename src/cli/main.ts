@@ -1,4 +1,4 @@
-// The `openclaw-rl` command line: api-server, train, doctor, export, report, rollback. Each command loads the
+// The `openclaw-rl` command line: api-server, train, doctor, export, report, rollback, forget, redact. Each command loads the
 // config (file + env + flags), runs, and maps errors to exit codes in one place (`run`); usage
 // errors the parser finds (unknown option, bad value, no command) exit 2 in `main`.
 import { Command, CommanderError, Option } from 'commander';
@@ -312,20 +312,12 @@ export function buildProgram(): Command {
       await run(async () => {
         const to = opts.to as number;
         if (opts.url !== undefined) {
-          const key = opts.apiKey ?? process.env.OPENCLAW_RL_API_KEY;
-          const res = await fetch(`${String(opts.url).replace(/\/+$/, '')}/admin/rollback`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-            body: JSON.stringify({ version: to }),
-          }).catch((err: Error) => {
-            throw new OpenClawError('upstream_connection', `cannot reach ${opts.url}: ${err.message}`);
+          const { callServer } = await import('./server-call.ts');
+          const body = await callServer<{ policy_version?: number }>(String(opts.url), 'POST', '/admin/rollback', {
+            apiKey: opts.apiKey,
+            body: { version: to },
+            what: 'rollback',
           });
-          const body = (await res.json().catch(() => ({}))) as { error?: { message?: string }; policy_version?: number };
-          if (!res.ok)
-            throw new OpenClawError(
-              res.status === 404 ? 'not_found' : 'invalid_request',
-              `rollback refused (HTTP ${res.status}): ${body.error?.message ?? 'no reason given'}`,
-            );
           process.stdout.write(`${JSON.stringify(body)}\n`);
           process.stderr.write(`openclaw-rl: serving the weights of version ${to} as policy version ${body.policy_version}\n`);
           return;
@@ -349,6 +341,34 @@ export function buildProgram(): Command {
         } finally {
           store.close();
         }
+      });
+    });
+
+  program
+    .command('forget')
+    .description(
+      "remove a session (or every session idle since a date) from the run's journal, judge logs and sample store; a running server with --url, or a stopped run",
+    )
+    .option('--session <id>', 'the session to forget (its X-Session-Id, or the id GET /sessions shows)')
+    .option('--before <date>', 'forget every session whose newest turn is older than this ISO 8601 date')
+    .option('--url <url>', 'a running server: forget through DELETE /sessions (needs its API key)')
+    .option('--api-key <key>', "that server's API key (else OPENCLAW_RL_API_KEY)")
+    .option('--output-dir <dir>', 'a stopped run: its folder', '.')
+    .option('--config <file>', 'take output_dir from this config')
+    .action(async (opts) => {
+      await run(async () => {
+        const { forgetCommand } = await import('./forget.ts');
+        await forgetCommand(
+          {
+            session: opts.session,
+            before: opts.before,
+            url: opts.url,
+            apiKey: opts.apiKey,
+            dir: opts.url === undefined ? runFolderOf(opts) : '.',
+          },
+          process.stdout,
+          process.stderr,
+        );
       });
     });
 

@@ -233,6 +233,12 @@ export const StorageSchema = z
      * bounds what a restart reads before that point (64 MB: well under a second to parse here).
      */
     records_segment_mb: z.number().positive().max(4096).default(64),
+    /**
+     * Keep a session's records this many days after its newest turn, then forget it everywhere
+     * (journal, judge logs, sample store: the path of `openclaw-rl forget`), checked hourly.
+     * Unset: kept until forgotten by hand.
+     */
+    retention_days: z.number().positive().max(36500).optional(),
   })
   .strict();
 

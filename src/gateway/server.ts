@@ -93,6 +93,8 @@ export interface GatewayOptions {
   shutdownGraceMs?: number;
   /** Told how the drain at close ended (logging). */
   onDrained?: (result: DrainResult) => void;
+  /** The wire protocols to serve (default: one of each PROTOCOL_TABLE row); the app keeps them to forget sessions. */
+  protocols?: WireProtocol[];
 }
 
 /** The digest `bearerMatches` compares against (computed once per configured key). */
@@ -126,7 +128,7 @@ const OPEN_ROUTES = new Set(['/healthz']);
 
 /** Builds the server; call `listen` on the result. */
 export function buildGateway(opts: GatewayOptions): FastifyInstance {
-  const protocols = PROTOCOL_TABLE.map((row) => row());
+  const protocols = opts.protocols ?? PROTOCOL_TABLE.map((row) => row());
   // Errors raised before routing (malformed HTTP, bad URL escapes, Expect) take the shape of the
   // protocol whose path the request named.
   const shapeFor: ErrorShape = (path, err) => errorOf(path === undefined ? undefined : protocolAt(protocols, path), err);

@@ -262,7 +262,7 @@ async function answerTurn(
     // The turn line is written before the answer goes out: what the client received is on disk
     // (docs/reliability.md, "acknowledged").
     recordTurn(deps, req, c.handle, c.acc, c.version);
-    await reply.send(protocol.render(c.json, c.acc, { canonical, parsed: req }));
+    await reply.send(protocol.render(c.json, c.acc, { canonical, parsed: req, sessionId: c.handle.sessionId }));
     return;
   }
   const version = deps.channel.version();
@@ -277,7 +277,7 @@ async function answerTurn(
     connection: 'keep-alive',
     'x-session-id': sessionIdHeader(handle.sessionId),
   });
-  const renderer = protocol.stream({ canonical, parsed: req });
+  const renderer = protocol.stream({ canonical, parsed: req, sessionId: handle.sessionId });
   const acc = new AnswerAccumulator();
   // Events that arrived together leave together, as one string in one socket write: the batch is
   // sent once the microtasks that parse it are done (a tick later), not event by event.

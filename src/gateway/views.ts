@@ -73,6 +73,14 @@ export class SessionViews {
     if (turns.size > this.maxTurns) turns.delete(turns.keys().next().value as number);
   }
 
+  /** Drops a session's turns up to `throughTurn` (openclaw-rl forget). */
+  forget(sessionId: string, throughTurn: number): void {
+    const turns = this.sessions.get(sessionId);
+    if (turns === undefined) return;
+    for (const id of [...turns.keys()]) if (id <= throughTurn) turns.delete(id);
+    if (turns.size === 0) this.sessions.delete(sessionId);
+  }
+
   turnFinalized(turn: Turn): void {
     const t = this.session(turn.sessionId, false)?.get(turn.turnId!);
     if (!t) return;

@@ -9,7 +9,7 @@ import { OpenClawError } from '../errors/index.ts';
 import type { PendingTurn, SampleStore, StoredSample } from '../samples/index.ts';
 import type { PipelineCounters } from './counters.ts';
 import { storedFeedback } from './convert.ts';
-import { turnKey } from '../util/turn-key.ts';
+import { turnKey, turnOfKey } from '../util/turn-key.ts';
 import { commentIsHint, redecideStoredSample, type FeedbackRequest } from './feedback.ts';
 import { JsonlAppender, readFeedbackLog } from './records.ts';
 import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, JudgementViews } from './types.ts';
@@ -65,6 +65,14 @@ export class FeedbackService {
   /** The turn's feedback is stored with it (as pending, or in its outcome). */
   forget(sessionId: string, turnId: number): void {
     this.unresolved.delete(turnKey(sessionId, turnId));
+  }
+
+  /** Drops the feedback kept for a session's turns up to `throughTurn` (openclaw-rl forget). */
+  forgetSession(sessionId: string, throughTurn: number): void {
+    for (const key of [...this.unresolved.keys()]) {
+      const turn = turnOfKey(key, sessionId);
+      if (turn !== undefined && turn <= throughTurn) this.unresolved.delete(key);
+    }
   }
 
   /** After a restart: feedback in the log that is newer than what each pending turn was stored with. */

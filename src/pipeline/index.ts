@@ -14,6 +14,6 @@ export { createScoringPipeline, hfPromptRenderer, type PipelineParts } from './f
 export { registerFeedbackRoute } from './route.ts';
 export { parseFeedbackBody, applyFeedback, feedbackVote, type FeedbackRequest, type FeedbackContext } from './feedback.ts';
 export { PipelineCounters, DROP_REASONS, type PipelineCounts } from './counters.ts';
-export { readFeedbackLog } from './records.ts';
+export { readFeedbackLog, forgetInPipelineRecords } from './records.ts';
 export { toPendingTurn } from './convert.ts';
 export type { PromptRenderer, Feedback, FeedbackPolicy, JudgeRecord, FeedbackUpdateRecord, DecisionSummary } from './types.ts';

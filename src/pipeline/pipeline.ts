@@ -38,7 +38,7 @@ import { IntakeQueue, type QueuedItem } from './intake.ts';
 import { isLocalUrl, SessionRedactors } from '../privacy/index.ts';
 import { tinkerEndpoint } from '../engines/tinker/index.ts';
 import { runJudges, scoreWithTeacher, type JudgeSettings, type TeacherOutcome, type TeacherSettings } from './judge.ts';
-import { JsonlAppender } from './records.ts';
+import { JsonlAppender, forgetInPipelineRecords } from './records.ts';
 import type { ScoringStage } from './stage.ts';
 import type { FeedbackPolicy, JudgementViews, PromptRenderer } from './types.ts';
 import { decide, judgeRecordOf, judgementOf, signalsFor, type DecideSettings, type JudgedTurn, type Verdict } from './verdict.ts';
@@ -90,6 +90,7 @@ export class ScoringPipeline implements ScoringStage {
   private readonly holds: AtLeastOneHolds<JudgedTurn>;
   private readonly feedback: FeedbackService;
   private readonly judgeRecords: JsonlAppender;
+  private readonly recordsDir: string;
   private readonly onClose?: () => Promise<void>;
   private readonly onStorageError: (err: unknown, path: string) => void;
   private readonly now: () => number;
@@ -135,6 +136,7 @@ export class ScoringPipeline implements ScoringStage {
     this.teacher = { client: opts.teacher ?? null, render: opts.renderPrompt ?? null, distillTopK: c.scoring.distill_topk };
     this.judgeSlots = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     const dir = opts.recordsDir ?? join(c.output_dir, 'records');
+    this.recordsDir = dir;
     this.judgeRecords = new JsonlAppender(join(dir, 'judge.jsonl'));
     this.feedback = new FeedbackService({
       store: this.store,
@@ -187,7 +189,7 @@ export class ScoringPipeline implements ScoringStage {
     const problem = tokenDataProblem(turn) ?? (this.hostedTrainer && promptHasSecret(turn) ? 'secret_in_sample' : null);
     const pending = toPendingTurn(turn, this.feedback.early(turn.sessionId, turn.turnId), this.now(), problem);
     try {
-      this.store.addPendingTurn(pending);
+      if (!this.store.addPendingTurn(pending)) return; // its session was forgotten: not stored, not judged
     } catch (err) {
       this.counters.counts.store_errors++;
       this.onStorageError(err, this.store.path);
@@ -200,6 +202,17 @@ export class ScoringPipeline implements ScoringStage {
     else this.startJudging(pending, false);
     // A turn that ends its session closes it here too: an evicted in-flight session gets no close event.
     if (turn.nextState === null && TERMINAL_REASONS.has(turn.noNextStateReason ?? '')) this.onSessionClosed(turn.sessionId);
+  }
+
+  /**
+   * Forgets a session's turns up to `throughTurn` here (openclaw-rl forget): their feedback, their
+   * placeholder table, and their lines in judge.jsonl and feedback.jsonl. The store already refuses
+   * them, so a turn still queued or being judged ends without a trace. Returns the lines blanked.
+   */
+  forget(sessionId: string, throughTurn: number): number {
+    this.feedback.forgetSession(sessionId, throughTurn);
+    this.judge.redactors?.forget(sessionId);
+    return forgetInPipelineRecords(this.recordsDir, sessionId, throughTurn);
   }
 
   /** The session ended: once none of its turns is in flight, its held turns are resolved by the session rules. */
@@ -343,7 +356,7 @@ export class ScoringPipeline implements ScoringStage {
             info: { mode: this.mode, teacher_error: t.teacher.error, policy_version: p.policyVersion },
           };
     try {
-      this.store.resolvePendingTurn({ sessionId: p.sessionId, turnId: p.turnId }, outcome);
+      if (!this.store.resolvePendingTurn({ sessionId: p.sessionId, turnId: p.turnId }, outcome)) return; // forgotten meanwhile
     } catch (err) {
       this.counters.counts.store_errors++;
       this.onStorageError(err, this.store.path);

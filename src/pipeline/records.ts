@@ -5,6 +5,8 @@
 
 export { JsonlAppender };
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { blankLines, turnLinesOf } from '../util/blank-lines.ts';
 import { JsonlAppender } from '../util/jsonl.ts';
 import type { Feedback } from './types.ts';
 import { turnKey } from '../util/turn-key.ts';
@@ -33,4 +35,17 @@ export function readFeedbackLog(path: string): Map<string, Feedback> {
     }
   }
   return out;
+}
+
+/** The pipeline's files in a records folder. */
+export const PIPELINE_RECORD_FILES = ['judge.jsonl', 'feedback.jsonl'] as const;
+
+/**
+ * Blanks the lines of a session's turns up to `throughTurn` in judge.jsonl and feedback.jsonl
+ * (openclaw-rl forget; util/blank-lines.ts). Call from the thread that appends to them. Returns
+ * how many lines went.
+ */
+export function forgetInPipelineRecords(dir: string, sessionId: string, throughTurn: number): number {
+  const matches = turnLinesOf(sessionId, throughTurn);
+  return PIPELINE_RECORD_FILES.reduce((n, f) => n + blankLines(join(dir, f), matches), 0);
 }

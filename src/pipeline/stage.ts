@@ -21,6 +21,8 @@ export interface ScoringStage {
   gauges(): Record<string, number>;
   /** The scoring section of /healthz. */
   health(): Record<string, unknown>;
+  /** Forgets a session's turns up to `throughTurn` in the stage's memory and logs (ScoringPipeline.forget); resolves with the log lines blanked. */
+  forget(sessionId: string, throughTurn: number): number | Promise<number>;
   /** Resolves when no turn is queued or being judged. */
   whenIdle(): Promise<void>;
   /** Waits (bounded) for judging in flight, then stops. */

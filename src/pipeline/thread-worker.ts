@@ -50,6 +50,10 @@ class ScoringHandler implements ThreadHandler {
         // Fresh numbers with the answer: feedback changes them, and the caller may look next.
         return { result: { result: this.open().submitFeedback(req, known), stats: this.stats() } };
       }
+      case 'forget': {
+        const { sessionId, throughTurn } = a as { sessionId: string; throughTurn: number };
+        return { result: this.open().forget(sessionId, throughTurn) };
+      }
       case 'idle':
         await this.open().whenIdle();
         return { result: this.stats() };

@@ -126,6 +126,12 @@ export class ScoringThread implements ScoringStage {
     return result;
   }
 
+  async forget(sessionId: string, throughTurn: number): Promise<number> {
+    // Turns handed over before the forget go first: the worker's store then refuses them.
+    this.drainIntake();
+    return this.client.request<number>('forget', { sessionId, throughTurn });
+  }
+
   gauges(): Record<string, number> {
     return { ...this.stats.gauges, store_errors: (this.stats.gauges.store_errors ?? 0) + this.lost };
   }

@@ -81,6 +81,11 @@ export class SessionRedactors {
     if (this.bySession.size > this.capacity) this.bySession.delete(this.bySession.keys().next().value!);
     return r;
   }
+
+  /** Drops a session's placeholder table (it holds the secrets' values): openclaw-rl forget. */
+  forget(sessionId: string): void {
+    this.bySession.delete(sessionId);
+  }
 }
 
 /** True when `baseUrl` names one of `localHosts` (a judge there reads unredacted text). */

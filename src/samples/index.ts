@@ -11,6 +11,7 @@ export type {
   DropTallyRow,
   Lease,
   LeaseOptions,
+  ForgetOutcome,
   LeaseOrder,
   ListOptions,
   OpenOptions,

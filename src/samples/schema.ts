@@ -78,6 +78,17 @@ CREATE TABLE IF NOT EXISTS version_evaluations (
   PRIMARY KEY (policy_version, metric)
 );
 
+-- Sessions forgotten (openclaw-rl forget, retention): every turn numbered up to through_turn was
+-- deleted from this store in the transaction that wrote the row, and is refused if it comes back
+-- (a judgement in flight, a journal replay). done_at stays NULL until the journal and the judge
+-- logs are scrubbed too; the next start finishes any row left without it (app/forget.ts).
+CREATE TABLE IF NOT EXISTS forgotten (
+  session_id   TEXT    PRIMARY KEY,
+  through_turn INTEGER NOT NULL,
+  forgotten_at INTEGER NOT NULL,
+  done_at      INTEGER
+);
+
 -- Turns that ended without any sample, and why (hint_reject, no_next_state, teacher_mismatch, ...).
 CREATE TABLE IF NOT EXISTS turn_drops (
   session_id TEXT    NOT NULL,

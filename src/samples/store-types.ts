@@ -170,3 +170,16 @@ export interface VersionEvaluationRow {
   /** When it was measured (ms since the epoch). */
   at: number;
 }
+
+/** What `SampleStore.forgetSession` deleted, and which training steps had used the session's samples. */
+export interface ForgetOutcome {
+  pending: number;
+  samples: number;
+  drops: number;
+  /** Of the samples, those a training step in progress had taken (it may still train on them). */
+  leased: number;
+  /** Training steps that trained on a sample of the session (weights cannot unlearn them). */
+  trainedSteps: number[];
+  /** Some trained sample predates the record of steps (a store from an older version). */
+  trainedWithoutStep: boolean;
+}

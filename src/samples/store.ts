@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
 import type { Sample } from './types.ts';
 import type {
+  ForgetOutcome,
   Lease,
   LeaseOptions,
   LeaseOrder,
@@ -69,6 +70,9 @@ function openDatabase(path: string, opts: OpenOptions): Database.Database {
         );
       }
       db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+      // Deleted rows are overwritten with zeros, not left in free pages: a forgotten session's text
+      // (and a judged turn's prompt) must not stay readable in the file.
+      db.pragma('secure_delete = ON');
       ensureSchema(db, path);
     },
     (message) => `cannot open sample store ${path}: ${message}; check that the file is an openclaw-rl store and the folder is writable`,
@@ -234,18 +238,23 @@ export class SampleStore {
 
   // ---- pending turns -------------------------------------------------------------------------
 
-  /** Stores a turn awaiting judgement; once this returns (inside a write group: once the group commits) the turn is durable. */
-  addPendingTurn(turn: PendingTurn): void {
+  /**
+   * Stores a turn awaiting judgement; once this returns (inside a write group: once the group
+   * commits) the turn is durable. False when its session was forgotten up to this turn: nothing is
+   * stored, and the caller must not judge it.
+   */
+  addPendingTurn(turn: PendingTurn): boolean {
     // In a group, most turns are resolved before the commit: their row is never built.
     let row: PendingRow | undefined;
     if (this.grouping && this.db.inTransaction) checkPending(turn);
     else row = pendingToRow(turn);
     const place = this.placeOf(turn.sessionId, turn.turnId);
+    if (place === 'forgotten') return false;
     if (place === 'outcome') throw duplicateTurn(turn, 'was already judged');
     if (place === 'pending') throw duplicateTurn(turn, 'is already pending');
     if (row === undefined) {
       this.staged.set(turnKey(turn.sessionId, turn.turnId), turn); // written at the commit unless resolved first
-      return;
+      return true;
     }
     try {
       this.stmt(INSERT_PENDING).run(row);
@@ -253,6 +262,7 @@ export class SampleStore {
       if (isUniqueViolation(err)) throw duplicateTurn(turn, 'is already pending'); // another connection added it meanwhile
       throw err;
     }
+    return true;
   }
 
   /** Turns still waiting for a judge, oldest first (after a restart: re-judge each of them). */
@@ -268,9 +278,10 @@ export class SampleStore {
 
   /**
    * Replaces a pending turn by its outcome in one transaction: its sample(s), or a recorded drop.
-   * If anything fails the turn stays pending, so it is never lost nor half-resolved.
+   * If anything fails the turn stays pending, so it is never lost nor half-resolved. False when the
+   * turn's session was forgotten meanwhile: nothing is stored.
    */
-  resolvePendingTurn(ref: TurnRef, outcome: TurnOutcome): void {
+  resolvePendingTurn(ref: TurnRef, outcome: TurnOutcome): boolean {
     const now = Date.now();
     const rows =
       outcome.kind === 'samples'
@@ -293,11 +304,12 @@ export class SampleStore {
     const key = turnKey(ref.sessionId, ref.turnId);
     const staged = this.staged.get(key); // added in this write group, not written yet
     try {
-      this.immediate(() => {
+      return this.immediate(() => {
         const removed =
           staged !== undefined
             ? Number(this.staged.delete(key))
             : this.stmt(`DELETE FROM pending_turns WHERE session_id = ? AND turn_id = ?`).run(ref.sessionId, ref.turnId).changes;
+        if (removed === 0 && this.placeOf(ref.sessionId, ref.turnId) === 'forgotten') return false;
         if (removed === 0) {
           throw new OpenClawError('not_found', `turn ${ref.sessionId}:${ref.turnId} is not pending (never added, or already resolved)`, {
             code: 'turn_not_pending',
@@ -313,6 +325,7 @@ export class SampleStore {
           );
         }
         for (const row of rows) this.insertSample(row);
+        return true;
       });
     } catch (err) {
       if (staged !== undefined) this.staged.set(key, staged); // rolled back: still pending
@@ -674,19 +687,20 @@ export class SampleStore {
     return null;
   }
 
-  /** True when the store holds the turn (pending, as samples or as a drop); inside a write group, once it commits. */
+  /** True when the store holds the turn (pending, as samples or as a drop) or forgot it; inside a write group, once it commits. */
   hasTurn(sessionId: string, turnId: number): boolean {
     return this.placeOf(sessionId, turnId) !== undefined;
   }
 
-  /** The highest turn number the store holds for a session (0 for none): turn numbers continue after a restart. */
+  /** The highest turn number the store holds or forgot for a session (0 for none): turn numbers continue after a restart. */
   lastTurnId(sessionId: string): number {
     const row = this.stmt(
       `SELECT max(n) AS n FROM (SELECT max(turn_id) AS n FROM samples WHERE session_id = @id
          UNION ALL SELECT max(turn_id) FROM turn_drops WHERE session_id = @id
          UNION ALL SELECT max(turn_id) FROM pending_turns WHERE session_id = @id)`,
     ).get({ id: sessionId }) as { n: number | null };
-    let n = row.n ?? 0;
+    const forgotten = this.stmt(`SELECT through_turn AS n FROM forgotten WHERE session_id = ?`).get(sessionId) as { n: number } | undefined;
+    let n = Math.max(row.n ?? 0, forgotten?.n ?? 0);
     for (const t of this.staged.values()) if (t.sessionId === sessionId) n = Math.max(n, t.turnId);
     return n;
   }
@@ -709,15 +723,112 @@ export class SampleStore {
     });
   }
 
-  /** Where the store holds a turn: as an outcome (samples or a drop), as pending, or nowhere. */
-  private placeOf(sessionId: string, turnId: number): 'outcome' | 'pending' | undefined {
+  /** Where the store holds a turn: as an outcome (samples or a drop), as pending, forgotten, or nowhere. */
+  private placeOf(sessionId: string, turnId: number): 'outcome' | 'pending' | 'forgotten' | undefined {
     if (this.staged.has(turnKey(sessionId, turnId))) return 'pending';
     const hit = this.stmt(
-      `SELECT 'outcome' AS place FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
+      `SELECT 'forgotten' AS place FROM forgotten WHERE session_id = @sessionId AND through_turn >= @turnId
+         UNION ALL SELECT 'outcome' FROM samples WHERE session_id = @sessionId AND turn_id = @turnId
          UNION ALL SELECT 'outcome' FROM turn_drops WHERE session_id = @sessionId AND turn_id = @turnId
          UNION ALL SELECT 'pending' FROM pending_turns WHERE session_id = @sessionId AND turn_id = @turnId LIMIT 1`,
-    ).get({ sessionId, turnId }) as { place: 'outcome' | 'pending' } | undefined;
+    ).get({ sessionId, turnId }) as { place: 'outcome' | 'pending' | 'forgotten' } | undefined;
     return hit?.place;
+  }
+
+  // ---- forgetting ----------------------------------------------------------------------------
+
+  /**
+   * Deletes every turn of a session numbered up to `throughTurn` (pending, samples in any state,
+   * drops) and records the session as forgotten, in one transaction: from then on the store refuses
+   * those turns. Says which training steps had used its samples (weights cannot unlearn them).
+   */
+  forgetSession(sessionId: string, throughTurn: number, now = Date.now()): ForgetOutcome {
+    this.commitGroup();
+    return this.immediate(() => {
+      const where = { id: sessionId, through: throughTurn };
+      const trained = this.stmt(
+        `SELECT DISTINCT trained_step AS step FROM samples
+           WHERE session_id = @id AND turn_id <= @through AND state = 'trained' ORDER BY step`,
+      ).all(where) as { step: number | null }[];
+      const leased = (
+        this.stmt(`SELECT count(*) AS n FROM samples WHERE session_id = @id AND turn_id <= @through AND state = 'leased'`).get(where) as {
+          n: number;
+        }
+      ).n;
+      const pending = this.stmt(`DELETE FROM pending_turns WHERE session_id = @id AND turn_id <= @through`).run(where).changes;
+      const samples = this.stmt(`DELETE FROM samples WHERE session_id = @id AND turn_id <= @through`).run(where).changes;
+      const drops = this.stmt(`DELETE FROM turn_drops WHERE session_id = @id AND turn_id <= @through`).run(where).changes;
+      this.stmt(
+        `INSERT INTO forgotten (session_id, through_turn, forgotten_at, done_at) VALUES (@id, @through, @now, NULL)
+           ON CONFLICT (session_id) DO UPDATE SET through_turn = max(through_turn, @through), forgotten_at = @now, done_at = NULL`,
+      ).run({ ...where, now });
+      for (const [key, t] of this.staged) if (t.sessionId === sessionId && t.turnId <= throughTurn) this.staged.delete(key);
+      return {
+        pending,
+        samples,
+        drops,
+        leased,
+        trainedSteps: trained.filter((r) => r.step !== null).map((r) => r.step as number),
+        trainedWithoutStep: trained.some((r) => r.step === null),
+      };
+    });
+  }
+
+  /** Forgotten sessions whose journal and logs are not yet scrubbed (a crash cut the forget short). */
+  unfinishedForgets(): { sessionId: string; throughTurn: number }[] {
+    return (
+      this.stmt(`SELECT session_id, through_turn FROM forgotten WHERE done_at IS NULL ORDER BY forgotten_at`).all() as {
+        session_id: string;
+        through_turn: number;
+      }[]
+    ).map((r) => ({ sessionId: r.session_id, throughTurn: r.through_turn }));
+  }
+
+  /** Every forgotten session and the last turn number forgotten (turn numbering continues after it). */
+  forgottenSessions(): Map<string, number> {
+    const rows = this.stmt(`SELECT session_id, through_turn FROM forgotten`).all() as { session_id: string; through_turn: number }[];
+    return new Map(rows.map((r) => [r.session_id, r.through_turn]));
+  }
+
+  /** Marks a forget as complete everywhere (journal and logs scrubbed). */
+  finishForget(sessionId: string, throughTurn: number, now = Date.now()): void {
+    this.stmt(`UPDATE forgotten SET done_at = ? WHERE session_id = ? AND through_turn = ?`).run(now, sessionId, throughTurn);
+  }
+
+  /**
+   * Copies the write-ahead log into the database file and empties it, so deleted rows leave no old
+   * page images behind. False when a reader kept it from finishing (try again later).
+   */
+  truncateWal(): boolean {
+    this.commitGroup();
+    const r = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return r[0]?.busy === 0;
+  }
+
+  /**
+   * Sessions whose newest stored turn is older than `beforeMs` (epoch ms), with their highest turn
+   * number: what retention forgets. A session still active keeps all its turns.
+   */
+  sessionsIdleBefore(beforeMs: number): { sessionId: string; throughTurn: number }[] {
+    const rows = this.stmt(
+      `SELECT session_id, max(turn_id) AS through, max(at) AS last FROM (
+         SELECT session_id, turn_id, created_at AS at FROM samples
+         UNION ALL SELECT session_id, turn_id, dropped_at FROM turn_drops
+         UNION ALL SELECT session_id, turn_id, created_at FROM pending_turns)
+       GROUP BY session_id HAVING last < ? ORDER BY last`,
+    ).all(beforeMs) as { session_id: string; through: number }[];
+    return rows.map((r) => ({ sessionId: r.session_id, throughTurn: r.through }));
+  }
+
+  /** When the oldest turn the store keeps was stored (epoch ms), or null when it keeps none. */
+  oldestTurnAt(): number | null {
+    // Rows are appended in time order: the first row of each table is its oldest (no scan).
+    const row = this.stmt(
+      `SELECT min(at) AS at FROM (SELECT (SELECT created_at FROM samples ORDER BY seq LIMIT 1) AS at
+         UNION ALL SELECT (SELECT dropped_at FROM turn_drops ORDER BY rowid LIMIT 1)
+         UNION ALL SELECT (SELECT created_at FROM pending_turns ORDER BY seq LIMIT 1))`,
+    ).get() as { at: number | null };
+    return row.at;
   }
 }
 

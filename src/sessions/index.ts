@@ -30,6 +30,7 @@ export {
   type RecordWriterOptions,
 } from './records.ts';
 export { replayJournal, turnOfRecord, type ReplayResult, type ReplayedTurn, type ReplayStore } from './replay.ts';
+export { forgetInJournal, lastJournalTurn } from './forget.ts';
 export { journalSegments, positionBefore, type JournalPosition, type Segment } from './segments.ts';
 export { rebuildTurn, type DeltaBase } from './delta.ts';
 export {

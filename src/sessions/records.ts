@@ -193,6 +193,11 @@ export class RecordWriter {
     return at;
   }
 
+  /** Forgets what the writer keeps of a session (its delta base): its next line is written in full. */
+  forgetSession(sessionId: string): void {
+    this.bases.delete(sessionId);
+  }
+
   /** Writes the `next_state` line of a finalised turn; returns where it starts. */
   turnFinalized(turn: Turn): JournalPosition {
     if (turn.nextState === null && TERMINAL.has(turn.noNextStateReason ?? '')) this.bases.delete(turn.sessionId);

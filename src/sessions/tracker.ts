@@ -351,18 +351,39 @@ export class SessionTracker {
     const state = this.sessions.get(sessionId);
     if (!state) return false;
     state.closed = reason;
-    this.sessions.delete(sessionId);
-    for (const k of state.keys) if (this.prefixIndex.get(k)?.sessionId === sessionId) this.prefixIndex.delete(k);
-    for (const t of state.traceIds) if (this.traceIndex.get(t) === sessionId) this.traceIndex.delete(t);
-    state.keys = [];
-    state.traceIds = [];
-    this.rememberClosed(sessionId, state.counter);
+    this.drop(state);
     const last = state.last;
     // A turn still in flight is finalised with this reason when its answer arrives.
     if (last && !last.failed && last.nextState === undefined) this.setNextState(last, null, reason);
     state.last = undefined;
     this.listeners.onSessionClosed?.(sessionId, reason);
     return true;
+  }
+
+  /**
+   * Forgets a session (openclaw-rl forget): its state goes without any turn being finalised or
+   * recorded, a turn in flight included (its answer still reaches the client). Numbering
+   * continues. Returns the session's last turn number (0 for none).
+   */
+  forget(sessionId: string): number {
+    const state = this.sessions.get(sessionId);
+    if (state) {
+      state.closed = 'session_done';
+      this.drop(state);
+      if (state.last !== undefined && state.last.completedAt === undefined) state.last.failed = true;
+      state.last = undefined;
+    }
+    return this.closedCounters.get(sessionId)?.n ?? this.opts.lastTurnIdOf?.(sessionId) ?? 0;
+  }
+
+  /** Takes a session out of the live table and its index entries; its counter is kept. */
+  private drop(state: SessionState): void {
+    this.sessions.delete(state.id);
+    for (const k of state.keys) if (this.prefixIndex.get(k)?.sessionId === state.id) this.prefixIndex.delete(k);
+    for (const t of state.traceIds) if (this.traceIndex.get(t) === state.id) this.traceIndex.delete(t);
+    state.keys = [];
+    state.traceIds = [];
+    this.rememberClosed(state.id, state.counter);
   }
 
   /** Closes sessions idle longer than the timeout; returns how many. */

@@ -7,3 +7,9 @@
 export function turnKey(sessionId: string, turnId: number): string {
   return `${sessionId}\u0000${turnId}`;
 }
+
+/** The turn number of a key of session `sessionId`, or undefined when the key belongs to another session. */
+export function turnOfKey(key: string, sessionId: string): number | undefined {
+  const head = `${sessionId}\u0000`;
+  return key.startsWith(head) ? Number(key.slice(head.length)) : undefined;
+}

@@ -27,6 +27,8 @@ export interface ScoringHarness {
   rendered: ChatMessage[][];
   url: string;
   outDir: string;
+  /** Headers every request sends (the API key, when the server has one). */
+  headers: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -41,12 +43,16 @@ export async function startScoring(opts: {
    * prompts rendered by the real Qwen3 tokenizer (rollout.tokenizer), not the recording renderer.
    */
   thread?: boolean;
+  /** The server's API key (every request then sends it; the admin routes need one). */
+  apiKey?: string;
+  /** Reuse this output folder (a restart of an earlier harness's run). */
+  outDir?: string;
 }): Promise<ScoringHarness> {
   const policy = await new ScriptedUpstream().start();
   const judge = await new ScriptedUpstream().start();
   const teacher = await new ScriptedTeacher().start();
   if (opts.script) judge.fallback = judgeFallback(opts.script);
-  const outDir = tempDir('ocrl-pipeline-');
+  const outDir = opts.outDir ?? tempDir('ocrl-pipeline-');
   const judgeTree = opts.script
     ? { provider: 'openai_compatible', base_url: judge.url, model_id: 'judge-model', timeout_s: 5 }
     : { provider: 'rules' };
@@ -82,6 +88,7 @@ export async function startScoring(opts: {
   const rendered: ChatMessage[][] = [];
   const server = await startServer(config, {
     log: pino({ level: 'silent' }),
+    apiKey: opts.apiKey,
     scoring: opts.thread
       ? undefined
       : {
@@ -100,6 +107,7 @@ export async function startScoring(opts: {
     rendered,
     url: server.url,
     outDir,
+    headers: opts.apiKey !== undefined ? { authorization: `Bearer ${opts.apiKey}` } : {},
     async close() {
       await server.close();
       await Promise.all([policy.stop(), judge.stop(), teacher.stop()]);
@@ -126,12 +134,16 @@ export async function runSession(
     messages.push(user(users[k]));
     h.policy.script({ kind: 'text', text: answers[k] });
     const done = (opts.done ?? true) && k === users.length - 1;
-    const res = await postJson(`${h.url}/v1/chat/completions`, {
-      messages,
-      session_id: sessionId,
-      turn_type: 'main',
-      session_done: done,
-    });
+    const res = await postJson(
+      `${h.url}/v1/chat/completions`,
+      {
+        messages,
+        session_id: sessionId,
+        turn_type: 'main',
+        session_done: done,
+      },
+      h.headers,
+    );
     if (res.status !== 200) throw new Error(`turn ${k + 1} of ${sessionId} failed: ${res.status} ${JSON.stringify(res.body)}`);
     messages.push({ role: 'assistant', content: answers[k] });
   }

@@ -249,8 +249,9 @@ export function openaiResponses(memory = new ResponseMemory()): WireProtocol {
     path: '/v1/responses',
     apiKey: (headers) => bearerToken(headers),
     parse: (body) => parseResponsesRequest(body, memory),
-    render: (_json, acc, ctx) => renderResponse(acc, ctx.canonical.state as ResponsesState, memory),
-    stream: (ctx) => new ResponsesStream(ctx.canonical.state as ResponsesState, memory),
+    render: (_json, acc, ctx) => renderResponse(acc, ctx.canonical.state as ResponsesState, memory, ctx.sessionId),
+    stream: (ctx) => new ResponsesStream(ctx.canonical.state as ResponsesState, memory, ctx.sessionId),
+    forgetSession: (sessionId) => memory.forgetSession(sessionId),
     error: (err) => toOpenAIError(err),
   };
 }

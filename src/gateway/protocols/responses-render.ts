@@ -27,7 +27,7 @@ export interface ResponsesState {
 
 /** The conversations of recent stored responses, by response id (least recently used forgotten first). */
 export class ResponseMemory {
-  private readonly entries = new Map<string, ChatMessage[]>();
+  private readonly entries = new Map<string, { conversation: ChatMessage[]; sessionId: string }>();
   constructor(readonly capacity = 1000) {}
 
   get(id: string): ChatMessage[] | undefined {
@@ -36,12 +36,19 @@ export class ResponseMemory {
       this.entries.delete(id);
       this.entries.set(id, found);
     }
-    return found;
+    return found?.conversation;
   }
 
-  set(id: string, conversation: ChatMessage[]): void {
-    this.entries.set(id, conversation);
+  set(id: string, conversation: ChatMessage[], sessionId = ''): void {
+    this.entries.set(id, { conversation, sessionId });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** Drops every stored response of a session (openclaw-rl forget); returns how many. */
+  forgetSession(sessionId: string): number {
+    let n = 0;
+    for (const [id, e] of this.entries) if (e.sessionId === sessionId && this.entries.delete(id)) n++;
+    return n;
   }
 }
 
@@ -118,16 +125,16 @@ function responseObject(id: string, state: ResponsesState, status: string, outpu
 
 const finalStatus = (acc: AnswerAccumulator) => (acc.finishReason === 'length' ? 'incomplete' : 'completed');
 
-function remember(memory: ResponseMemory, state: ResponsesState, id: string, acc: AnswerAccumulator): void {
-  if (state.store) memory.set(id, [...state.conversation, acc.message()]);
+function remember(memory: ResponseMemory, state: ResponsesState, id: string, acc: AnswerAccumulator, sessionId: string): void {
+  if (state.store) memory.set(id, [...state.conversation, acc.message()], sessionId);
 }
 
 /** The whole answer as a Responses `response`. */
-export function renderResponse(acc: AnswerAccumulator, state: ResponsesState, memory: ResponseMemory): Json {
+export function renderResponse(acc: AnswerAccumulator, state: ResponsesState, memory: ResponseMemory, sessionId = ''): Json {
   const id = newId('resp');
   const prefix = { reasoning: 'rs', text: 'msg', tool: 'fc' } as const;
   const output = answerBlocks(acc).map((b) => outputItem(b, newId(prefix[b.kind]), state, true));
-  remember(memory, state, id, acc);
+  remember(memory, state, id, acc, sessionId);
   return responseObject(id, state, finalStatus(acc), output, acc);
 }
 
@@ -142,6 +149,7 @@ export class ResponsesStream implements StreamRenderer {
   constructor(
     private readonly state: ResponsesState,
     private readonly memory: ResponseMemory,
+    private readonly sessionId = '',
   ) {
     const prefix = { reasoning: 'rs', text: 'msg', tool: 'fc' } as const;
     const sink: BlockSink = {
@@ -194,7 +202,7 @@ export class ResponsesStream implements StreamRenderer {
   end(acc: AnswerAccumulator): string {
     const closing = this.blocks.finish();
     const status = finalStatus(acc);
-    remember(this.memory, this.state, this.id, acc);
+    remember(this.memory, this.state, this.id, acc, this.sessionId);
     const response = responseObject(this.id, this.state, status, this.items.filter(Boolean), acc);
     return closing + this.event(status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
   }

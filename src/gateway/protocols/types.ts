@@ -28,6 +28,8 @@ export interface CanonicalRequest {
 export interface AnswerContext {
   canonical: CanonicalRequest;
   parsed: ParsedChatRequest;
+  /** The session the answer belongs to ('' for a side call without one). */
+  sessionId: string;
 }
 
 /** Renders one streamed answer, event by event. Each method returns the bytes to write (may be ''). */
@@ -60,6 +62,8 @@ export interface WireProtocol {
   stream(ctx: AnswerContext): StreamRenderer;
   /** Maps any error to this protocol's status and body. */
   error(err: unknown): { status: number; body: unknown };
+  /** Drops what the protocol keeps of a session (stored responses), for openclaw-rl forget; returns how many entries went. */
+  forgetSession?(sessionId: string): number;
 }
 
 /** One server-sent event with a name (Anthropic and Responses streams name every event). */
