@@ -60,6 +60,9 @@ export interface LiveParts {
   forgetCheckpoints(sessionId: string): void;
 }
 
+/** The points between a forget's steps (ServerHooks.onForgetStep). */
+export type ForgetStep = 'live' | 'stored' | 'journal' | 'logs' | 'wal';
+
 const WAL_TRIES = 5;
 
 /** Empties SQLite's write-ahead log, trying a few times while a reader holds it; true when done. */
@@ -151,6 +154,7 @@ export class Forgetter {
     private readonly files: RunFiles,
     private readonly live: LiveParts,
     private readonly log: Logger,
+    private readonly onStep?: (step: ForgetStep) => Promise<void> | void,
   ) {}
 
   /** Forgets one session (all its turns so far); 404 (session_not_found) when nothing of it is known. */
@@ -187,10 +191,15 @@ export class Forgetter {
     for (const p of live.protocols) p.forgetSession?.(sessionId);
     live.records.forgetSession(sessionId);
     live.forgetCheckpoints(sessionId);
+    await this.onStep?.('live');
     const deleted = this.store.forgetSession(sessionId, through);
+    await this.onStep?.('stored');
     const journal = forgetInJournal(this.files.journalPath, sessionId, through);
+    await this.onStep?.('journal');
     const logLines = await live.pipeline.forget(sessionId, through);
+    await this.onStep?.('logs');
     const complete = await truncateWal(this.store);
+    await this.onStep?.('wal');
     if (complete) {
       this.store.finishForget(sessionId, through);
       await finishForgets(this.store, this.files, this.log); // any earlier one left busy

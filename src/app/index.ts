@@ -27,7 +27,7 @@ import { dashboardFor } from './dashboard.ts';
 import { evaluationPartsFor } from './evaluation.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
 import { registerAdminRoutes, registerForgetRoutes } from './admin.ts';
-import { Forgetter, finishForgets, recordsAge, runFiles, startRetention } from './forget.ts';
+import { Forgetter, finishForgets, recordsAge, runFiles, startRetention, type ForgetStep } from './forget.ts';
 import { StorageMonitor } from './storage.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
@@ -68,6 +68,8 @@ export interface ServerHooks {
   onSessionClosed?(sessionId: string, reason: string): void;
   /** After each training step (with its logged numbers). */
   onTrainStep?(metrics: StepMetrics): void;
+  /** Between the steps of a forget (forget.ts): the kill test widens each window with a pause here. */
+  onForgetStep?(step: ForgetStep): Promise<void> | void;
 }
 
 /** Options of startServer beyond the config. */
@@ -300,6 +302,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     files,
     { tracker, views, records, pipeline, protocols, forgetCheckpoints: (id) => checkpoints.forgetSession(id) },
     log,
+    hooks.onForgetStep,
   );
   const retention = startRetention(config.storage.retention_days, forgetter, log);
   const app = buildGateway({

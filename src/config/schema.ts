@@ -78,10 +78,12 @@ export const JudgeSchema = z
 export const PrivacySchema = z
   .object({
     /**
-     * `redact`: a judge that is not on a local host reads the turn with secrets and personal data
-     * replaced by typed placeholders; `off`: it reads the text as recorded.
+     * `redact`: a judge or teacher that is not on a local host reads the turn with secrets and
+     * personal data replaced by typed placeholders; `strict`: that, and a turn whose prompt or
+     * answer holds personal data is never a sample (`personal_in_sample`); `off`: remote channels
+     * read the text as recorded.
      */
-    mode: z.enum(['off', 'redact']).default('redact'),
+    mode: z.enum(['off', 'redact', 'strict']).default('redact'),
     /** Hosts that count as this machine: a judge whose base_url names another host is remote. */
     local_hosts: z.array(z.string().min(1)).default(['127.0.0.1', 'localhost', '::1']),
     /**

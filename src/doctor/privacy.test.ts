@@ -19,7 +19,7 @@ test('doctor says which channel reads conversations unredacted', () => {
   };
   assert.deepEqual(rows(remote), [
     'judge: remote: reads turns with secrets and personal data replaced by placeholders',
-    'teacher: remote: reads hinted prompts UNREDACTED (not redacted yet)',
+    'teacher: remote: reads hinted prompts with secrets and personal data replaced by placeholders',
     'tinker: hosted trainer: gets samples as token ids; those whose prompt holds a secret are dropped (secret_in_sample)',
   ]);
   assert.match(
@@ -27,4 +27,5 @@ test('doctor says which channel reads conversations unredacted', () => {
     /UNREDACTED \(privacy\.mode: off\)[\s\S]*secrets included/,
   );
   assert.match(rows({ ...remote, privacy: { local_hosts: ['judge.example.org'] } })[0], /on a local host/);
+  assert.match(rows({ ...remote, privacy: { mode: 'strict' } }).join('\n'), /^samples: .*personal_in_sample/m);
 });

@@ -6,7 +6,7 @@ import { tinkerEndpoint } from '../engines/tinker/index.ts';
 import { isLocalUrl } from '../privacy/index.ts';
 import type { DoctorRow } from './row.ts';
 
-function row(channel: DoctorRow['channel'], baseUrl: string, result: string, fix = ''): DoctorRow {
+function row(channel: string, baseUrl: string, result: string, fix = ''): DoctorRow {
   return { channel: 'privacy', baseUrl, model: channel, ok: true, info: true, result, fix };
 }
 
@@ -17,21 +17,16 @@ export function privacyRows(config: Config): DoctorRow[] {
   const judgeUrl = config.judge.base_url;
   if (judgeUrl === undefined) rows.push(row('judge', '-', 'reads turns in this process: unredacted, nothing leaves'));
   else if (isLocalUrl(judgeUrl, local)) rows.push(row('judge', judgeUrl, 'on a local host (privacy.local_hosts): reads turns unredacted'));
-  else if (mode === 'redact')
-    rows.push(row('judge', judgeUrl, 'remote: reads turns with secrets and personal data replaced by placeholders'));
+  else if (mode !== 'off') rows.push(row('judge', judgeUrl, 'remote: reads turns with secrets and personal data replaced by placeholders'));
   else rows.push(row('judge', judgeUrl, 'remote: reads turns UNREDACTED (privacy.mode: off)', 'set privacy.mode: redact'));
   const teacherUrl = config.teacher.base_url;
   if (teacherUrl === undefined || isLocalUrl(teacherUrl, local))
     rows.push(row('teacher', teacherUrl ?? '-', 'on this machine: reads hinted prompts unredacted'));
-  else
-    rows.push(
-      row(
-        'teacher',
-        teacherUrl,
-        'remote: reads hinted prompts UNREDACTED (not redacted yet)',
-        'run the teacher on this machine to keep prompts here',
-      ),
-    );
+  else if (mode !== 'off')
+    rows.push(row('teacher', teacherUrl, 'remote: reads hinted prompts with secrets and personal data replaced by placeholders'));
+  else rows.push(row('teacher', teacherUrl, 'remote: reads hinted prompts UNREDACTED (privacy.mode: off)', 'set privacy.mode: redact'));
+  if (mode === 'strict')
+    rows.push(row('samples', '-', 'privacy.mode strict: turns holding personal data are never samples (personal_in_sample)'));
   if (config.rollout.provider === 'tinker') {
     const url = tinkerEndpoint(config).baseUrl;
     if (isLocalUrl(url, local)) rows.push(row('tinker', url, 'trainer on a local host: gets every sample'));

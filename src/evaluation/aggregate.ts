@@ -68,6 +68,8 @@ export interface Evaluation {
   versions: VersionEvaluation[];
   /** Turn drops recorded without a policy version (written before drops carried one), by reason. */
   dropped_turns_without_version: Record<string, number>;
+  /** When the oldest turn the store keeps was stored (storage.retention_days, forget), when read from a run's folder. */
+  oldest_turn_at?: string | null;
 }
 
 interface Acc {

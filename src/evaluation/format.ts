@@ -95,5 +95,7 @@ export function formatEvaluation(e: Evaluation): string {
   if (e.serving_policy_version !== null) notes.push(`* serving now: version ${e.serving_policy_version}.`);
   const unversioned = reasons(e.dropped_turns_without_version);
   if (unversioned !== '–') notes.push(`Turn drops recorded without a version (older runs): ${unversioned}.`);
+  if (e.oldest_turn_at !== undefined)
+    notes.push(`Oldest kept turn: ${e.oldest_turn_at ?? 'none'} (storage.retention_days and openclaw-rl forget remove turns).`);
   return [...lines, ...notes, ...replayTable(e)].join('\n');
 }

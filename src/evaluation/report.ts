@@ -26,7 +26,8 @@ export function evaluationOfRun(outputDir: string, opts: EvaluateOptions = {}): 
   }
   const store = SampleStore.open(path, { readOnly: true });
   try {
-    return evaluationOf(store, opts);
+    const at = store.oldestTurnAt();
+    return { ...evaluationOf(store, opts), oldest_turn_at: at === null ? null : new Date(at).toISOString() };
   } finally {
     store.close();
   }

@@ -6,7 +6,7 @@ import type { FinishedTurn } from '../methods/index.ts';
 import type { JudgedNextState, JudgedTurnInput } from '../scoring/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { contentText, type Turn } from '../sessions/index.ts';
-import { hasSecret } from '../privacy/index.ts';
+import { hasPersonalData, hasSecret } from '../privacy/index.ts';
 import type { Feedback } from './types.ts';
 
 /** A message's text as training would see it: its content, its reasoning and its tool-call arguments. */
@@ -36,6 +36,14 @@ export function tokenDataProblem(turn: Turn): string | null {
 /** True when the turn's prompt (every message's text and tool-call arguments) holds a secret. */
 export function promptHasSecret(turn: Turn): boolean {
   return turn.messages.some((m) => hasSecret(answerText(m)));
+}
+
+/** True when the turn's prompt or answer holds personal data (privacy.mode: strict). */
+export function turnHasPersonalData(turn: Turn): boolean {
+  return (
+    turn.messages.some((m) => hasPersonalData(answerText(m))) ||
+    (turn.response !== undefined && hasPersonalData(answerText(turn.response.message)))
+  );
 }
 
 /**

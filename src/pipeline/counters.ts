@@ -18,6 +18,7 @@ export const DROP_REASONS = [
   'padded_logprobs',
   'secret_in_response',
   'secret_in_sample',
+  'personal_in_sample',
 ] as const;
 
 /** Raw counts since this process started. */

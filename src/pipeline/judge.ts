@@ -7,8 +7,8 @@ import { modeSpec, type Mode, type TeacherSignal } from '../methods/index.ts';
 import { injectHint, type CandidateTopK, type HintJudgeResult, type Judge, type PrmJudgeResult, type Teacher } from '../scoring/index.ts';
 import type { PendingTurn } from '../samples/index.ts';
 import { judgeInput, toolsOf } from './convert.ts';
-import { redactJudgeInput } from './redact-judge.ts';
-import type { SessionRedactors } from '../privacy/index.ts';
+import { redactJudgeInput, redactMessage } from './redact-judge.ts';
+import type { Redactor, SessionRedactors } from '../privacy/index.ts';
 import type { PromptRenderer } from './types.ts';
 
 /** How the judges are run: the judges the mode needs, from the config's judge (model or rules). */
@@ -30,6 +30,8 @@ export interface TeacherSettings {
   client: Teacher | null;
   render: PromptRenderer | null;
   distillTopK: number;
+  /** A remote teacher (privacy.mode redact/strict): the session's placeholder table, so it reads the prompt redacted. */
+  redactor?: (sessionId: string) => Redactor;
 }
 
 /** Outcome of teacher scoring for one hint. */
@@ -88,7 +90,12 @@ export async function scoreWithTeacher(t: TeacherSettings, p: PendingTurn, hint:
     return { signal: null, status: 'unavailable', error: missing };
   }
   try {
-    const promptIds = await t.render(injectHint(p.promptMessages as ChatMessage[], hint), toolsOf(p));
+    // Only the prompt is redacted: the answer's token ids are the policy's own, and an answer
+    // that holds a secret never gets here (secret_in_response).
+    const r = t.redactor?.(p.sessionId);
+    const messages =
+      r === undefined ? (p.promptMessages as ChatMessage[]) : (p.promptMessages as ChatMessage[]).map((m) => redactMessage(m, r));
+    const promptIds = await t.render(injectHint(messages, r === undefined ? hint : r.redact(hint)), toolsOf(p));
     const scored = await t.client.score(promptIds, p.responseIds, t.distillTopK > 0 ? { topK: t.distillTopK } : {});
     return { signal: { logprobs: scored.logprobs, topK: scored.topK ?? null }, status: 'scored', error: null, promptIds };
   } catch (err) {

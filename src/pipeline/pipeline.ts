@@ -30,7 +30,7 @@ import type { Turn } from '../sessions/index.ts';
 import { Limiter } from '../util/limiter.ts';
 import { turnKey } from '../util/turn-key.ts';
 import { DROP_REASONS, PipelineCounters } from './counters.ts';
-import { promptHasSecret, toPendingTurn, tokenDataProblem } from './convert.ts';
+import { promptHasSecret, toPendingTurn, tokenDataProblem, turnHasPersonalData } from './convert.ts';
 import type { FeedbackRequest } from './feedback.ts';
 import { FeedbackService, type FeedbackResult } from './feedback-service.ts';
 import { InFlight } from './in-flight.ts';
@@ -91,6 +91,10 @@ export class ScoringPipeline implements ScoringStage {
   private readonly feedback: FeedbackService;
   private readonly judgeRecords: JsonlAppender;
   private readonly recordsDir: string;
+  /** Placeholder tables per session, when a judge or teacher is remote (privacy.mode: redact/strict). */
+  private readonly redactors?: SessionRedactors;
+  /** privacy.mode: strict — turns with personal data are dropped before judging. */
+  private readonly strict: boolean;
   private readonly onClose?: () => Promise<void>;
   private readonly onStorageError: (err: unknown, path: string) => void;
   private readonly now: () => number;
@@ -127,13 +131,19 @@ export class ScoringPipeline implements ScoringStage {
       c.rollout.provider === 'tinker' &&
       c.privacy.hosted_trainer === 'drop' &&
       !isLocalUrl(tinkerEndpoint(c).baseUrl, c.privacy.local_hosts);
-    const remoteJudge = c.judge.base_url !== undefined && !isLocalUrl(c.judge.base_url, c.privacy.local_hosts);
-    this.judge = {
-      mode: c.mode,
-      judge: opts.judge,
-      redactors: remoteJudge && c.privacy.mode === 'redact' ? new SessionRedactors() : undefined,
+    // A judge or teacher elsewhere reads turns in the session's placeholders (one table per session for both).
+    const remote = (url: string | undefined) => url !== undefined && !isLocalUrl(url, c.privacy.local_hosts);
+    const redacting = c.privacy.mode !== 'off';
+    this.strict = c.privacy.mode === 'strict';
+    const redactors = redacting && (remote(c.judge.base_url) || remote(c.teacher.base_url)) ? new SessionRedactors() : undefined;
+    this.judge = { mode: c.mode, judge: opts.judge, redactors: remote(c.judge.base_url) ? redactors : undefined };
+    this.redactors = redactors;
+    this.teacher = {
+      client: opts.teacher ?? null,
+      render: opts.renderPrompt ?? null,
+      distillTopK: c.scoring.distill_topk,
+      redactor: remote(c.teacher.base_url) && redactors !== undefined ? (id) => redactors.for(id) : undefined,
     };
-    this.teacher = { client: opts.teacher ?? null, render: opts.renderPrompt ?? null, distillTopK: c.scoring.distill_topk };
     this.judgeSlots = new Limiter(c.scoring.judge_concurrency, 'scoring.judge_concurrency');
     const dir = opts.recordsDir ?? join(c.output_dir, 'records');
     this.recordsDir = dir;
@@ -186,7 +196,10 @@ export class ScoringPipeline implements ScoringStage {
   /** Acknowledges a finalised main turn (stores it as pending) and starts judging it. Never throws. */
   onTurnFinalized(turn: Turn): void {
     if (turn.turnId === undefined || turn.response === undefined || this.stopping) return;
-    const problem = tokenDataProblem(turn) ?? (this.hostedTrainer && promptHasSecret(turn) ? 'secret_in_sample' : null);
+    const problem =
+      tokenDataProblem(turn) ??
+      (this.hostedTrainer && promptHasSecret(turn) ? 'secret_in_sample' : null) ??
+      (this.strict && turnHasPersonalData(turn) ? 'personal_in_sample' : null);
     const pending = toPendingTurn(turn, this.feedback.early(turn.sessionId, turn.turnId), this.now(), problem);
     try {
       if (!this.store.addPendingTurn(pending)) return; // its session was forgotten: not stored, not judged
@@ -211,7 +224,7 @@ export class ScoringPipeline implements ScoringStage {
    */
   forget(sessionId: string, throughTurn: number): number {
     this.feedback.forgetSession(sessionId, throughTurn);
-    this.judge.redactors?.forget(sessionId);
+    this.redactors?.forget(sessionId);
     return forgetInPipelineRecords(this.recordsDir, sessionId, throughTurn);
   }
 
@@ -298,8 +311,10 @@ export class ScoringPipeline implements ScoringStage {
   private async scoreTeacher(p: PendingTurn, hint: string | null): Promise<TeacherOutcome> {
     if (hint === null) return { signal: null, status: 'not_needed', error: null };
     this.counters.counts.teacher_calls++;
-    // A remote judge wrote the hint in the session's placeholders: the teacher here reads the values.
-    const out = await scoreWithTeacher(this.teacher, p, this.judge.redactors?.for(p.sessionId).restore(hint) ?? hint);
+    // A remote judge wrote the hint in the session's placeholders: a teacher here reads the values,
+    // a remote one the placeholders (scoreWithTeacher redacts the prompt and a local judge's hint).
+    const restored = this.judge.redactors !== undefined && this.teacher.redactor === undefined;
+    const out = await scoreWithTeacher(this.teacher, p, restored ? this.judge.redactors!.for(p.sessionId).restore(hint) : hint);
     if (out.status !== 'scored') {
       this.counters.counts.teacher_failures++;
       this.log.warn(

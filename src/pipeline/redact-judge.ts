@@ -1,7 +1,8 @@
-// What a remote judge reads (privacy.mode: redact): the turn with secrets and personal data
+// What a remote judge reads (privacy.mode: redact or strict): the turn with secrets and personal data
 // replaced by the session's placeholders — its prompt messages (text parts and tool-call
 // arguments), our answer and its tool calls, and the next state. The judge's hints come back in
-// placeholders; the teacher on this machine gets them with the values put back.
+// placeholders; a teacher on this machine gets them with the values put back, a remote teacher
+// reads the hinted prompt redacted too (judge.ts scoreWithTeacher).
 import type { ChatMessage } from '../engines/types.ts';
 import type { Redactor } from '../privacy/index.ts';
 import type { JudgedTurnInput } from '../scoring/index.ts';
@@ -20,7 +21,8 @@ function redactContent(content: ChatMessage['content'], r: Redactor): ChatMessag
   return content.map((part) => (typeof part.text === 'string' ? { ...part, text: r.redact(part.text) } : part));
 }
 
-function redactMessage(m: ChatMessage, r: Redactor): ChatMessage {
+/** A chat message with every finding in its text, reasoning and tool-call arguments replaced. */
+export function redactMessage(m: ChatMessage, r: Redactor): ChatMessage {
   const out: ChatMessage = { ...m, content: redactContent(m.content, r) };
   if (Array.isArray(m.tool_calls)) out.tool_calls = redactCalls(m.tool_calls, r);
   if (typeof m.reasoning_content === 'string') out.reasoning_content = r.redact(m.reasoning_content);

@@ -20,6 +20,11 @@ export function hasSecret(text: string): boolean {
   return secretSpans(text).length > 0;
 }
 
+/** True when `text` holds personal data (e-mail, phone, card, IBAN, government id, public IP): privacy.mode strict. */
+export function hasPersonalData(text: string): boolean {
+  return personalSpans(text).length > 0;
+}
+
 /** Every finding in `text`, in order, without overlaps: secrets win over personal data, earlier rows over later, longer over shorter. */
 export function detect(text: string): Finding[] {
   const all: Finding[] = [

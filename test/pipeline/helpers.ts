@@ -36,7 +36,8 @@ export interface ScoringHarness {
 export async function startScoring(opts: {
   mode: 'openclaw-rl' | 'openclaw-opd' | 'openclaw-combine';
   script?: (view: JudgePromptView) => JudgeAnswer | undefined;
-  overrides?: Record<string, unknown>;
+  /** Config overrides, or a function of the scripted servers' URLs that returns them. */
+  overrides?: Record<string, unknown> | ((urls: { judge: string; teacher: string }) => Record<string, unknown>);
   feedbackPolicy?: FeedbackPolicy;
   /**
    * Score in the worker thread, with every part built from the config there: the teacher's
@@ -81,7 +82,7 @@ export async function startScoring(opts: {
         mode: opts.mode,
         'scoring.feedback': opts.feedbackPolicy ?? 'override',
         'scoring.worker_thread': opts.thread === true,
-        ...(opts.overrides ?? {}),
+        ...(typeof opts.overrides === 'function' ? opts.overrides({ judge: judge.url, teacher: teacher.url }) : (opts.overrides ?? {})),
       },
     },
   );

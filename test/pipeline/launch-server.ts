@@ -10,11 +10,18 @@ const spec = JSON.parse(process.argv[2] ?? '{}') as {
   overrides: Record<string, unknown>;
   thread?: boolean;
   killOnTurnCompleted?: boolean;
+  /** Pause this long (ms) between a forget's steps, so a random kill lands inside each of them. */
+  forgetStepPauseMs?: number;
 };
 const config = parseConfig(spec.tree, { env: {}, overrides: spec.overrides });
 // `thread`: no parts from here, so scoring runs in its worker thread.
 // `killOnTurnCompleted`: die the moment a turn's line is written, to show what the client got by then.
-const hooks = spec.killOnTurnCompleted ? { onTurnCompleted: () => process.kill(process.pid, 'SIGKILL') } : undefined;
+// `forgetStepPauseMs`: widen the windows between a forget's steps (the forget kill test).
+const pause = spec.forgetStepPauseMs;
+const hooks = {
+  ...(spec.killOnTurnCompleted ? { onTurnCompleted: () => process.kill(process.pid, 'SIGKILL') } : {}),
+  ...(pause !== undefined ? { onForgetStep: () => new Promise<void>((r) => setTimeout(r, pause)) } : {}),
+};
 const server = await startServer(config, {
   log: pino({ level: 'silent' }),
   hooks,
