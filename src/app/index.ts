@@ -29,10 +29,12 @@ import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
 import { registerAdminRoutes, registerForgetRoutes } from './admin.ts';
 import { Forgetter, finishForgets, recordsAge, runFiles, startRetention, type ForgetStep } from './forget.ts';
 import { StorageMonitor } from './storage.ts';
+import { createLogger } from './log.ts';
 
 export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
 export { finishForgets, forgetOffline, runFiles, type ForgetReport } from './forget.ts';
 export { parseBefore } from './admin.ts';
+export { createLogger } from './log.ts';
 
 /** A running server and its parts. */
 export interface RunningServer {
@@ -138,7 +140,7 @@ async function createScoringStage(
 
 /** Starts the server on config.server.host:port; resolves once listening. */
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const log = opts.log ?? pino({ level: process.env.OPENCLAW_RL_LOG_LEVEL ?? 'info' }, pino.destination(2));
+  const log = opts.log ?? createLogger();
   log.info({ config: redact(config) }, 'openclaw-rl starting');
   const engineKind = trainingEngineKind(config, opts);
   // tinker.resume: never (the key of earlier versions) asks for the same as --fresh.

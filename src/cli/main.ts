@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
+import { redactSecrets } from '../privacy/index.ts';
 import { loadConfig, type Config } from '../config/index.ts';
 import { MODES } from '../methods/index.ts';
 // personas.ts, not sim/index.ts: the CLI must not load the pretraining code (and tfjs) at start-up.
@@ -30,7 +31,7 @@ async function run(fn: () => Promise<number | void>): Promise<void> {
     if (typeof code === 'number') process.exitCode = code;
   } catch (err) {
     const msg = err instanceof OpenClawError ? err.message : ((err as Error)?.stack ?? String(err));
-    process.stderr.write(`openclaw-rl: ${msg}\n`);
+    process.stderr.write(`openclaw-rl: ${redactSecrets(msg)}\n`);
     process.exitCode = exitCodeFor(err);
   }
 }

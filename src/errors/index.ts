@@ -2,6 +2,8 @@
 // actionable message. `toOpenAIError` and `exitCodeFor` are the only places that map them to
 // the outside world (HTTP bodies and CLI exit codes).
 
+import { redactSecrets } from '../privacy/index.ts';
+
 /** What went wrong, coarsely: decides the HTTP status, OpenAI error `type` and CLI exit code. */
 export type ErrorKind =
   | 'invalid_request'
@@ -80,16 +82,17 @@ export interface OpenAIErrorBody {
 
 /** Maps any thrown value to (status, OpenAI error body); unknown errors become a 500. */
 export function toOpenAIError(err: unknown): { status: number; body: OpenAIErrorBody } {
+  // A message may quote a request or an upstream's answer: a secret in it is not repeated.
   if (err instanceof OpenClawError) {
     return {
       status: err.status,
-      body: { error: { message: err.message, type: OPENAI_TYPE[err.kind], param: err.param, code: err.code } },
+      body: { error: { message: redactSecrets(err.message), type: OPENAI_TYPE[err.kind], param: err.param, code: err.code } },
     };
   }
   const message = err instanceof Error ? err.message : String(err);
   return {
     status: 500,
-    body: { error: { message: `internal error: ${message}`, type: 'server_error', param: null, code: null } },
+    body: { error: { message: `internal error: ${redactSecrets(message)}`, type: 'server_error', param: null, code: null } },
   };
 }
 

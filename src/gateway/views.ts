@@ -1,9 +1,11 @@
 // What `GET /sessions/:id` and `POST /session` show: a bounded, in-memory summary of each
 // session's turns (newest sessions, and the newest turns of each, kept: an agent's session can
 // run for days), updated as turns complete, get their next state, and (from the scoring stage)
-// their judgement. Every turn stays in records/turns.jsonl.
+// their judgement. Every turn stays in records/turns.jsonl. Detected secrets show as
+// `[SECRET:type]`: these views are served (GET /sessions/:id, the dashboard), the journal is the data.
 import type { Turn } from '../sessions/index.ts';
 import { contentText } from '../sessions/index.ts';
+import { redactSecrets } from '../privacy/index.ts';
 
 /** Judgement of a turn as shown to users (filled by the scoring stage). */
 export interface TurnJudgement {
@@ -64,7 +66,7 @@ export class SessionViews {
       completed_at: new Date(turn.completedAt!).toISOString(),
       policy_version: r.policyVersion,
       finish_reason: r.finishReason,
-      response: contentText(r.message.content),
+      response: redactSecrets(contentText(r.message.content)),
       tool_calls: Array.isArray(r.message.tool_calls) ? r.message.tool_calls.length : 0,
       next_state: 'pending',
       token_warnings: r.tokenWarnings && r.tokenWarnings.length > 0 ? r.tokenWarnings : undefined,
@@ -84,14 +86,14 @@ export class SessionViews {
   turnFinalized(turn: Turn): void {
     const t = this.session(turn.sessionId, false)?.get(turn.turnId!);
     if (!t) return;
-    t.next_state = turn.nextState ? { role: turn.nextState.role, content: turn.nextState.content } : null;
+    t.next_state = turn.nextState ? { role: turn.nextState.role, content: redactSecrets(turn.nextState.content) } : null;
     if (!turn.nextState) t.next_state_reason = turn.noNextStateReason;
   }
 
   /** Attaches (or replaces) the judgement of a turn. */
   judge(sessionId: string, turnId: number, judgement: TurnJudgement): void {
     const t = this.session(sessionId, false)?.get(turnId);
-    if (t) t.judgement = judgement;
+    if (t) t.judgement = judgement.hint === null ? judgement : { ...judgement, hint: redactSecrets(judgement.hint) };
   }
 
   /** Known session ids, least recently active first. */

@@ -20,6 +20,23 @@ export function hasSecret(text: string): boolean {
   return secretSpans(text).length > 0;
 }
 
+/**
+ * `text` with every detected secret replaced by `[SECRET:type]` (personal data kept): what error
+ * messages, session views and the dashboard show. Cheap (the secret rows only).
+ */
+export function redactSecrets(text: string): string {
+  const spans = secretSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans.sort((x, y) => x.start - y.start)) {
+    if (s.start < at) continue; // overlapping rows: the first wins
+    out += `${text.slice(at, s.start)}[SECRET:${s.type}]`;
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
 /** True when `text` holds personal data (e-mail, phone, card, IBAN, government id, public IP): privacy.mode strict. */
 export function hasPersonalData(text: string): boolean {
   return personalSpans(text).length > 0;

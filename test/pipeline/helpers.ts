@@ -1,7 +1,7 @@
 // Shared set-up of the pipeline's end-to-end tests: the real server (startServer) on loopback
 // with a scripted policy, a scripted judge model (answers per request), a scripted SGLang teacher
 // and a recording prompt renderer; plus a driver for multi-turn sessions through the gateway.
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { parseConfig } from '../../src/config/index.ts';
 import { startServer, type RunningServer } from '../../src/app/index.ts';
 import type { ChatMessage } from '../../src/engines/types.ts';
@@ -48,6 +48,8 @@ export async function startScoring(opts: {
   apiKey?: string;
   /** Reuse this output folder (a restart of an earlier harness's run). */
   outDir?: string;
+  /** The server's logger (default: silent). */
+  log?: Logger;
 }): Promise<ScoringHarness> {
   const policy = await new ScriptedUpstream().start();
   const judge = await new ScriptedUpstream().start();
@@ -88,7 +90,7 @@ export async function startScoring(opts: {
   );
   const rendered: ChatMessage[][] = [];
   const server = await startServer(config, {
-    log: pino({ level: 'silent' }),
+    log: opts.log ?? pino({ level: 'silent' }),
     apiKey: opts.apiKey,
     scoring: opts.thread
       ? undefined

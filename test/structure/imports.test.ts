@@ -26,10 +26,13 @@ import {
  * peers and do not import each other. Keep docs/design.md §3 in step.
  */
 const LAYERS: LayerTable = [
+  {
+    folders: ['privacy'],
+    why: 'secret and personal-data detection and redaction (pure text, no I/O): error messages are scrubbed with it',
+  },
   { folders: ['errors'], why: 'the one error type and its HTTP/CLI mapping' },
   { folders: ['util', 'rl'], why: 'small helpers and threads; the pure RL math (no I/O)' },
   { folders: ['config'], why: 'the validated config (reads rl defaults: clip ratios, modes)' },
-  { folders: ['privacy'], why: 'secret and personal-data detection and redaction (pure text, no I/O)' },
   { folders: ['http'], why: 'one core for outgoing HTTP: base URLs, pools, the retry loop, status → error' },
   { folders: ['engines'], why: 'policy engines; engines/types.ts is the chat and engine vocabulary every layer above uses' },
   { folders: ['tokenize', 'samples', 'sessions'], why: 'HF tokenizer and alignment; the sample store; session tracking' },
