@@ -15,9 +15,11 @@
 //     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
 // `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier and
 // the hint-span ranker;
+// `--redact` has the judge read every reply as a remote judge does under privacy.mode redact;
 // `--loso` leaves one author group out at a time (train both models on the others, score it):
 // the honest proxy for a set nobody here has read.
 import { loadConfig } from '../src/config/index.ts';
+import { Redactor } from '../src/privacy/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import {
   channelJudgeCall,
@@ -73,6 +75,21 @@ const hintModel = rulesOnly ? null : loadHintModel();
 // `--sets dev,heldout` scores only those sets (while tuning, the sealed set is not run at all).
 const setsAt = args.indexOf('--sets');
 const onlySets = setsAt >= 0 ? new Set((args[setsAt + 1] ?? '').split(',')) : null;
+// `--redact`: the judge reads each reply as a remote judge would under privacy.mode redact
+// (secrets and personal data as placeholders), and its hint gets the values back, as the teacher does.
+const redacting = args.includes('--redact');
+let redactedItems = 0;
+
+/** The judge's verdict on `item`, read redacted under `--redact`. */
+async function judgeAs(item: JudgeSetItem, judge: (item: JudgeSetItem) => Judgement | Promise<Judgement>): Promise<Judgement> {
+  if (!redacting) return judge(item);
+  const r = new Redactor();
+  const text = r.redact(item.text);
+  const context = item.context === undefined ? undefined : r.redact(item.context);
+  if (text !== item.text || context !== item.context) redactedItems++;
+  const got = await judge({ ...item, text, context });
+  return { ...got, hint: got.hint === null ? null : r.restore(got.hint) };
+}
 
 // A model judge sees the reply after a generic exchange: the set labels the reply alone.
 const CONTEXT = { prompt: 'Please help me with my request.', answer: 'Here is my answer to your request.' };
@@ -107,7 +124,7 @@ async function main(): Promise<void> {
   }
   if (loso) return leaveOneGroupOut();
   const mode = rulesOnly ? 'offline, rules only (no classifier)' : 'offline (judge.provider: rules)';
-  console.log(`judge: ${call === null ? mode : `model from ${configPath}`}`);
+  console.log(`judge: ${call === null ? mode : `model from ${configPath}`}${redacting ? ', reading replies redacted (--redact)' : ''}`);
   const all: Array<{ item: JudgeSetItem; got: Judgement }> = [];
   const timed: JudgeSetItem[] = [];
   let offlineMs = 0;
@@ -122,7 +139,7 @@ async function main(): Promise<void> {
     if (call === null) {
       for (const item of items) {
         const t0 = performance.now();
-        const got = offlineJudge(item, model, hintModel);
+        const got = await judgeAs(item, (it) => offlineJudge(it, model, hintModel));
         offlineMs += performance.now() - t0;
         results.push({ item, got });
       }
@@ -131,7 +148,7 @@ async function main(): Promise<void> {
       // A few replies at a time, so a remote judge model is not asked 600 times in a row.
       for (let i = 0; i < items.length; i += MODEL_CONCURRENCY) {
         const batch = items.slice(i, i + MODEL_CONCURRENCY);
-        const judged = await Promise.all(batch.map((item) => modelJudge(call!, item)));
+        const judged = await Promise.all(batch.map((item) => judgeAs(item, (it) => modelJudge(call!, it))));
         batch.forEach((item, k) => results.push({ item, got: judged[k] }));
       }
     }
@@ -141,6 +158,7 @@ async function main(): Promise<void> {
     printGroups(set, results);
   }
   if (all.length > 0) print('all development sets', all);
+  if (redacting) console.log(`replies changed by redaction: ${redactedItems} of ${all.length}`);
   if (call === null && timed.length > 0) {
     // Time again now that the model is loaded and the code is warm (the first reply pays wink's
     // ~70 ms start): CPU time, the median of 5 passes over the set, as the machine may be busy.
