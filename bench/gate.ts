@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { BASE_CHECKPOINT, startServer } from '../src/app/index.ts';
 import { makeSample } from '../test/support/sample-fixtures.ts';
-import { holdoutValue, judgeCandidate } from '../src/trainer/gate.ts';
+import { holdoutLogprobs, judgeCandidate } from '../src/trainer/gate.ts';
 import { tempDir } from '../test/support/temp.ts';
 import { embeddedTrainConfig } from '../test/support/train-sessions.ts';
 import { PROMPTS, latencyDuring, latencyReport } from './serving-latency.ts';
@@ -55,7 +55,7 @@ const { idle, during } = await latencyDuring(server.url, { rounds: CHECKS, chats
   const t0 = performance.now();
   const held = server.store.holdoutSamples(N);
   const scoreTrained = engine.scoreTrained!.bind(engine);
-  judgeCandidate(config, await holdoutValue(config, held, scoreTrained), await holdoutValue(config, held, scoreTrained));
+  judgeCandidate(config, held, await holdoutLogprobs(config, held, scoreTrained), await holdoutLogprobs(config, held, scoreTrained));
   checkMs.push(performance.now() - t0);
 });
 await server.close();

@@ -278,8 +278,17 @@ export const EvaluationSchema = z
          * `auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise.
          */
         metric: z.enum(['auto', 'holdout_reward_logprob', 'holdout_teacher_gap']).default('auto'),
-        /** How much worse than the serving version (in the metric's units) still serves. */
+        /**
+         * How much worse than the serving version still serves, per token, judged by a one-sided
+         * 97.5% bound over the held-out samples (rl/paired.ts): liked answers' mean log-prob may
+         * fall by this much (reward metric), the teacher gap widen by this much (teacher gap).
+         */
         max_drop: z.number().min(0).default(0),
+        /**
+         * The largest mean log-prob fall per token of all held-out answers, liked or not, that is
+         * still learning and not a collapse (same bound).
+         */
+        max_shift: z.number().positive().default(0.5),
         /** Fewer held-out samples than this: the gate passes the version and says why. */
         min_samples: positiveInt.default(8),
         /** `hold`: keep training from the refused weights; `rollback`: from the serving version's checkpoint. */

@@ -8,7 +8,8 @@
 //                  ppo.ts (clipped surrogate), kl.ts (low_var_kl) and reduce.ts (the sample mean)
 //   stats.ts       batch statistics the trainer logs
 //   fold.ts        the sample mean folded into the advantages, for servers that sum the loss (Tinker)
-//   holdout.ts     the gate's teacher-forced held-out metrics; replay.ts the replay evaluation's sampled ones
+//   holdout.ts     the gate's teacher-forced held-out metrics; paired.ts its paired decision with
+//                  confidence bounds; replay.ts the replay evaluation's sampled ones
 // The embedded engine's tensor loss imports the constants below and is checked against
 // ppoBatchLoss by src/engines/embedded/train-parity.test.ts.
 
@@ -27,6 +28,8 @@ export { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH, LOG_RATIO_BOUND, ppoTokenL
 export { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
 export { batchStats, type BatchStats, type StatsSample } from './stats.ts';
 export { foldAdvantages } from './fold.ts';
+export { Z_975, tQuantile975 } from './t-quantile.ts';
+export { compareLikelihood, compareTeacherGap, shiftEstimate, type PairedScore, type PairedVerdict, type ShiftEstimate } from './paired.ts';
 export {
   HOLDOUT_METRICS,
   holdoutDrop,

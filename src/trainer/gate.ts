@@ -1,10 +1,19 @@
 // The held-out set and the regression gate (docs/evaluation.md). In: the store's held-out samples
 // (turns reserved by a hash of session and turn, never trained), scores of them under the serving
-// and the trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — the candidate's metric next
-// to the serving version's on the same samples, and whether the candidate may serve.
+// and the trained-but-unpublished weights, `evaluation.gate`. Out: a verdict — whether the candidate may
+// serve, from the per-sample paired changes and their confidence bounds (rl/paired.ts), with both
+// versions' metric values for the step line.
 import type { Config } from '../config/index.ts';
 import { modeSpec } from '../methods/index.ts';
-import { holdoutDrop, holdoutMetric, holdoutPoint, type HoldoutMetric, type HoldoutScore, type HoldoutValue } from '../rl/index.ts';
+import {
+  compareLikelihood,
+  compareTeacherGap,
+  holdoutMetric,
+  holdoutPoint,
+  type HoldoutMetric,
+  type HoldoutValue,
+  type PairedScore,
+} from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { turnKey } from '../util/turn-key.ts';
 import { teacherLogprobTemperature } from '../scoring/index.ts';
@@ -43,11 +52,13 @@ export function gateMetric(config: Config): HoldoutMetric {
 export interface GateVerdict {
   pass: boolean;
   metric: HoldoutMetric;
-  /** The serving version's value, and the candidate's, on the same held-out samples. */
+  /** The serving version's metric value, and the candidate's, on the same held-out samples (for the step line). */
   baseline: number | undefined;
   candidate: number | undefined;
-  /** candidate worse than baseline by this much (positive = worse). */
+  /** The mean paired change the decision read, as "worse by" (positive = worse), in the metric's units per token. */
   drop: number;
+  /** The one-sided 97.5% bound on that change, toward "better" (the decision refuses when even it is past the limit). */
+  bound: number | undefined;
   samples: number;
   reason: string;
 }
@@ -55,48 +66,73 @@ export interface GateVerdict {
 /** Log-probs of an answer under some weights (the serving ones, or the trained ones). */
 type Score = (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>;
 
-async function scoreAll(samples: StoredSample[], score: Score, temperature: number): Promise<HoldoutScore[]> {
-  const out: HoldoutScore[] = [];
-  for (const s of samples) {
-    const r = await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature });
-    out.push({ reward: s.reward, teacherLogprobs: s.teacherLogprobs, logprobs: r.logprobs });
-  }
+/** The temperature the gate scores at: the teacher's for the teacher gap (it compares with the teacher's log-probs), the rollout's otherwise. */
+function gateTemperature(config: Config): number {
+  return gateMetric(config) === 'holdout_teacher_gap' ? teacherLogprobTemperature(config) : config.rollout.temperature;
+}
+
+/** Each held-out answer's log-probs under `score`'s weights (the serving or the trained ones), teacher-forced. */
+export async function holdoutLogprobs(config: Config, held: StoredSample[], score: Score): Promise<number[][]> {
+  const temperature = gateTemperature(config);
+  const out: number[][] = [];
+  for (const s of held) out.push((await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature })).logprobs);
   return out;
 }
 
-/** The gate's metric on held-out samples, scored by `score` (the serving or the trained weights). */
-export async function holdoutValue(config: Config, held: StoredSample[], score: Score): Promise<HoldoutValue> {
-  const metric = gateMetric(config);
-  // The teacher gap compares with the teacher's log-probs: score at the temperature they come at.
-  const temperature = metric === 'holdout_teacher_gap' ? teacherLogprobTemperature(config) : config.rollout.temperature;
-  return holdoutMetric(metric, await scoreAll(held, score, temperature));
+/** The gate's metric of held-out samples from their log-probs under one version. */
+export function holdoutValueOf(config: Config, held: StoredSample[], logprobs: number[][]): HoldoutValue {
+  return holdoutMetric(
+    gateMetric(config),
+    held.map((s, i) => ({ reward: s.reward, teacherLogprobs: s.teacherLogprobs, logprobs: logprobs[i] })),
+  );
 }
 
-/** The verdict on a candidate against the serving version's value on the same held-out samples. */
-export function judgeCandidate(config: Config, base: HoldoutValue, cand: HoldoutValue | undefined): GateVerdict {
+/**
+ * The verdict on a candidate: its log-probs of the held-out answers against the serving
+ * version's, sample by sample (rl/paired.ts). Fewer usable samples than min_samples: served, and
+ * the reason says so.
+ */
+export function judgeCandidate(config: Config, held: StoredSample[], serving: number[][], candidate: number[][] | undefined): GateVerdict {
   const gate = config.evaluation.gate!;
   const metric = gateMetric(config);
-  if (cand === undefined || base.value === undefined || cand.value === undefined || base.samples < gate.min_samples) {
+  const base = holdoutValueOf(config, held, serving);
+  if (candidate === undefined || base.value === undefined || base.samples < gate.min_samples) {
     return {
       pass: true,
       metric,
       baseline: base.value,
       candidate: undefined,
       drop: 0,
+      bound: undefined,
       samples: base.samples,
       reason: `${base.samples} usable held-out samples, fewer than evaluation.gate.min_samples ${gate.min_samples}: served unchecked`,
     };
   }
-  const drop = holdoutDrop(metric, base.value, cand.value);
-  const pass = drop <= gate.max_drop;
-  const values = `${cand.value.toFixed(4)} vs serving ${base.value.toFixed(4)} on ${cand.samples} held-out samples`;
+  const cand = holdoutValueOf(config, held, candidate);
+  const paired: PairedScore[] = held.map((s, i) => ({
+    reward: s.reward,
+    serving: serving[i],
+    candidate: candidate[i],
+    teacher: s.teacherLogprobs,
+  }));
+  const v =
+    metric === 'holdout_teacher_gap'
+      ? compareTeacherGap(paired, gate.max_drop, gate.max_shift)
+      : compareLikelihood(paired, gate.max_drop, gate.max_shift);
+  // The estimate that decided (or would have): as "worse by", with its bound toward better.
+  const decisive = metric === 'holdout_teacher_gap' ? v.gap : (v.liked ?? v.all);
+  const worse =
+    metric === 'holdout_teacher_gap'
+      ? decisive && { drop: decisive.mean, bound: decisive.low }
+      : decisive && { drop: -decisive.mean, bound: -decisive.high };
   return {
-    pass,
+    pass: v.pass,
     metric,
     baseline: base.value,
     candidate: cand.value,
-    drop,
+    drop: worse?.drop ?? 0,
+    bound: worse?.bound,
     samples: cand.samples,
-    reason: pass ? `${metric} ${values}` : `${metric} worse by ${drop.toFixed(4)} (> evaluation.gate.max_drop ${gate.max_drop}): ${values}`,
+    reason: v.reason,
   };
 }

@@ -14,9 +14,8 @@ import type { LeaseOrder, SampleStore, StoredSample } from '../samples/index.ts'
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
-import { HoldoutReserver, holdoutValue, judgeCandidate, type GateVerdict } from './gate.ts';
+import { HoldoutReserver, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
-import type { HoldoutValue } from '../rl/index.ts';
 import {
   evaluationStepMetrics,
   servingModel,
@@ -327,10 +326,10 @@ export class Trainer {
         versionAtLease,
       );
       const held = train.length > 0 && gated ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
-      let baseline: HoldoutValue | undefined;
+      let baseline: number[][] | undefined;
       if (held !== undefined) {
         const scoreTrained = engine.scoreTrained!.bind(engine);
-        baseline = await holdoutValue(config, held, this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
+        baseline = await holdoutLogprobs(config, held, this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
       }
       // Replay evaluation: the serving version once (the first version a run trains from), then each
       // new one — staged on the training thread where the engine can, else after it is published.
@@ -341,9 +340,9 @@ export class Trainer {
       updated = engineMetrics !== undefined;
       let verdict: GateVerdict | undefined;
       if (held !== undefined && baseline !== undefined) {
-        const enough = baseline.samples >= config.evaluation.gate!.min_samples;
-        const candidate = enough ? await holdoutValue(config, held, engine.scoreTrained!.bind(engine)) : undefined;
-        verdict = judgeCandidate(config, baseline, candidate);
+        const enough = held.length >= config.evaluation.gate!.min_samples;
+        const candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
+        verdict = judgeCandidate(config, held, baseline, candidate);
       }
       const refused = verdict !== undefined && !verdict.pass;
       let evaluation: VersionEvaluationResult | undefined;
@@ -407,6 +406,7 @@ export class Trainer {
           ? {
               gate_passed: verdict.pass ? 1 : 0,
               gate_drop: verdict.drop,
+              ...(verdict.bound !== undefined ? { gate_bound: verdict.bound } : {}),
               gate_samples: verdict.samples,
               ...(verdict.candidate !== undefined ? { gate_candidate: verdict.candidate } : {}),
               ...(verdict.baseline !== undefined ? { gate_baseline: verdict.baseline } : {}),

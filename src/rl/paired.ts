@@ -1,0 +1,116 @@
+// The regression gate's paired comparison (docs/evaluation.md "The regression gate"). Each held-out
+// answer is scored by the serving weights and by the candidate's, teacher-forced, so every sample
+// gives one paired change. For the reward metric it is the change of the answer's mean log-prob:
+//   d_i = (1/T) Σ_t log π_cand(a_t | s) − (1/T) Σ_t log π_serv(a_t | s)
+// and for the teacher gap the change of its mean |teacher − policy| log-prob gap. A point
+// comparison of two means refuses healthy noise and passes real damage alike; here a version is
+// refused only when a one-sided 97.5% Student-t bound on the mean change says it is worse:
+//   liked answers (reward > 0) less likely by more than max_drop:   mean + t·s/√n < −max_drop
+//   any held-out answer less likely by more than max_shift (collapse): mean + t·s/√n < −max_shift
+//   (teacher gap) the gap wider by more than max_drop:               mean − t·s/√n >  max_drop
+// Disliked answers may become less likely (that is the point of training on them) as long as
+// neither bound trips: a collapse makes every answer unlikely, which the second rule catches even
+// when nothing was liked, and which Σ reward · log-prob alone would score as progress.
+import { tQuantile975 } from './t-quantile.ts';
+
+/** One held-out answer scored by both versions (and the hinted teacher's log-probs, if any). */
+export interface PairedScore {
+  reward: number;
+  serving: readonly number[];
+  candidate: readonly number[];
+  teacher?: readonly number[] | null;
+}
+
+/** The mean paired change of a group of samples and its one-sided 97.5% bounds. */
+export interface ShiftEstimate {
+  n: number;
+  mean: number;
+  /** mean − t·s/√n and mean + t·s/√n (equal to the mean when n < 2: no bound from one sample). */
+  low: number;
+  high: number;
+}
+
+/** The gate's decision from paired scores. */
+export interface PairedVerdict {
+  pass: boolean;
+  /** The estimates the decision read, by group. */
+  liked: ShiftEstimate | null;
+  all: ShiftEstimate | null;
+  gap: ShiftEstimate | null;
+  reason: string;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** The mean of `values` with its one-sided 97.5% bounds (null for no values). */
+export function shiftEstimate(values: readonly number[]): ShiftEstimate | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const m = mean(values);
+  if (n < 2) return { n, mean: m, low: m, high: m };
+  const sd = Math.sqrt(values.reduce((a, v) => a + (v - m) ** 2, 0) / (n - 1));
+  const half = (tQuantile975(n - 1) * sd) / Math.sqrt(n);
+  return { n, mean: m, low: m - half, high: m + half };
+}
+
+const usable = (s: PairedScore) => s.serving.length > 0 && s.serving.length === s.candidate.length;
+const logprobShift = (s: PairedScore) => mean(s.candidate) - mean(s.serving);
+const fmt = (e: ShiftEstimate) => `${e.mean.toFixed(4)} (bound ${e.high.toFixed(4)}, n=${e.n})`;
+
+/**
+ * The reward metric's decision: refuse when liked answers became less likely by more than
+ * `maxDrop`, or any answer by more than `maxShift`, each with 97.5% confidence (see the header).
+ */
+export function compareLikelihood(scores: readonly PairedScore[], maxDrop: number, maxShift: number): PairedVerdict {
+  const used = scores.filter(usable);
+  const liked = shiftEstimate(used.filter((s) => s.reward > 0).map(logprobShift));
+  const all = shiftEstimate(used.map(logprobShift));
+  const base = { liked, all, gap: null };
+  if (liked !== null && liked.n >= 2 && liked.high < -maxDrop) {
+    return {
+      ...base,
+      pass: false,
+      reason: `liked held-out answers became less likely: mean log-prob change ${fmt(liked)} < −max_drop ${maxDrop}`,
+    };
+  }
+  if (all !== null && all.n >= 2 && all.high < -maxShift) {
+    return {
+      ...base,
+      pass: false,
+      reason: `every held-out answer became much less likely (a collapse): mean log-prob change ${fmt(all)} < −max_shift ${maxShift}`,
+    };
+  }
+  const said = [liked !== null ? `liked ${fmt(liked)}` : 'no liked answers', all !== null ? `all ${fmt(all)}` : 'none usable'];
+  return { ...base, pass: true, reason: `mean log-prob change per token: ${said.join('; ')}` };
+}
+
+/** The teacher-gap metric's decision: refuse when the gap to the teacher widened by more than `maxDrop` with 97.5% confidence. */
+export function compareTeacherGap(scores: readonly PairedScore[], maxDrop: number, maxShift: number): PairedVerdict {
+  const used = scores.filter((s) => usable(s) && s.teacher != null && s.teacher.length === s.serving.length);
+  const gapOf = (lp: readonly number[], teacher: readonly number[]) => mean(lp.map((v, t) => Math.abs(teacher[t] - v)));
+  const gap = shiftEstimate(used.map((s) => gapOf(s.candidate, s.teacher!) - gapOf(s.serving, s.teacher!)));
+  const all = shiftEstimate(scores.filter(usable).map(logprobShift));
+  const base = { liked: null, all, gap };
+  if (gap !== null && gap.n >= 2 && gap.low > maxDrop) {
+    return {
+      ...base,
+      pass: false,
+      reason: `the gap to the hinted teacher widened: mean change ${gap.mean.toFixed(4)} (bound ${gap.low.toFixed(4)}, n=${gap.n}) > max_drop ${maxDrop}`,
+    };
+  }
+  if (all !== null && all.n >= 2 && all.high < -maxShift) {
+    return {
+      ...base,
+      pass: false,
+      reason: `every held-out answer became much less likely (a collapse): mean log-prob change ${fmt(all)} < −max_shift ${maxShift}`,
+    };
+  }
+  return {
+    ...base,
+    pass: true,
+    reason:
+      gap !== null
+        ? `teacher gap change ${gap.mean.toFixed(4)} (bound ${gap.low.toFixed(4)}, n=${gap.n})`
+        : 'no held-out answer with teacher scores',
+  };
+}
