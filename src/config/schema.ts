@@ -283,12 +283,12 @@ export const EvaluationSchema = z
          * 97.5% bound over the held-out samples (rl/paired.ts): liked answers' mean log-prob may
          * fall by this much (reward metric), the teacher gap widen by this much (teacher gap).
          */
-        max_drop: z.number().min(0).default(0),
+        max_drop: z.number().min(0).default(0.5),
         /**
-         * The largest mean log-prob fall per token of all held-out answers, liked or not, that is
-         * still learning and not a collapse (same bound).
+         * The largest mean log-prob fall per token of all held-out answers, liked or not (and of
+         * the batch just trained), that is still learning and not a collapse (same bound).
          */
-        max_shift: z.number().positive().default(0.5),
+        max_shift: z.number().positive().default(2),
         /** Fewer held-out samples than this: the gate passes the version and says why. */
         min_samples: positiveInt.default(8),
         /** `hold`: keep training from the refused weights; `rollback`: from the serving version's checkpoint. */

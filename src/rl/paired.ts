@@ -77,7 +77,7 @@ export function compareLikelihood(scores: readonly PairedScore[], maxDrop: numbe
     return {
       ...base,
       pass: false,
-      reason: `every held-out answer became much less likely (a collapse): mean log-prob change ${fmt(all)} < −max_shift ${maxShift}`,
+      reason: `every answer scored became much less likely (a collapse): mean log-prob change ${fmt(all)} < −max_shift ${maxShift}`,
     };
   }
   const said = [liked !== null ? `liked ${fmt(liked)}` : 'no liked answers', all !== null ? `all ${fmt(all)}` : 'none usable'];
@@ -102,7 +102,7 @@ export function compareTeacherGap(scores: readonly PairedScore[], maxDrop: numbe
     return {
       ...base,
       pass: false,
-      reason: `every held-out answer became much less likely (a collapse): mean log-prob change ${fmt(all)} < −max_shift ${maxShift}`,
+      reason: `every answer scored became much less likely (a collapse): mean log-prob change ${fmt(all)} < −max_shift ${maxShift}`,
     };
   }
   return {

@@ -136,3 +136,33 @@ export function judgeCandidate(config: Config, held: StoredSample[], serving: nu
     reason: v.reason,
   };
 }
+
+/**
+ * The collapse check on the batch just trained, which runs whatever the held-out count (the gate
+ * is otherwise open until min_samples answers are held out, and a wrong learning rate breaks a model
+ * in its first step): the trained weights score the batch's answers, against the log-probs they
+ * were sampled with. Training moves liked answers up and disliked ones down within PPO's clip; a
+ * broken update makes all of them much less likely (max_shift). Returns a refusal, or undefined.
+ */
+export async function batchCollapse(config: Config, batch: StoredSample[], score: Score): Promise<GateVerdict | undefined> {
+  const gate = config.evaluation.gate!;
+  const temperature = config.rollout.temperature;
+  const paired: PairedScore[] = [];
+  for (const s of batch) {
+    if (s.rolloutLogprobs.length !== s.responseIds.length) continue;
+    const r = await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature });
+    paired.push({ reward: s.reward, serving: s.rolloutLogprobs, candidate: r.logprobs });
+  }
+  const v = compareLikelihood(paired, Number.POSITIVE_INFINITY, gate.max_shift);
+  if (v.pass || v.all === null) return undefined;
+  return {
+    pass: false,
+    metric: gateMetric(config),
+    baseline: undefined,
+    candidate: undefined,
+    drop: -v.all.mean,
+    bound: -v.all.high,
+    samples: v.all.n,
+    reason: `on the batch just trained: ${v.reason}`,
+  };
+}

@@ -14,7 +14,7 @@ import type { LeaseOrder, SampleStore, StoredSample } from '../samples/index.ts'
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
-import { HoldoutReserver, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
+import { HoldoutReserver, batchCollapse, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
 import {
   evaluationStepMetrics,
@@ -343,6 +343,8 @@ export class Trainer {
         const enough = held.length >= config.evaluation.gate!.min_samples;
         const candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
         verdict = judgeCandidate(config, held, baseline, candidate);
+        // A collapse is refused whatever the held-out answers say, and with none held out yet.
+        if (verdict.pass && updated) verdict = (await batchCollapse(config, lease.samples, engine.scoreTrained!.bind(engine))) ?? verdict;
       }
       const refused = verdict !== undefined && !verdict.pass;
       let evaluation: VersionEvaluationResult | undefined;

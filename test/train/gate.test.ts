@@ -11,12 +11,13 @@ import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
 import { LIKED, chat, embeddedTrainConfig, feedLikedAnswer, invertAdvantages, metricsLines } from '../support/train-sessions.ts';
 
-async function run(checkpoint: string, maxDrop: number) {
+async function run(checkpoint: string, maxDrop: number, overrides: Record<string, unknown> = {}, invert = true) {
   const out = tempDir('ocrl-gate-');
   const config = embeddedTrainConfig(out, checkpoint, {
     'training.lr': 1e-2,
     'evaluation.holdout_fraction': 0.4,
     'evaluation.gate': { metric: 'holdout_reward_logprob', max_drop: maxDrop, min_samples: 2, on_fail: 'rollback' },
+    ...overrides,
   });
   const server = await startServer(config, {
     train: true,
@@ -25,7 +26,7 @@ async function run(checkpoint: string, maxDrop: number) {
   });
   // Deliberately inverted advantages: the answer users liked is pushed down.
   const engine = server.engine!;
-  invertAdvantages(engine);
+  if (invert) invertAdvantages(engine);
   const statuses: number[] = [];
   let probing = true;
   const probe = (async () => {
@@ -73,6 +74,24 @@ test('the regression gate refuses versions trained on inverted advantages; servi
     const lenient = await run(checkpoint, 1e9);
     assert.ok(lenient.version > 0, 'a passing version serves');
     assert.ok(lenient.metrics.some((m) => m.gate_passed === 1 && m.gate_candidate !== undefined));
+  } finally {
+    rmSync(checkpoint, { recursive: true, force: true });
+  }
+});
+
+test('a learning rate 1000x too high is refused by the collapse check on the trained batch, before any answer is held out', async () => {
+  const checkpoint = await tinyCheckpoint();
+  try {
+    // Nothing is held out (the hash picks no turn at this share): the held-out comparison cannot run.
+    const broken = await run(checkpoint, 0.5, { 'training.lr': 10, 'evaluation.holdout_fraction': 1e-9 }, false);
+    const refused = broken.metrics.filter((m) => m.event === 'gate_refused');
+    assert.ok(refused.length > 0, `the collapse was refused: ${JSON.stringify(broken.metrics)}`);
+    assert.ok(
+      refused.every((m) => /on the batch just trained: every answer scored became much less likely/.test(String(m.reason))),
+      JSON.stringify(refused),
+    );
+    assert.equal(broken.version, 0, 'the broken weights never served');
+    assert.ok(broken.statuses.every((s) => s === 200));
   } finally {
     rmSync(checkpoint, { recursive: true, force: true });
   }
