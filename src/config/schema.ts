@@ -279,9 +279,9 @@ export const EvaluationSchema = z
          */
         metric: z.enum(['auto', 'holdout_reward_logprob', 'holdout_teacher_gap']).default('auto'),
         /**
-         * How much worse than the serving version still serves, per token, judged by a one-sided
-         * 97.5% bound over the held-out samples (rl/paired.ts): liked answers' mean log-prob may
-         * fall by this much (reward metric), the teacher gap widen by this much (teacher gap).
+         * How much worse than the serving version still serves, in nats per token, judged by a
+         * one-sided 97.5% bound over the held-out samples (rl/paired.ts): liked answers' mean
+         * log-prob may fall by this much (reward metric), the teacher gap widen by this much.
          */
         max_drop: z.number().min(0).default(0.5),
         /**
