@@ -5,6 +5,11 @@
 //  2. chat latency while idle vs while gate checks run back to back (p50/p99 and their ratio,
 //     measured in the same run, interleaved, so machine noise hits both).
 // Target (docs/evaluation.md): serving p99 during an evaluation ≤ 2× idle.
+// `-- --faults`: the gate against faults and healthy training instead (bench/gate-faults.ts).
+if (process.argv.includes('--faults')) {
+  await import('./gate-faults.ts');
+  process.exit(0);
+}
 import pino from 'pino';
 import { BASE_CHECKPOINT, startServer } from '../src/app/index.ts';
 import { makeSample } from '../test/support/sample-fixtures.ts';

@@ -1,0 +1,66 @@
+// `npm run bench:gate -- --faults`: the regression gate against faults it must catch and healthy
+// training it must let through (issue 37), on the demo's learning loop: embedded policy and
+// teacher, rules judge, the no-markdown simulated user, openclaw-combine, 8 lockstep steps,
+// evaluation.holdout_fraction 0.25, `gate: {}` (the defaults) against no gate, same seeds.
+// Prints, per case and seed: versions served, refusals, the held-out rating of the version serving
+// at the end (the base's is step 0's), the last verdict, and wall time (gated vs not: what the gate
+// adds). Knobs: BENCH_CASES (healthy,lr-x30,lr-x100,lr-x1000), BENCH_SEEDS (1,2,3), BENCH_GATED
+// (1,0: with and without the gate), BENCH_STEPS (8).
+// Not yet here (issue 37): inverted advantages, shuffled token ids, one batch trained 20 times,
+// and the probes' garble rate.
+import { DEMO_TRAINING, learn } from '../src/demo/index.ts';
+
+const LR = DEMO_TRAINING['training.lr'] as number;
+const CASES: Record<string, Record<string, unknown>> = {
+  healthy: {},
+  'lr-x30': { 'training.lr': LR * 30 },
+  'lr-x100': { 'training.lr': LR * 100 },
+  'lr-x1000': { 'training.lr': LR * 1000 },
+};
+const list = (v: string | undefined, d: string) =>
+  (v ?? d)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const cases = list(process.env.BENCH_CASES, Object.keys(CASES).join(','));
+for (const c of cases)
+  if (CASES[c] === undefined) throw new Error(`BENCH_CASES: unknown case ${c}; known: ${Object.keys(CASES).join(', ')}`);
+const seeds = list(process.env.BENCH_SEEDS, '1,2,3').map(Number);
+const gatedRuns = list(process.env.BENCH_GATED, '1,0').map((g) => g === '1');
+const steps = Number(process.env.BENCH_STEPS ?? 8);
+
+console.log('case | seed | gate | served version | refusals | rating base → end | wall s | last verdict');
+for (const seed of seeds) {
+  for (const name of cases) {
+    for (const gated of gatedRuns) {
+      const t0 = performance.now();
+      const r = await learn({
+        mode: 'openclaw-combine',
+        persona: 'no-markdown',
+        steps,
+        seed,
+        evalSamples: 30,
+        lockstep: true,
+        concurrency: 2,
+        maxEpisodes: 400,
+        keepServing: true,
+        overrides: { 'evaluation.holdout_fraction': 0.25, ...(gated ? { 'evaluation.gate': {} } : {}), ...CASES[name] },
+      });
+      const trainer = r.server!.trainer!;
+      const end = r.ratings[Math.max(...Object.keys(r.ratings).map(Number))];
+      console.log(
+        [
+          name,
+          seed,
+          gated ? 'on' : 'off',
+          r.server!.channel.version(),
+          gated ? trainer.gateRefusals : '-',
+          `${r.ratings[0].toFixed(2)} → ${end.toFixed(2)}`,
+          ((performance.now() - t0) / 1000).toFixed(0),
+          gated ? (trainer.lastGate?.reason ?? '-') : '-',
+        ].join(' | '),
+      );
+      await r.server!.close();
+    }
+  }
+}
