@@ -3,12 +3,38 @@
 // teacher, rules judge, the no-markdown simulated user, openclaw-combine, 8 lockstep steps,
 // evaluation.holdout_fraction 0.25, `gate: {}` (the defaults) against no gate, same seeds.
 // Prints, per case and seed: versions served, refusals, the held-out rating of the version serving
-// at the end (the base's is step 0's), the last verdict, and wall time (gated vs not: what the gate
-// adds). Knobs: BENCH_CASES (healthy,lr-x30,lr-x100,lr-x1000), BENCH_SEEDS (1,2,3), BENCH_GATED
+// at the end (the base's is step 0's), the share of its answers to 20 held-out prompts that are not
+// answers (garbled or empty: the rating cannot see it), the last verdict, and wall time (gated vs
+// not: what the gate adds). Knobs: BENCH_CASES (healthy,lr-x30,lr-x100,lr-x1000), BENCH_SEEDS (1,2,3), BENCH_GATED
 // (1,0: with and without the gate), BENCH_STEPS (8).
-// Not yet here (issue 37): inverted advantages, shuffled token ids, one batch trained 20 times,
-// and the probes' garble rate.
+// Not yet here (issue 37): inverted advantages, shuffled token ids, one batch trained 20 times.
 import { DEMO_TRAINING, learn } from '../src/demo/index.ts';
+import { garbledReason } from '../src/evaluation/index.ts';
+import { HELD_OUT_TASKS } from '../src/sim/index.ts';
+
+/**
+ * The share of answers that are not answers (evaluation/garbled.ts, or empty) from the version
+ * serving at `url`, on `n` held-out prompts: the persona's rating cannot see it (a no-markdown
+ * user likes garbage without markdown).
+ */
+async function garbleRate(url: string, model: string, n: number): Promise<number> {
+  let bad = 0;
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model,
+        messages: [{ role: 'user', content: HELD_OUT_TASKS[i % HELD_OUT_TASKS.length].prompt }],
+        seed: i,
+        turn_type: 'side',
+      }),
+    });
+    const text = ((await res.json()) as { choices?: { message?: { content?: string } }[] }).choices?.[0]?.message?.content ?? '';
+    if (text.trim() === '' || garbledReason(text) !== null) bad++;
+  }
+  return bad / n;
+}
 
 const LR = DEMO_TRAINING['training.lr'] as number;
 const CASES: Record<string, Record<string, unknown>> = {
@@ -29,7 +55,7 @@ const seeds = list(process.env.BENCH_SEEDS, '1,2,3').map(Number);
 const gatedRuns = list(process.env.BENCH_GATED, '1,0').map((g) => g === '1');
 const steps = Number(process.env.BENCH_STEPS ?? 8);
 
-console.log('case | seed | gate | served version | refusals | rating base → end | wall s | last verdict');
+console.log('case | seed | gate | served version | refusals | rating base → end | garbled answers at the end | wall s | last verdict');
 for (const seed of seeds) {
   for (const name of cases) {
     for (const gated of gatedRuns) {
@@ -48,6 +74,8 @@ for (const seed of seeds) {
       });
       const trainer = r.server!.trainer!;
       const end = r.ratings[Math.max(...Object.keys(r.ratings).map(Number))];
+      const models = (await (await fetch(`${r.server!.url}/v1/models`)).json()) as { data: { id: string }[] };
+      const garbled = await garbleRate(r.server!.url, models.data[0].id, 20);
       console.log(
         [
           name,
@@ -56,6 +84,7 @@ for (const seed of seeds) {
           r.server!.channel.version(),
           gated ? trainer.gateRefusals : '-',
           `${r.ratings[0].toFixed(2)} → ${end.toFixed(2)}`,
+          `${(garbled * 100).toFixed(0)}%`,
           ((performance.now() - t0) / 1000).toFixed(0),
           gated ? (trainer.lastGate?.reason ?? '-') : '-',
         ].join(' | '),
