@@ -10,8 +10,8 @@ import type { DashboardSource, DashboardStatus, Page, PageRequest, SessionListIt
 export interface SessionViewsLike {
   /** Known session ids, oldest first (the dashboard lists them newest first). */
   sessionIds(): string[];
-  /** A session's turns in turn order, or undefined if unknown. */
-  turns(sessionId: string): TurnSummary[] | undefined;
+  /** A session's turns in turn order, or undefined if unknown (`texts: false`: only counts and times are read). */
+  turns(sessionId: string, texts?: boolean): TurnSummary[] | undefined;
 }
 
 /** The store calls the status needs (SampleStore has both). */
@@ -60,7 +60,7 @@ export function sessionsPage(views: SessionViewsLike, page: PageRequest): Page<S
   const ids = views.sessionIds();
   const newestFirst: string[] = [];
   for (let i = ids.length - 1 - page.offset; i >= 0 && newestFirst.length < page.limit; i--) newestFirst.push(ids[i]);
-  return { total: ids.length, items: newestFirst.map((id) => summarizeSession(id, views.turns(id) ?? [])) };
+  return { total: ids.length, items: newestFirst.map((id) => summarizeSession(id, views.turns(id, false) ?? [])) };
 }
 
 /** One page of a session's turns, or undefined for an unknown session. */

@@ -33,6 +33,19 @@ export interface TurnSummary {
   judgement?: TurnJudgement;
 }
 
+/** A turn summary as served: detected secrets in its texts as `[SECRET:type]`. */
+function shown(t: TurnSummary): TurnSummary {
+  const ns = t.next_state;
+  return {
+    ...t,
+    response: redactSecrets(t.response),
+    next_state: ns !== null && ns !== 'pending' ? { ...ns, content: redactSecrets(ns.content) } : ns,
+    ...(t.judgement !== undefined && t.judgement.hint !== null
+      ? { judgement: { ...t.judgement, hint: redactSecrets(t.judgement.hint) } }
+      : {}),
+  };
+}
+
 /** Keeps turn summaries for the most recent `maxSessions` sessions, the newest `maxTurns` turns of each. */
 export class SessionViews {
   private readonly sessions = new Map<string, Map<number, TurnSummary>>();
@@ -66,7 +79,7 @@ export class SessionViews {
       completed_at: new Date(turn.completedAt!).toISOString(),
       policy_version: r.policyVersion,
       finish_reason: r.finishReason,
-      response: redactSecrets(contentText(r.message.content)),
+      response: contentText(r.message.content),
       tool_calls: Array.isArray(r.message.tool_calls) ? r.message.tool_calls.length : 0,
       next_state: 'pending',
       token_warnings: r.tokenWarnings && r.tokenWarnings.length > 0 ? r.tokenWarnings : undefined,
@@ -86,14 +99,14 @@ export class SessionViews {
   turnFinalized(turn: Turn): void {
     const t = this.session(turn.sessionId, false)?.get(turn.turnId!);
     if (!t) return;
-    t.next_state = turn.nextState ? { role: turn.nextState.role, content: redactSecrets(turn.nextState.content) } : null;
+    t.next_state = turn.nextState ? { role: turn.nextState.role, content: turn.nextState.content } : null;
     if (!turn.nextState) t.next_state_reason = turn.noNextStateReason;
   }
 
   /** Attaches (or replaces) the judgement of a turn. */
   judge(sessionId: string, turnId: number, judgement: TurnJudgement): void {
     const t = this.session(sessionId, false)?.get(turnId);
-    if (t) t.judgement = judgement.hint === null ? judgement : { ...judgement, hint: redactSecrets(judgement.hint) };
+    if (t) t.judgement = judgement;
   }
 
   /** Known session ids, least recently active first. */
@@ -101,10 +114,15 @@ export class SessionViews {
     return [...this.sessions.keys()];
   }
 
-  /** The turns of a session in order, or undefined if unknown. */
-  turns(sessionId: string): TurnSummary[] | undefined {
+  /**
+   * The turns of a session in order, or undefined if unknown. Secrets are replaced here, when the
+   * texts are read (`texts: false` for counts only), not on every turn.
+   */
+  turns(sessionId: string, texts = true): TurnSummary[] | undefined {
     const s = this.sessions.get(sessionId);
-    return s ? [...s.values()].sort((a, b) => a.turn_id - b.turn_id) : undefined;
+    if (s === undefined) return undefined;
+    const sorted = [...s.values()].sort((a, b) => a.turn_id - b.turn_id);
+    return texts ? sorted.map(shown) : sorted;
   }
 
   /** Judged turns of a session (those with a judgement). */
