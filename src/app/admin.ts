@@ -11,16 +11,20 @@ import type { Forgetter } from './forget.ts';
 
 const RollbackBody = z.object({ version: z.number().int().min(0) }).strict();
 
+/** Refuses an admin call on a server without an API key (anyone could call it): 403 saying what to set. */
+function requireKey(keyed: boolean, what: string, otherwise = ''): void {
+  if (keyed) return;
+  throw new OpenClawError(
+    'permission',
+    `${what} a server API key: start the server with --api-key, server.api_key or OPENCLAW_RL_API_KEY${otherwise}`,
+    { code: 'admin_needs_key' },
+  );
+}
+
 /** Registers the admin routes; `keyed` says whether the gateway requires an API key. */
 export function registerAdminRoutes(app: FastifyInstance, opts: { trainer?: Trainer; outputDir: string; keyed: boolean }): void {
   const guard = () => {
-    if (!opts.keyed) {
-      throw new OpenClawError(
-        'permission',
-        'admin endpoints need a server API key: start the server with --api-key, server.api_key or OPENCLAW_RL_API_KEY',
-        { code: 'admin_needs_key' },
-      );
-    }
+    requireKey(opts.keyed, 'admin endpoints need');
     if (opts.trainer === undefined) {
       throw new OpenClawError('invalid_request', 'this server does not train (api-server): there is no training state to roll back', {
         status: 409,
@@ -73,15 +77,7 @@ export function parseBefore(v: string, field: string): number {
  * since before DATE. Both need the server's API key, as the admin routes do.
  */
 export function registerForgetRoutes(app: FastifyInstance, opts: { forgetter: Forgetter; keyed: boolean }): void {
-  const guard = () => {
-    if (!opts.keyed) {
-      throw new OpenClawError(
-        'permission',
-        'forgetting sessions needs a server API key: start the server with --api-key, server.api_key or OPENCLAW_RL_API_KEY (or stop it and run openclaw-rl forget)',
-        { code: 'admin_needs_key' },
-      );
-    }
-  };
+  const guard = () => requireKey(opts.keyed, 'forgetting sessions needs', ' (or stop it and run openclaw-rl forget)');
   app.delete<{ Params: { id: string } }>('/sessions/:id', async (request) => {
     guard();
     return opts.forgetter.forget(checkSessionId(request.params.id, 'id'));

@@ -5,30 +5,15 @@
 // sessions keep every turn, and the forgotten session does not come back after a restart.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { outcomeOf, runSession, startScoring } from '../pipeline/helpers.ts';
 import { hintAnswer, type JudgeAnswer, type JudgePromptView } from '../support/scripted-judge.ts';
 import { forgetCommand } from '../../src/cli/forget.ts';
+import { filesHolding } from '../support/forget-kill.ts';
 import { SampleStore } from '../../src/samples/index.ts';
 
 const KEY = 'admin-key-for-tests';
-
-/** Files under `dir` whose bytes contain `marker`. */
-function filesHolding(dir: string, marker: string): string[] {
-  const needle = Buffer.from(marker, 'utf8');
-  const hits: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (readFileSync(p).includes(needle)) hits.push(p);
-    }
-  };
-  walk(dir);
-  return hits;
-}
 
 const users = (marker: string) => [`Remind me to call ${marker} tomorrow`, `No, ${marker} is my dentist, thanks`, 'Great, bye.'];
 const answers = (marker: string) => [`Reminder set: call ${marker}.`, `Updated: ${marker} (dentist).`, 'Bye!'];
