@@ -3,7 +3,7 @@
 // dashboard and the HTTP gateway — and closes them in order. The CLI's `api-server` and `train`
 // are thin shells around `startServer`.
 import { join } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { redact, type Config } from '../config/index.ts';
 import { modeSpec } from '../methods/index.ts';
