@@ -344,6 +344,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
               last_error: trainer.lastError ?? null,
               samples_ready: store.countReady(),
               batch_size: config.training.batch_size,
+              // How long the serving version has served: refusals one after another show here.
+              seconds_since_last_served_version: Math.round((Date.now() - trainer.lastServedAt) / 1000),
               ...(config.evaluation.gate !== undefined ? { gate: { refused: trainer.gateRefusals, last: trainer.lastGate ?? null } } : {}),
             },
           }

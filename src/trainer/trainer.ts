@@ -137,6 +137,8 @@ export class Trainer {
    * serving version's baseline on the training thread, before the step, never on the serving one.
    */
   private trainedIsServed = true;
+  /** When a trained version last started serving (epoch ms; the start counts), for /healthz. */
+  lastServedAt = Date.now();
   private readonly holdout: HoldoutReserver;
   private readonly evaluator: VersionEvaluator | undefined;
   private running = false;
@@ -362,7 +364,10 @@ export class Trainer {
       } else {
         version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
         settled = true;
-        if (train.length > 0 && engine.publish) this.trainedIsServed = true;
+        if (train.length > 0 && engine.publish) {
+          this.trainedIsServed = true;
+          this.lastServedAt = Date.now();
+        }
         store.markTrained(lease.leaseId, step);
         // Engines that cannot sample staged weights: the version just published, one prompt at a time.
         if (evaluator !== undefined && !staged && version !== versionAtLease) evaluation = await evaluator.evaluate(servingModel(engine));

@@ -66,6 +66,8 @@ test('the regression gate refuses versions trained on inverted advantages; servi
     assert.ok((strict.drops.holdout ?? 0) >= 2, `held-out samples were reserved: ${JSON.stringify(strict.drops)}`);
     assert.ok((strict.drops.rejected ?? 0) > 0, "refused batches are kept as 'rejected'");
     assert.equal(strict.health.trainer.gate.refused, checked.length);
+    assert.match(strict.health.trainer.gate.last.reason, /liked held-out answers became less likely/, 'the last refusal says why');
+    assert.equal(typeof strict.health.trainer.seconds_since_last_served_version, 'number');
     assert.ok(strict.metrics.some((m) => m.event === 'gate_refused'));
     assert.deepEqual(strict.trainedScore, strict.servedScore, 'on_fail rollback: the training state is the serving one again');
     assert.ok(strict.statuses.length > 0 && strict.statuses.every((s) => s === 200), 'chats answered 200 throughout');
