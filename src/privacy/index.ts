@@ -25,16 +25,11 @@ export function hasSecret(text: string): boolean {
  * messages, session views and the dashboard show. Cheap (the secret rows only).
  */
 export function redactSecrets(text: string): string {
-  const spans = secretSpans(text);
-  if (spans.length === 0) return text;
-  let out = '';
-  let at = 0;
-  for (const s of spans.sort((x, y) => x.start - y.start)) {
-    if (s.start < at) continue; // overlapping rows: the first wins
-    out += `${text.slice(at, s.start)}[SECRET:${s.type}]`;
-    at = s.end;
+  const kept: Finding[] = [];
+  for (const f of secretSpans(text).sort((x, y) => x.start - y.start)) {
+    if (kept.length === 0 || f.start >= kept[kept.length - 1].end) kept.push({ ...f, kind: 'secret' }); // overlapping rows: the first wins
   }
-  return out + text.slice(at);
+  return kept.length === 0 ? text : new Redactor().redact(text, kept);
 }
 
 /** True when `text` holds personal data (e-mail, phone, card, IBAN, government id, public IP): privacy.mode strict. */
