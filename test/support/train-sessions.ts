@@ -71,7 +71,12 @@ export async function trainSteps(server: RunningServer, steps: number, tag: stri
     await session(server.url, `${tag}-${n++}`, key);
     await until(
       `step ${target}`,
-      () => server.trainer!.step >= target || server.store.countReady() + server.store.counts().pending < 2,
+      // Leased samples count too: a step in progress must finish before another session is sent,
+      // or the loop overshoots the target (and a test with max_steps waits forever).
+      () => {
+        const c = server.store.counts();
+        return server.trainer!.step >= target || server.store.countReady() + c.pending + c.leased < 2;
+      },
       20_000,
     );
   }
