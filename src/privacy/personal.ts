@@ -18,7 +18,7 @@ function* matches(text: string, re: RegExp): Generator<RegExpExecArray> {
 }
 
 const EXAMPLE_DOMAIN =
-  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|noreply/i;
+  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 
 function emails(text: string): Span[] {
@@ -33,10 +33,14 @@ function emails(text: string): Span[] {
 }
 
 /** Phone numbers: international ones anywhere; national ones of the countries the traffic comes from. */
-const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'BR', 'RU', 'KR', 'IN', 'CN', 'JP'];
+const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'BR', 'RU', 'KR', 'IN', 'CN', 'JP', 'SA', 'AE', 'MX', 'TR'];
 
 const PHONE_WORDS =
-  /(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|телефон|тел|전화|휴대폰|电话|手机|cel|cellulare|número)[^\n]{0,12}$/i;
+  /(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|телефон|тел|전화|휴대폰|电话|手机|cel|cellulare|número|mobil|handy|جوال|هاتف|رقم|携帯|電話)[^\n]{0,12}$/i;
+
+/** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
+const NOT_PHONE_WORDS =
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.)\s*[:：#]?\s*$/i;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -46,7 +50,11 @@ const PHONE_WORDS =
 function phoneShaped(raw: string, text: string, start: number): boolean {
   const digits = raw.replace(/\D/g, '');
   if (digits.length < 7) return false;
-  if (/^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\./.test(raw)) return false;
+  if (/^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw))
+    return false;
+  // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").
+  if (/^[.,]\d/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
+  if (NOT_PHONE_WORDS.test(text.slice(Math.max(0, start - 24), start))) return false;
   // Inside a longer token (a UUID, an id in a URL) or ending in a lone digit ("7664790 8"): not a phone.
   if (/^(?:[A-Za-z0-9_]|\.\d|-[A-Za-z0-9])/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
   if (/[A-Za-z0-9_./-]/.test(text[start - 1] ?? '') || /[ -]\d$/.test(raw)) return false;
@@ -57,14 +65,21 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
 /** Digit runs that could be a phone number: libphonenumber reads only these, not the whole text. */
 const PHONE_CANDIDATE = /(?:\+|\()?\d[\d \t().\-/]{5,22}\d/g;
 
+/** findNumbers' options: `leniency` exists in libphonenumber-js but not in its types; international runs are read as POSSIBLE (see below). */
+const leniency = (country: CountryCode | undefined) =>
+  ({ defaultCountry: country, v2: true, leniency: country ? 'VALID' : 'POSSIBLE' }) as { defaultCountry?: CountryCode; v2: true };
+
 function phones(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, PHONE_CANDIDATE)) {
     // International numbers first; otherwise the first country whose plan reads the run as valid.
     for (const country of [undefined, ...PHONE_COUNTRIES]) {
-      const found = findNumbers(m[0], { defaultCountry: country, v2: true }).filter((f) => {
+      const found = findNumbers(m[0], leniency(country)).filter((f) => {
         const start = m.index + f.startsAt;
-        return f.number.isValid() && phoneShaped(text.slice(start, m.index + f.endsAt), text, start);
+        // Written in international form, a number whose length its country allows is kept even where
+        // the plan has no such range yet (new mobile ranges, test numbers people really get).
+        const plausible = f.number.isValid() || (text[start] === '+' && f.number.isPossible());
+        return plausible && phoneShaped(text.slice(start, m.index + f.endsAt), text, start);
       });
       for (const f of found) out.push({ type: 'phone', start: m.index + f.startsAt, end: m.index + f.endsAt });
       if (found.length > 0) break;
@@ -83,8 +98,9 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-const CARD = /(?<![\d.-])(?:\d[ -]?){12,18}\d(?![\d.-])/g;
-const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5|4[4-9])|35|30[0-5]|36|38)/;
+const CARD = /(?<![\d.-])(?:\d[ -]?){12,18}\d(?![\d-]|\.\d)/g;
+// Visa, Mastercard, Mir (2200–2204), Amex, Diners, JCB, Discover, Maestro and Elo (50, 56–69), UnionPay (62).
+const CARD_PREFIX = /^(?:4|5\d|2[2-7]|3[47]|6\d|35|30[0-5]|36|38)/;
 
 function cards(text: string): Span[] {
   const out: Span[] = [];
@@ -119,6 +135,11 @@ function ibans(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, IBAN)) if (ibanValid(m[0])) out.push({ type: 'iban', start: m.index, end: m.index + m[0].length });
   return out;
+}
+
+/** Where IBAN-shaped text is, valid or not: the digit groups inside one are not phones, cards or ids. */
+function ibanShaped(text: string): Span[] {
+  return [...matches(text, IBAN)].map((m) => ({ type: 'iban', start: m.index, end: m.index + m[0].length }));
 }
 
 const VERHOEFF_D = [
@@ -170,7 +191,71 @@ function rrnValid(s: string): boolean {
   return (11 - (sum % 11)) % 10 === d.charCodeAt(12) - 48;
 }
 
+/** Spanish DNI / NIE: eight digits (or X/Y/Z and seven) and the letter of their remainder mod 23. */
+function dniValid(s: string): boolean {
+  const v = s.replace(/[\s-]/g, '').toUpperCase();
+  const n = Number(v.slice(0, -1).replace(/^[XYZ]/, (c) => String('XYZ'.indexOf(c))));
+  return 'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23] === v.slice(-1);
+}
+
+/** Dutch BSN: the "11-test" (weights 9…2, and −1 on the last digit). */
+function bsnValid(s: string): boolean {
+  const d = s.replace(/\D/g, '');
+  let sum = 0;
+  for (let i = 0; i < 8; i++) sum += (d.charCodeAt(i) - 48) * (9 - i);
+  return (sum - (d.charCodeAt(8) - 48)) % 11 === 0 && !/^0+$/.test(d);
+}
+
+/** German Steuer-ID: ISO 7064 MOD 11,10 over the first ten digits. */
+function steuerIdValid(s: string): boolean {
+  const d = s.replace(/\D/g, '');
+  if (d[0] === '0') return false;
+  let product = 10;
+  for (let i = 0; i < 10; i++) {
+    const sum = (d.charCodeAt(i) - 48 + product) % 10 || 10;
+    product = (2 * sum) % 11;
+  }
+  return (11 - product) % 10 === d.charCodeAt(10) - 48;
+}
+
+/** French NIR (numéro de sécurité sociale): its two-digit key is 97 − (number mod 97); Corsica's 2A/2B count as 19/18. */
+function nirValid(s: string): boolean {
+  const v = s.replace(/\s/g, '').toUpperCase();
+  const body = v.slice(0, 13).replace('2A', '19').replace('2B', '18');
+  return 97 - Number(BigInt(body) % 97n) === Number(v.slice(13));
+}
+
+/**
+ * Ids that are only told apart from other numbers by the word before them ("CPF 92272043003",
+ * "BSN: 680342965", "Aadhaar No: 826895222553", "SIN 257 844 225"), each checked by its own digit rule.
+ */
+const NAMED_IDS: Array<{ words: string; value: string; valid: (s: string) => boolean }> = [
+  { words: 'CPF', value: String.raw`\d{3}\.?\d{3}\.?\d{3}-?\d{2}`, valid: cpfValid },
+  { words: 'BSN|burgerservicenummer|sofinummer', value: String.raw`\d{4}\.?\d{2}\.?\d{3}|\d{9}`, valid: bsnValid },
+  { words: 'Aadhaar|आधार|UIDAI', value: String.raw`[2-9]\d{3} ?\d{4} ?\d{4}`, valid: (s) => verhoeff(s.replace(/ /g, '')) },
+  {
+    words: 'SIN|NAS|social insurance|assurance sociale',
+    value: String.raw`\d{3}[ -]?\d{3}[ -]?\d{3}`,
+    valid: (s) => luhn(s.replace(/\D/g, '')),
+  },
+  {
+    words: 'Steuer-?ID|Steuer-Identifikationsnummer|Steueridentifikationsnummer|Identifikationsnummer|IdNr',
+    value: String.raw`[1-9]\d ?\d{3} ?\d{3} ?\d{3}`,
+    valid: steuerIdValid,
+  },
+  {
+    words: 'NIR|INSEE|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu',
+    value: String.raw`[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}`,
+    valid: nirValid,
+  },
+];
+const NAMED_ID_RES = NAMED_IDS.map(({ words, value, valid }) => ({
+  re: new RegExp(String.raw`(?<![\p{L}])(?:${words})(?![\p{L}])[^\d\n]{0,16}?(?<v>${value})(?![\dA-Za-z])`, 'giud'),
+  valid,
+}));
+
 const GOV_IDS: Array<{ re: RegExp; valid?: (s: string) => boolean }> = [
+  { re: /\b(?:\d{8}|[XYZ]\d{7})-?[A-Z]\b/g, valid: dniValid },
   { re: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
   { re: /\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g },
   { re: /\b[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]\b/g },
@@ -184,6 +269,11 @@ function govIds(text: string): Span[] {
   const out: Span[] = [];
   for (const { re, valid } of GOV_IDS)
     for (const m of matches(text, re)) if (!valid || valid(m[0])) out.push({ type: 'gov_id', start: m.index, end: m.index + m[0].length });
+  for (const { re, valid } of NAMED_ID_RES)
+    for (const m of matches(text, re)) {
+      const [start, end] = m.indices!.groups!.v;
+      if (valid(text.slice(start, end))) out.push({ type: 'gov_id', start, end });
+    }
   return out;
 }
 
@@ -209,5 +299,9 @@ function ips(text: string): Span[] {
 
 /** The personal-data spans of `text`, before overlaps are resolved. */
 export function personalSpans(text: string): Span[] {
-  return [...emails(text), ...cards(text), ...ibans(text), ...govIds(text), ...phones(text), ...ips(text)];
+  const shaped = ibanShaped(text);
+  const numbers = [...cards(text), ...govIds(text), ...phones(text)].filter(
+    (n) => !shaped.some((b) => n.start >= b.start && n.end <= b.end),
+  );
+  return [...emails(text), ...ibans(text), ...numbers, ...ips(text)];
 }

@@ -79,3 +79,39 @@ test('openclaw-rl redact: JSON lines out; a bad --jsonl line names its number', 
     /stdin line 2: expected \{"text"/,
   );
 });
+
+test('passwords said in words in several languages, recovery codes, and what a secret-printing command printed', () => {
+  const said = [
+    ['the wifi password Tulip#4471, thanks', 'Tulip#4471'],
+    ['집 비밀번호는 maple-river42 이야', 'maple-river42'],
+    ['服务器密码改成 Quartz@2231 了', 'Quartz@2231'],
+    ['machine api.host.io\n  login ana\n  password 4e1c9a7b-77aa-41d2', '4e1c9a7b-77aa-41d2'],
+    ['$ docker login -u ci -p Zx81kLmq0Pw registry.io', 'Zx81kLmq0Pw'],
+  ];
+  for (const [text, value] of said)
+    assert.deepEqual(
+      found(text).map((f) => f[1]),
+      [value],
+      text,
+    );
+  assert.deepEqual(found('the password is incorrect. Try the password reset page.'), []);
+  assert.deepEqual(
+    found('Your recovery codes:\n  k2j4m-9x8q7\n  p0o9i-8u7y6\n\nStore them safely.').map((f) => f[1]),
+    ['k2j4m-9x8q7', 'p0o9i-8u7y6'],
+  );
+  assert.deepEqual(found('$ kubectl get secret db -o jsonpath={.data.pw} | base64 -d\nQk39xLm20aZp'), [['other_secret', 'Qk39xLm20aZp']]);
+});
+
+test('ids told apart by the word before them and their check digits; numbers inside an IBAN or named as a meeting are not phones', () => {
+  // CPF, DNI and BSN with valid check digits, and the same numbers with one digit changed.
+  assert.deepEqual(
+    found('CPF 52998224725 / DNI 12345678Z / BSN: 111222333').map((f) => f[1]),
+    ['52998224725', '12345678Z', '111222333'],
+  );
+  assert.deepEqual(found('CPF 52998224726 / DNI 12345678A / BSN: 111222334'), []);
+  assert.deepEqual(found('Aadhaar No: 234123412346'), [['gov_id', '234123412346']]);
+  assert.deepEqual(found('The bank rejects IBAN DE59 9751 4281 4939 8244 34'), []);
+  assert.deepEqual(found('Meeting ID: 244 4217 7377'), []);
+  assert.deepEqual(found('total 27 136 069,00 ₽'), []);
+  assert.deepEqual(found('text me at +1 961 417 3725'), [['phone', '+1 961 417 3725']]);
+});
