@@ -36,11 +36,11 @@ function emails(text: string): Span[] {
 const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'BR', 'RU', 'KR', 'IN', 'CN', 'JP', 'SA', 'AE', 'MX', 'TR'];
 
 const PHONE_WORDS =
-  /(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|телефон|тел|전화|휴대폰|电话|手机|cel|cellulare|número|mobil|handy|جوال|هاتف|رقم|携帯|電話)[^\n]{0,12}$/i;
+  /(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|телефон|тел|전화|휴대폰|电话|手机|cel|cellulare|número|mobil|handy|جوال|هاتف|رقم|携帯|電話|मोबाइल|फ़ोन|फोन|telefon)[^\n]{0,12}$/i;
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.)\s*[:：#]?\s*$/i;
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -50,7 +50,9 @@ const NOT_PHONE_WORDS =
 function phoneShaped(raw: string, text: string, start: number): boolean {
   const digits = raw.replace(/\D/g, '');
   if (digits.length < 7) return false;
-  if (/^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw))
+  // Dotted the way French and North American numbers are written: "01.80.65.19.04", "604.965.1961".
+  const dotted = /^\d{2}(?:\.\d{2}){4}$|^\d{3}\.\d{3}\.\d{4}$/.test(raw);
+  if (!dotted && /^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw))
     return false;
   // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").
   if (/^[.,]\d/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
@@ -99,8 +101,8 @@ function luhn(digits: string): boolean {
 }
 
 const CARD = /(?<![\d.-])(?:\d[ -]?){12,18}\d(?![\d-]|\.\d)/g;
-// Visa, Mastercard, Mir (2200–2204), Amex, Diners, JCB, Discover, Maestro and Elo (50, 56–69), UnionPay (62).
-const CARD_PREFIX = /^(?:4|5\d|2[2-7]|3[47]|6\d|35|30[0-5]|36|38)/;
+// Visa, Mastercard, Mir (2200–2204), Amex, Diners, JCB, Discover, Maestro and Elo (50, 56–69), UnionPay (62), Troy (9792).
+const CARD_PREFIX = /^(?:4|5\d|2[2-7]|3[47]|6\d|35|30[0-5]|36|38|9792)/;
 
 function cards(text: string): Span[] {
   const out: Span[] = [];
@@ -108,7 +110,7 @@ function cards(text: string): Span[] {
     const digits = m[0].replace(/[ -]/g, '');
     const grouped = m[0] !== digits;
     // Written with separators, a card is in groups (4-4-4-4, 4-6-5); written solid, its prefix must be a card network's.
-    if (grouped && !/^\d{4}([ -])\d{4,6}\1\d{4,5}(?:\1\d{1,4})?$/.test(m[0])) continue;
+    if (grouped && !/^\d{4}([ -])\d{4,6}\1\d{4,5}(?:\1\d{1,4}){0,2}$/.test(m[0])) continue;
     if (!CARD_PREFIX.test(digits) || !luhn(digits)) continue;
     const before = text.slice(Math.max(0, m.index - 24), m.index);
     if (!grouped && /(?:time|ts|at|epoch|order|id|seq|#)["']?\s*[:=]?\s*["']?$/i.test(before)) continue;
@@ -230,6 +232,11 @@ function nirValid(s: string): boolean {
  * "BSN: 680342965", "Aadhaar No: 826895222553", "SIN 257 844 225"), each checked by its own digit rule.
  */
 const NAMED_IDS: Array<{ words: string; value: string; valid: (s: string) => boolean }> = [
+  {
+    words: String.raw`SSN|social security(?: number| no\.?)?`,
+    value: String.raw`(?!000|666|9)\d{3}-?(?!00)\d{2}-?(?!0000)\d{4}`,
+    valid: () => true,
+  },
   { words: 'CPF', value: String.raw`\d{3}\.?\d{3}\.?\d{3}-?\d{2}`, valid: cpfValid },
   { words: 'BSN|burgerservicenummer|sofinummer', value: String.raw`\d{4}\.?\d{2}\.?\d{3}|\d{9}`, valid: bsnValid },
   { words: 'Aadhaar|आधार|UIDAI', value: String.raw`[2-9]\d{3} ?\d{4} ?\d{4}`, valid: (s) => verhoeff(s.replace(/ /g, '')) },
@@ -250,7 +257,7 @@ const NAMED_IDS: Array<{ words: string; value: string; valid: (s: string) => boo
   },
 ];
 const NAMED_ID_RES = NAMED_IDS.map(({ words, value, valid }) => ({
-  re: new RegExp(String.raw`(?<![\p{L}])(?:${words})(?![\p{L}])[^\d\n]{0,16}?(?<v>${value})(?![\dA-Za-z])`, 'giud'),
+  re: new RegExp(String.raw`(?<![\p{L}])(?:${words})(?![\p{L}])[^\d\n]{0,40}?(?<v>${value})(?![\dA-Za-z])`, 'giud'),
   valid,
 }));
 

@@ -12,7 +12,17 @@ export interface SecretRow {
 const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re: new RegExp(source, `gd${flags}`) });
 
 /** Words in a config key that name a secret (`DB_PASSWORD`, `jwtSecret`, `STRIPE_WEBHOOK_SECRET`, `api-key`). */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key)[A-Za-z0-9_.-]*`;
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase)[A-Za-z0-9_.-]*`;
+
+/** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
+const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|पासवर्ड)`;
+/**
+ * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
+ * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
+ */
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?\s)?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь)\s*[:：]?\s*|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+/** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
+const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
 export const SECRET_ROWS: readonly SecretRow[] = [
   row(
@@ -36,7 +46,7 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('npm_token', String.raw`\bnpm_[A-Za-z0-9]{36}\b`),
   row('huggingface_token', String.raw`\bhf_[A-Za-z0-9]{30,}\b`),
   row('sendgrid_key', String.raw`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}`),
-  row('telegram_bot_token', String.raw`\b\d{8,10}:[A-Za-z0-9_-]{35}\b`),
+  row('telegram_bot_token', String.raw`(?:\b|(?<=\/bot))\d{8,10}:[A-Za-z0-9_-]{35}\b`),
   row('twilio_key', String.raw`\bSK[0-9a-fA-F]{32}\b|\bAC[0-9a-fA-F]{32}:(?<v>[0-9a-fA-F]{32})\b`),
   row('shopify_token', String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
   row('digitalocean_token', String.raw`\bdo[opr]_v1_[a-f0-9]{64}\b`),
@@ -75,7 +85,10 @@ export const SECRET_ROWS: readonly SecretRow[] = [
       String.raw`\bLTAI[A-Za-z0-9]{12,20}\b`,
       String.raw`\bAKID[A-Za-z0-9]{32}\b`,
       String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
-      String.raw`\bhv[sb]\.[A-Za-z0-9_-]{90,}`,
+      String.raw`\bhv[sb]\.[A-Za-z0-9_-]{24,}`,
+      String.raw`\bHRKU-[A-Za-z0-9_-]{20,}`,
+      String.raw`\bCfDJ8[A-Za-z0-9_-]{50,}`,
+      String.raw`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/-]+`,
       String.raw`\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}`,
       String.raw`\bops_eyJ[A-Za-z0-9_-]{50,}`,
     ].join('|'),
@@ -83,36 +96,50 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   // What a command that prints a secret printed: the first word of the line after it.
   row(
     'other_secret',
-    String.raw`(?:\bbase64 (?:-d|--decode|-D)\b|\bpass(?:word)? show\b|\bop read\b|\bvault kv get\b[^\n]*-field|get-secret-value\b[^\n]*--output text|\bsecrets? (?:get|show|reveal)\b)[^\n]*\n[ \t]*(?<v>[^\s$#>{}]{8,})`,
+    String.raw`(?:\bbase64 (?:-d|--decode|-D)\b|\bpass(?:word)? show\b|\bop read\b|\bvault kv get\b[^\n]*-field|get-secret-value\b[^\n]*--output text|\bsecrets? (?:get|show|reveal)\b|\bauth:token\b|\bgh auth token\b|print-(?:access|identity)-token\b|get-login-password\b|\bget-token\b|\bcreate token\b)[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?<v>(?=[^\s]*\d)[^\s$#>{}›]{12,})[ \t]*(?:\n|$)`,
   ),
   row('other_secret', String.raw`\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`),
   // Sentry DSN key, passwords on command lines.
   row('other_secret', String.raw`https://(?<v>[0-9a-f]{32})@[a-z0-9.-]*sentry\.io`),
   row(
     'other_secret',
-    String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:)(?<v>[^\s'"]{4,})`,
+    String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\bvault login\s+(?:-method=token\s+)?|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
   ),
   // Session cookies; a password said in words ("the password is …", "Passwort …", "пароль: …").
   row(
     'other_secret',
     String.raw`\b(?:connect\.sid|sessionid|session_id|PHPSESSID|JSESSIONID|_session|laravel_session)=(?<v>[^;\s"']{16,})`,
   ),
-  row(
-    'other_secret',
-    String.raw`(?:\b(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|wifi key)|пароль|비밀번호|비번|암호|密码|密碼|口令|パスワード)(?:\s+(?:is|ist|est|es|é|era|это|was)\s*[:：]?|[ \t]*(?:[:：]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*\d))[ \t]*["'«“]?(?<v>(?=[^\s"'»”，。、]*[0-9!#$%^&*@])(?=[^\s"'»”，。、]*[A-Za-z])[A-Za-z0-9!#%&*@][^\s"'»”，。、]{5,})`,
-    'i',
-  ),
+  row('other_secret', String.raw`${PASSWORD_WORD}${PASSWORD_LINK}["'«“「]?(?<v>${PASSWORD_VALUE})`, 'iu'),
   // ~/.pgpass lines: host:port:database:user:password.
   row('env_secret', String.raw`^[A-Za-z0-9.*_-]+:(?:\d+|\*):[^:\s]+:[^:\s]+:(?<v>\S{4,})$`, 'm'),
   row('password_in_url', String.raw`\b[a-z][a-z0-9+.-]*://[^\s:@/'"]*:(?<v>[^\s@/'"]+)@[A-Za-z0-9.-]`, 'i'),
+  row(
+    'other_secret',
+    String.raw`[?&](?:access_token|token|api_key|apikey|api-key|password|passwd|secret|client_secret|sig|signature|X-Amz-Signature|X-Goog-Signature|auth)=(?<v>[^&\s"'#]{12,})`,
+  ),
+  row('basic_auth', String.raw`"auth"\s*:\s*"(?<v>[A-Za-z0-9+/]{16,}={0,2})"`),
+  // {"key": "token", "value": "…"} (Postman, Kubernetes env arrays in JSON).
+  row('env_secret', String.raw`"(?:key|name)"\s*:\s*"(?<k>${SECRET_KEY})"\s*,\s*"value"\s*:\s*"(?<v>[^"\s]{4,})"`, 'i'),
+  row('env_secret', String.raw`<(?<k>${SECRET_KEY})>(?<v>[^<\s]{4,})<\/`, 'i'),
   row('basic_auth', String.raw`\bBasic\s+(?<v>[A-Za-z0-9+/]{12,}={0,2})`),
   row('bearer_token', String.raw`\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`),
   row('env_secret', String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?<v>[^\s"'\`,;}{)(]{4,})`, 'i'),
 ];
 
 /** Keys whose values are public or not credentials, though their names say key/token. */
-const PUBLIC_KEY_NAME =
-  /public|publishable|key_?id|_id$|keyid|pk_|ttl|expir|header|name|type|length|file|path|url|endpoint|algorithm|prefix|count|size|limit|max|min|timeout|seconds|issuer|audience|field|scope|uri|hash|store|provider|backend|manager|mode|method|strategy|format|policy|rotation/i;
+const PUBLIC_KEY_WORDS = new Set(
+  (
+    'public publishable id keyid pk ttl header headers name type length file path url endpoint algorithm alg prefix count size limit max min timeout ' +
+    'seconds issuer audience field scope uri hash hashing store provider backend manager mode method strategy format policy rotation engine ' +
+    'existing ref version lifetime duration location dir enabled required env var kind hasher algo cipher kdf'
+  ).split(' '),
+);
+
+/** True when a word of the key (`existingSecret`, `token_ttl`, `secret_engine`) says its value is not a credential. */
+function publicKeyName(key: string): boolean {
+  return /expir/i.test(key) || key.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).some((w) => PUBLIC_KEY_WORDS.has(w.toLowerCase()));
+}
 
 /** Values that are never secrets: placeholders, documented examples, references, masks, plain words. */
 export function isPlaceholder(value: string): boolean {
@@ -126,8 +153,16 @@ export function isPlaceholder(value: string): boolean {
 
 /** A config value that is not a credential: numbers, durations, URLs without a password, header or algorithm names. */
 function notACredential(value: string, key: string): boolean {
-  if (PUBLIC_KEY_NAME.test(key)) return true;
+  if (publicKeyName(key)) return true;
   if (/^\d+(?:\.\d+)?(?:ms|s|m|h|d)?$/.test(value)) return true;
+  // Algorithm names ("argon2id", "aes-256-gcm"), and names of secrets rather than secrets ("postgres-password").
+  if (
+    /^(?:argon2(?:id|i|d)?|bcrypt|scrypt|pbkdf2(?:[-_]sha\d+)?|sha-?\d+|md5|hmac[-_]?sha\d+|aes-?\d+(?:-[a-z]{3})?|rsa|ed25519)$/i.test(
+      value,
+    )
+  )
+    return true;
+  if (/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/.test(value) && /password|secret|token|key|credential/.test(value)) return true;
   if (/^(?:https?|wss?):\/\/[^@]*$/.test(value)) return true;
   if (/^(?:HS|RS|ES|PS)\d{3}$|^X-[A-Za-z-]+$|^[A-Z][a-z]+-[A-Z][a-z]+$/.test(value)) return true;
   // Identifiers and words, not secrets: no digit and no symbol in a short lowercase word ("required", "bearer").
@@ -138,7 +173,12 @@ function notACredential(value: string, key: string): boolean {
 const CODES_HEADER =
   /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-codes|códigos? de (?:recupera[cç][aã]o|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/i;
 /** One code on its own line, as sites print them: "xwhtn-jngrd", "4671 9821", "8 3k9f-2jq4", "1. 93810457". */
-const CODE_LINE = /^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?<v>[A-Za-z0-9]{4,6}[ -][A-Za-z0-9]{4,6}|[A-Za-z0-9]{8,12})[ \t,]*$/;
+const CODE = String.raw`[A-Za-z0-9]{3,6}(?:[ -][A-Za-z0-9]{3,6}){1,3}|[A-Za-z0-9]{8,12}`;
+/** A line of codes: one, or several apart by "·", ",", "|" or wide spaces, after an optional bullet. */
+const CODE_LINE = new RegExp(
+  String.raw`^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?:${CODE})(?:(?:[ \t]*[·,;|•][ \t]*|[ \t]{2,})(?:${CODE}))*[ \t,]*$`,
+);
+const CODE_IN_LINE = new RegExp(CODE, 'g');
 
 /** One-time recovery codes: the code lines that follow a header naming them, up to the first line that is not one. */
 function recoveryCodes(text: string): Array<{ type: string; start: number; end: number }> {
@@ -146,13 +186,46 @@ function recoveryCodes(text: string): Array<{ type: string; start: number; end: 
   let offset = 0;
   let armed = false;
   for (const line of text.split('\n')) {
-    const v = armed ? CODE_LINE.exec(line)?.groups?.v : undefined;
-    // A code has a digit, or is two letter groups ("xwhtn-jngrd"); a plain word ("Settings") is not one.
-    if (v && (/\d/.test(v) || /^[a-z]{4,6}-[a-z]{4,6}$/.test(v))) {
-      const start = offset + line.indexOf(v);
-      out.push({ type: 'other_secret', start, end: start + v.length });
-    } else if (CODES_HEADER.test(line)) armed = true;
+    const body = line.replace(/^[ \t]*(?:[-*•]|\d{1,2}[.)])/, (b) => ' '.repeat(b.length));
+    // A code has a digit, or is letter groups ("xwhtn-jngrd"); a plain word ("Settings") is not one.
+    const codes =
+      armed && CODE_LINE.test(line) ? [...body.matchAll(CODE_IN_LINE)].filter((m) => /\d|^[a-z]{3,6}(?:-[a-z]{3,6})+$/.test(m[0])) : [];
+    if (codes.length > 0)
+      for (const m of codes) out.push({ type: 'other_secret', start: offset + m.index!, end: offset + m.index! + m[0].length });
+    else if (CODES_HEADER.test(line)) armed = true;
     else if (line.trim() !== '') armed = false;
+    offset += line.length + 1;
+  }
+  return out;
+}
+
+/** Splits one CSV line into its fields with their offsets (quotes kept out of the span). */
+function csvFields(line: string): Array<{ value: string; start: number }> {
+  const out: Array<{ value: string; start: number }> = [];
+  const re = /"((?:[^"]|"")*)"|([^,]*)/g;
+  for (let m = re.exec(line); m !== null && m.index <= line.length; m = re.exec(line)) {
+    out.push({ value: m[1] ?? m[2] ?? '', start: m.index + (m[1] !== undefined ? 1 : 0) });
+    if (re.lastIndex >= line.length || line[re.lastIndex] !== ',') break;
+    re.lastIndex++;
+  }
+  return out;
+}
+
+/** Password-manager and browser exports: the password column of CSV rows under a header that names one. */
+function csvPasswords(text: string): Array<{ type: string; start: number; end: number }> {
+  const out: Array<{ type: string; start: number; end: number }> = [];
+  let column = -1;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const fields = line.includes(',') ? csvFields(line) : [];
+    const header = fields.findIndex((f) =>
+      /^(?:password|passwort|contraseña|senha|mot de passe|пароль|login_password)$/i.test(f.value.trim()),
+    );
+    if (header >= 0) column = header;
+    else if (column >= 0 && fields.length > column) {
+      const f = fields[column];
+      if (f.value.length >= 4) out.push({ type: 'other_secret', start: offset + f.start, end: offset + f.start + f.value.length });
+    } else column = -1;
     offset += line.length + 1;
   }
   return out;
@@ -160,7 +233,7 @@ function recoveryCodes(text: string): Array<{ type: string; start: number; end: 
 
 /** The secret spans of `text`, before overlaps are resolved. */
 export function secretSpans(text: string): Array<{ type: string; start: number; end: number }> {
-  const out: Array<{ type: string; start: number; end: number }> = recoveryCodes(text);
+  const out: Array<{ type: string; start: number; end: number }> = [...recoveryCodes(text), ...csvPasswords(text)];
   for (const { type, re } of SECRET_ROWS) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
