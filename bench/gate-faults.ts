@@ -5,10 +5,15 @@
 // Prints, per case and seed: versions served, refusals, the held-out rating of the version serving
 // at the end (the base's is step 0's), the share of its answers to 20 held-out prompts that are not
 // answers (garbled or empty: the rating cannot see it), the last verdict, and wall time (gated vs
-// not: what the gate adds). Knobs: BENCH_CASES (healthy,lr-x30,lr-x100,lr-x1000), BENCH_SEEDS (1,2,3), BENCH_GATED
-// (1,0: with and without the gate), BENCH_STEPS (8).
-// Not yet here (issue 37): inverted advantages, shuffled token ids, one batch trained 20 times.
+// not: what the gate adds). Knobs: BENCH_CASES (all: healthy,lr-x30,lr-x100,lr-x1000,inverted,shuffled-ids,batch-x20), BENCH_SEEDS (1,2,3), BENCH_GATED
+// (1,0: with and without the gate), BENCH_STEPS (8); cases also inverted, shuffled-ids, batch-x20.
+// Faults injected into the engine's training step: inverted advantages, shuffled token ids, one batch
+// trained 20 times. With the gate on, each step line's probe check numbers follow (candidate / serving).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEMO_TRAINING, learn } from '../src/demo/index.ts';
+import type { PolicyEngine, TrainOptions, TrainSample } from '../src/engines/types.ts';
 import { garbledReason } from '../src/evaluation/index.ts';
 import { HELD_OUT_TASKS } from '../src/sim/index.ts';
 
@@ -37,11 +42,59 @@ async function garbleRate(url: string, model: string, n: number): Promise<number
 }
 
 const LR = DEMO_TRAINING['training.lr'] as number;
-const CASES: Record<string, Record<string, unknown>> = {
+
+/** A fault injected into the engine's training step (the store and the trainer are left as they are). */
+type Fault = (engine: PolicyEngine) => void;
+
+function wrapTrainStep(
+  engine: PolicyEngine,
+  f: (train: PolicyEngine['trainStep'] & {}, samples: TrainSample[], opts: TrainOptions) => ReturnType<PolicyEngine['trainStep'] & {}>,
+) {
+  const original = engine.trainStep!.bind(engine);
+  engine.trainStep = (samples, opts) => f(original, samples, opts);
+}
+
+/** Every advantage negated: the liked answers are pushed down, the disliked up. */
+const inverted: Fault = (e) =>
+  wrapTrainStep(e, (train, samples, opts) =>
+    train(
+      samples.map((s) => ({ ...s, advantages: s.advantages.map((a) => -a) })),
+      opts,
+    ),
+  );
+
+/** A corrupted store: each answer's token ids in a shuffled order (fixed per answer), trained as they come. */
+const shuffledIds: Fault = (e) =>
+  wrapTrainStep(e, (train, samples, opts) =>
+    train(
+      samples.map((s) => {
+        const ids = [...s.responseIds];
+        for (let i = ids.length - 1; i > 0; i--) {
+          const j = (i * 7919 + ids.length) % (i + 1);
+          [ids[i], ids[j]] = [ids[j], ids[i]];
+        }
+        return { ...s, responseIds: ids };
+      }),
+      opts,
+    ),
+  );
+
+/** The same batch trained 20 times over (a lease that is never settled, replayed). */
+const repeatX20: Fault = (e) =>
+  wrapTrainStep(e, async (train, samples, opts) => {
+    let last = await train(samples, opts);
+    for (let i = 1; i < 20; i++) last = await train(samples, opts);
+    return last;
+  });
+
+const CASES: Record<string, { overrides?: Record<string, unknown>; fault?: Fault }> = {
   healthy: {},
-  'lr-x30': { 'training.lr': LR * 30 },
-  'lr-x100': { 'training.lr': LR * 100 },
-  'lr-x1000': { 'training.lr': LR * 1000 },
+  'lr-x30': { overrides: { 'training.lr': LR * 30 } },
+  'lr-x100': { overrides: { 'training.lr': LR * 100 } },
+  'lr-x1000': { overrides: { 'training.lr': LR * 1000 } },
+  inverted: { fault: inverted },
+  'shuffled-ids': { fault: shuffledIds },
+  'batch-x20': { fault: repeatX20 },
 };
 const list = (v: string | undefined, d: string) =>
   (v ?? d)
@@ -60,7 +113,9 @@ for (const seed of seeds) {
   for (const name of cases) {
     for (const gated of gatedRuns) {
       const t0 = performance.now();
+      const outputDir = mkdtempSync(join(tmpdir(), 'ocrl-gate-faults-'));
       const r = await learn({
+        outputDir,
         mode: 'openclaw-combine',
         persona: 'no-markdown',
         steps,
@@ -70,7 +125,8 @@ for (const seed of seeds) {
         concurrency: 2,
         maxEpisodes: 400,
         keepServing: true,
-        overrides: { 'evaluation.holdout_fraction': 0.25, ...(gated ? { 'evaluation.gate': {} } : {}), ...CASES[name] },
+        overrides: { 'evaluation.holdout_fraction': 0.25, ...(gated ? { 'evaluation.gate': {} } : {}), ...CASES[name].overrides },
+        onServer: (server) => CASES[name].fault?.(server.engine!),
       });
       const trainer = r.server!.trainer!;
       const end = r.ratings[Math.max(...Object.keys(r.ratings).map(Number))];
@@ -90,6 +146,18 @@ for (const seed of seeds) {
         ].join(' | '),
       );
       await r.server!.close();
+      // The probe check's numbers per step (candidate / serving): what its limits are set against.
+      const probeSteps = readFileSync(join(outputDir, 'logs', 'metrics.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, number>)
+        .filter((m) => m.gate_probe_entropy !== undefined);
+      const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
+      for (const m of probeSteps)
+        console.log(
+          `    step ${m.step}: probe kl ${f(m.gate_probe_kl)}, not answers ${f(m.gate_probe_not_answers)}/${f(m.gate_probe_not_answers_serving)}, entropy ${f(m.gate_probe_entropy)}/${f(m.gate_probe_entropy_serving)}, length ${f(m.gate_probe_length)}/${f(m.gate_probe_length_serving)}, passed ${m.gate_passed}`,
+        );
+      rmSync(outputDir, { recursive: true, force: true });
     }
   }
 }

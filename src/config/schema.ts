@@ -289,10 +289,37 @@ export const EvaluationSchema = z
          * the batch just trained), that is still learning and not a collapse (same bound).
          */
         max_shift: z.number().positive().default(2),
+        /**
+         * How far liked held-out answers may fall against disliked ones, since each was first
+         * scored, before training counts as moving backwards (nats per token, same bound, Welch).
+         */
+        max_reverse: z.number().min(0).default(0.05),
         /** Fewer held-out samples than this: the gate passes the version and says why. */
         min_samples: positiveInt.default(8),
         /** `hold`: keep training from the refused weights; `rollback`: from the serving version's checkpoint. */
         on_fail: z.enum(['hold', 'rollback']).default('rollback'),
+        /**
+         * The probe collapse check (rl/collapse.ts): the candidate and the serving version answer
+         * the default probes (evaluation/default-probes.ts) and those of `probe_file`, with the same
+         * seeds; past any of these limits the candidate is refused, whatever the held-out numbers say.
+         * Runs where the engine can sample unpublished weights (embedded, Tinker).
+         */
+        probes: z
+          .object({
+            enabled: z.boolean().default(true),
+            /** KL(candidate ‖ serving) per token on the candidate's own probe answers, nats. */
+            max_kl: z.number().positive().default(3),
+            /** Rise in the share of probe answers that are garbled or empty. */
+            max_not_answer_rise: z.number().min(0).max(1).default(0.25),
+            /** Ratio of the two versions' per-token entropies on the probes, either way. */
+            max_entropy_ratio: z.number().gt(1).default(4),
+            /** Ratio of the two versions' mean probe answer lengths, either way. */
+            max_length_ratio: z.number().gt(1).default(4),
+            /** Longest probe answer the check samples, in tokens. */
+            max_tokens: positiveInt.default(48),
+          })
+          .strict()
+          .default({}),
       })
       .strict()
       .optional(),

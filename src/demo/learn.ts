@@ -51,6 +51,8 @@ export interface LearnOptions {
    * turns share a batch, depend on timing.
    */
   lockstep?: boolean;
+  /** Called once the server is up, before any episode (bench:gate injects faults into its engine). */
+  onServer?: (server: RunningServer) => void;
 }
 
 /** Where the demo's model is trained. */
@@ -229,6 +231,7 @@ export async function learn(opts: LearnOptions): Promise<LearnResult> {
         },
       }
     : ownServer;
+  opts.onServer?.(server);
   opts.onProgress?.({ kind: 'server', url: server.url, outputDir });
   const trainer = server.trainer!;
   const lockstep = opts.lockstep === true;

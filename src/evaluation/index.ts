@@ -30,3 +30,4 @@ export {
 } from './replay.ts';
 export { hintCheckMessages, hintSatisfied, parseYesNo, type HintCheckSettings } from './hint-check.ts';
 export { garbledReason, GARBLED, type GarbledReason } from './garbled.ts';
+export { DEFAULT_PROBES } from './default-probes.ts';

@@ -42,7 +42,13 @@ export interface MetricValue {
 /** One version's replay numbers; a metric is absent when nothing could be measured. */
 export type ReplayMetrics = Partial<
   Record<
-    'replay_opd_advantage' | 'replay_hint_satisfied' | 'probe_kl' | 'probe_length_mean' | 'probe_empty_rate' | 'probe_garbled_rate',
+    | 'replay_opd_advantage'
+    | 'replay_hint_satisfied'
+    | 'probe_kl'
+    | 'probe_length_mean'
+    | 'probe_empty_rate'
+    | 'probe_garbled_rate'
+    | 'probe_entropy',
     MetricValue
   >
 >;
@@ -121,18 +127,25 @@ export interface ProbeSettings extends AnswerSettings {
   onSkip?: (probe: string, err: unknown) => void;
 }
 
-/** probe_kl, probe_length_mean, probe_empty_rate, probe_garbled_rate of `model` on the probes. */
+/** probe_kl, probe_length_mean, probe_empty_rate, probe_garbled_rate, probe_entropy of `model` on the probes. */
 export async function runProbes(probes: readonly Probe[], model: VersionModel, s: ProbeSettings): Promise<ReplayMetrics> {
   const pairs: Array<{ candidate: number[]; serving: number[] }> = [];
   const lengths: number[] = [];
   const empty: boolean[] = [];
   const garbled: boolean[] = [];
+  // The answers' own surprise, −log p per sampled token: an estimate of the policy's entropy on them.
+  let surprise = 0;
+  let tokens = 0;
   for (const probe of probes) {
     try {
       const promptIds = await s.render(probe.messages);
       const g = await model.generate(answerRequest(promptIds, JSON.stringify(probe.messages), s));
       const content = g.tokenIds.filter((id) => !s.stopTokenIds.includes(id));
       lengths.push(content.length);
+      for (const lp of g.logprobs) {
+        surprise -= lp;
+        tokens++;
+      }
       const text = textOf(g.tokenIds, s);
       const isEmpty = content.length === 0 || (text !== undefined && text.trim() === '');
       empty.push(isEmpty);
@@ -153,5 +166,6 @@ export async function runProbes(probes: readonly Probe[], model: VersionModel, s
   if (e !== undefined) out.probe_empty_rate = e;
   const gb = metric(rateOf(garbled));
   if (gb !== undefined) out.probe_garbled_rate = gb;
+  if (tokens > 0) out.probe_entropy = { value: surprise / tokens, samples: lengths.length };
   return out;
 }

@@ -8,6 +8,7 @@
 //                  ppo.ts (clipped surrogate), kl.ts (low_var_kl) and reduce.ts (the sample mean)
 //   stats.ts       batch statistics the trainer logs
 //   fold.ts        the sample mean folded into the advantages, for servers that sum the loss (Tinker)
+//   collapse.ts    the gate's probe check: serving vs candidate answers to the same probes
 //   holdout.ts     the gate's teacher-forced held-out metrics; paired.ts its paired decision with
 //                  confidence bounds; replay.ts the replay evaluation's sampled ones
 // The embedded engine's tensor loss imports the constants below and is checked against
@@ -29,7 +30,18 @@ export { sampleMean, sampleMeanWeights, tokenMean } from './reduce.ts';
 export { batchStats, type BatchStats, type StatsSample } from './stats.ts';
 export { foldAdvantages } from './fold.ts';
 export { Z_975, tQuantile975 } from './t-quantile.ts';
-export { compareLikelihood, compareTeacherGap, shiftEstimate, type PairedScore, type PairedVerdict, type ShiftEstimate } from './paired.ts';
+export {
+  compareLikelihood,
+  compareTeacherGap,
+  directionEstimate,
+  shiftEstimate,
+  type AnchoredScore,
+  type DirectionEstimate,
+  type PairedScore,
+  type PairedVerdict,
+  type ShiftEstimate,
+} from './paired.ts';
+export { probeCollapse, type CollapseLimits, type ProbeSummary } from './collapse.ts';
 export {
   HOLDOUT_METRICS,
   holdoutDrop,

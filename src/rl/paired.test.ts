@@ -2,7 +2,7 @@
 // of liked answers does, and the teacher gap's bound works the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareLikelihood, compareTeacherGap, shiftEstimate } from './paired.ts';
+import { compareLikelihood, compareTeacherGap, directionEstimate, shiftEstimate } from './paired.ts';
 import { holdoutMetric } from './holdout.ts';
 
 /** A sample whose answer has `t` tokens at log-prob `serving` before and `candidate` after. */
@@ -73,4 +73,21 @@ test('teacher gap: refused when it confidently widens, and a collapse is refused
   assert.equal(compareTeacherGap(closer, 0, 0.5).pass, true);
   const collapsed = Array.from({ length: 8 }, () => withTeacher(-0.8, -7));
   assert.match(compareTeacherGap(collapsed, 10, 0.5).reason, /collapse/);
+});
+
+test('direction: liked answers falling against disliked ones since they were first scored is a bound below zero; healthy learning is not', () => {
+  const item = (reward: number, change: number, jitter: number) => ({
+    reward,
+    anchor: [-2, -2],
+    candidate: [-2 + change + jitter, -2 + change - jitter],
+  });
+  const jitters = [0.01, -0.02, 0.03, -0.01, 0.02, 0];
+  // Inverted: liked answers down 0.3, disliked up 0.1.
+  const backwards = directionEstimate([...jitters.map((j) => item(1, -0.3 + j, j)), ...jitters.map((j) => item(-1, 0.1 - j, j))])!;
+  assert.ok(Math.abs(backwards.diff + 0.4) < 0.02, `${backwards.diff}`);
+  assert.ok(backwards.high < -0.3, 'the upper bound is well below zero');
+  // Healthy: both fall as the style shifts, disliked ones more.
+  const healthy = directionEstimate([...jitters.map((j) => item(1, -0.2 + j, j)), ...jitters.map((j) => item(-1, -0.3 - j, j))])!;
+  assert.ok(healthy.diff > 0 && healthy.high > 0);
+  assert.equal(directionEstimate([item(1, 0, 0), item(-1, 0, 0), item(-1, 0, 0)]), null, 'one liked answer: no estimate');
 });

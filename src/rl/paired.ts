@@ -114,3 +114,49 @@ export function compareTeacherGap(scores: readonly PairedScore[], maxDrop: numbe
         : 'no held-out answer with teacher scores',
   };
 }
+
+/** One held-out answer's log-probs when it was first scored (its anchor) and under the candidate. */
+export interface AnchoredScore {
+  reward: number;
+  anchor: readonly number[];
+  candidate: readonly number[];
+}
+
+/** Liked against disliked answers, each by its mean log-prob change since its anchor. */
+export interface DirectionEstimate {
+  liked: ShiftEstimate;
+  disliked: ShiftEstimate;
+  /** liked.mean − disliked.mean, and its one-sided 97.5% upper bound (Welch). */
+  diff: number;
+  high: number;
+}
+
+/**
+ * Which way training moved the held-out answers since each was first scored: learning makes liked
+ * answers likelier relative to disliked ones, whatever both do in absolute terms (a healthy step
+ * moves both down as the policy's style shifts). A step that is small by itself can still be one of
+ * many in the wrong direction (inverted advantages): the change since the anchor adds them up.
+ * Null without two answers of each kind.
+ */
+export function directionEstimate(items: readonly AnchoredScore[]): DirectionEstimate | null {
+  const changes = (keep: (r: number) => boolean) =>
+    items
+      .filter((s) => keep(s.reward) && s.anchor.length > 0 && s.anchor.length === s.candidate.length)
+      .map((s) => mean(s.candidate) - mean(s.anchor));
+  const up = changes((r) => r > 0);
+  const down = changes((r) => r < 0);
+  if (up.length < 2 || down.length < 2) return null;
+  const liked = shiftEstimate(up)!;
+  const disliked = shiftEstimate(down)!;
+  const variance = (xs: number[], m: number) => xs.reduce((a, v) => a + (v - m) ** 2, 0) / (xs.length - 1);
+  const a = variance(up, liked.mean) / up.length;
+  const b = variance(down, disliked.mean) / down.length;
+  const se = Math.sqrt(a + b);
+  // Welch–Satterthwaite degrees of freedom, rounded down (the more cautious t).
+  const df =
+    se === 0
+      ? up.length + down.length - 2
+      : Math.max(1, Math.floor((a + b) ** 2 / (a ** 2 / (up.length - 1) + b ** 2 / (down.length - 1))));
+  const diff = liked.mean - disliked.mean;
+  return { liked, disliked, diff, high: diff + tQuantile975(df) * se };
+}

@@ -56,6 +56,17 @@ export function servingModel(engine: PolicyEngine): VersionModel {
   return { generate: (r) => engine.generate(r), score: (r) => engine.score(r) };
 }
 
+/** How a version answers in an evaluation: as it would serve (the rollout's sampling), up to `maxTokens`. */
+export function answerSettings(config: Config, tokenizer: EvaluationParts['tokenizer'], maxTokens: number): AnswerSettings {
+  return {
+    temperature: config.rollout.temperature,
+    topP: config.rollout.top_p,
+    maxTokens,
+    stopTokenIds: tokenizer?.stopTokenIds ?? [],
+    decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined,
+  };
+}
+
 /** Runs and records the replay evaluation of new versions for one trainer. */
 export class VersionEvaluator {
   private readonly probes: Probe[];
@@ -113,14 +124,7 @@ export class VersionEvaluator {
     const t0 = performance.now();
     const metrics: ReplayMetrics = {};
     const c = this.config;
-    const tok = this.parts.tokenizer;
-    const answer: AnswerSettings = {
-      temperature: c.rollout.temperature,
-      topP: c.rollout.top_p,
-      maxTokens: c.evaluation.replay_max_tokens ?? c.rollout.max_tokens,
-      stopTokenIds: tok?.stopTokenIds ?? [],
-      decode: tok ? (ids) => tok.decode(ids) : undefined,
-    };
+    const answer = answerSettings(c, this.parts.tokenizer, c.evaluation.replay_max_tokens ?? c.rollout.max_tokens);
     const skipped = (what: string) => (id: string, err: unknown) =>
       this.log?.warn({ [what]: id, err: err instanceof Error ? err.message : String(err) }, `replay evaluation: ${what} skipped`);
     try {

@@ -8,6 +8,7 @@ import { modeSpec } from '../methods/index.ts';
 import {
   compareLikelihood,
   compareTeacherGap,
+  directionEstimate,
   holdoutMetric,
   holdoutPoint,
   type HoldoutMetric,
@@ -92,7 +93,13 @@ export function holdoutValueOf(config: Config, held: StoredSample[], logprobs: n
  * version's, sample by sample (rl/paired.ts). Fewer usable samples than min_samples: served, and
  * the reason says so.
  */
-export function judgeCandidate(config: Config, held: StoredSample[], serving: number[][], candidate: number[][] | undefined): GateVerdict {
+export function judgeCandidate(
+  config: Config,
+  held: StoredSample[],
+  serving: number[][],
+  candidate: number[][] | undefined,
+  anchors?: number[][],
+): GateVerdict {
   const gate = config.evaluation.gate!;
   const metric = gateMetric(config);
   const base = holdoutValueOf(config, held, serving);
@@ -125,7 +132,7 @@ export function judgeCandidate(config: Config, held: StoredSample[], serving: nu
     metric === 'holdout_teacher_gap'
       ? decisive && { drop: decisive.mean, bound: decisive.low }
       : decisive && { drop: -decisive.mean, bound: -decisive.high };
-  return {
+  const verdict: GateVerdict = {
     pass: v.pass,
     metric,
     baseline: base.value,
@@ -134,6 +141,20 @@ export function judgeCandidate(config: Config, held: StoredSample[], serving: nu
     bound: worse?.bound,
     samples: cand.samples,
     reason: v.reason,
+  };
+  if (!verdict.pass || anchors === undefined) return verdict;
+  // Small steps in the wrong direction add up: liked answers against disliked ones since each was first scored.
+  const d = directionEstimate(held.map((s, i) => ({ reward: s.reward, anchor: anchors[i], candidate: candidate[i] })));
+  if (d === null || d.high >= -gate.max_reverse) return verdict;
+  return {
+    ...verdict,
+    pass: false,
+    drop: -d.diff,
+    bound: -d.high,
+    reason:
+      `training moves backwards: since each held-out answer was first scored, liked ones changed by ${d.liked.mean.toFixed(4)} ` +
+      `and disliked ones by ${d.disliked.mean.toFixed(4)} nats/token (n=${d.liked.n}/${d.disliked.n}); liked minus disliked ` +
+      `${d.diff.toFixed(4)}, bound ${d.high.toFixed(4)} < −max_reverse ${gate.max_reverse}`,
   };
 }
 

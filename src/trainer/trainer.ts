@@ -14,6 +14,7 @@ import type { LeaseOrder, SampleStore, StoredSample } from '../samples/index.ts'
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
+import { ProbeGate } from './probe-gate.ts';
 import { HoldoutReserver, batchCollapse, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
 import {
@@ -141,6 +142,9 @@ export class Trainer {
   lastServedAt = Date.now();
   private readonly holdout: HoldoutReserver;
   private readonly evaluator: VersionEvaluator | undefined;
+  private readonly probeGate: ProbeGate;
+  /** Each held-out answer's log-probs the first time this process scored it (the gate's direction check). */
+  private anchors = new Map<string, number[]>();
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -156,6 +160,7 @@ export class Trainer {
     const evaluator =
       deps.evaluation !== undefined ? new VersionEvaluator(deps.config, deps.engine, deps.store, deps.evaluation, deps.log) : undefined;
     this.evaluator = evaluator?.enabled ? evaluator : undefined;
+    this.probeGate = new ProbeGate(deps.config, deps.engine, deps.evaluation ?? {});
     this.step = deps.startStep ?? 0;
     this.savedStep = this.step;
     if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) this.warnUngated();
@@ -165,6 +170,13 @@ export class Trainer {
     this.deps.log?.warn(
       `evaluation.gate is set, but the ${this.deps.engine.kind} engine cannot score unpublished weights: every trained version serves unchecked`,
     );
+  }
+
+  /** Keeps the first scores of newly held-out answers, and only those of answers still held out. */
+  private anchorHeldOut(held: StoredSample[], scores: number[][]): void {
+    const next = new Map<string, number[]>();
+    held.forEach((s, i) => next.set(s.id, this.anchors.get(s.id) ?? scores[i]));
+    this.anchors = next;
   }
 
   /** Whether trained versions go through the regression gate before they serve. */
@@ -332,6 +344,7 @@ export class Trainer {
       if (held !== undefined) {
         const scoreTrained = engine.scoreTrained!.bind(engine);
         baseline = await holdoutLogprobs(config, held, this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
+        this.anchorHeldOut(held, baseline);
       }
       // Replay evaluation: the serving version once (the first version a run trains from), then each
       // new one — staged on the training thread where the engine can, else after it is published.
@@ -341,12 +354,26 @@ export class Trainer {
       const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
       updated = engineMetrics !== undefined;
       let verdict: GateVerdict | undefined;
+      let probeMetrics: Record<string, number> | undefined;
       if (held !== undefined && baseline !== undefined) {
         const enough = held.length >= config.evaluation.gate!.min_samples;
         const candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
-        verdict = judgeCandidate(config, held, baseline, candidate);
+        verdict = judgeCandidate(
+          config,
+          held,
+          baseline,
+          candidate,
+          held.map((s) => this.anchors.get(s.id)!),
+        );
         // A collapse is refused whatever the held-out answers say, and with none held out yet.
         if (verdict.pass && updated) verdict = (await batchCollapse(config, lease.samples, engine.scoreTrained!.bind(engine))) ?? verdict;
+        // And so is a version whose answers to the probes stopped being answers or moved far (its
+        // numbers go in the step line whatever refused the version).
+        if (updated) {
+          const probes = await this.probeGate.check(engine.version());
+          probeMetrics = probes.metrics;
+          if (verdict.pass) verdict = probes.refusal ?? verdict;
+        }
       }
       const refused = verdict !== undefined && !verdict.pass;
       let evaluation: VersionEvaluationResult | undefined;
@@ -419,6 +446,7 @@ export class Trainer {
               ...(verdict.baseline !== undefined ? { gate_baseline: verdict.baseline } : {}),
             }
           : {}),
+        ...(probeMetrics ?? {}),
         ...(evaluation !== undefined ? evaluationStepMetrics(evaluation) : {}),
         ...(this.deps.extraStats?.() ?? {}),
       };

@@ -73,7 +73,7 @@ test('the regression gate refuses versions trained on inverted advantages; servi
     assert.ok(strict.statuses.length > 0 && strict.statuses.every((s) => s === 200), 'chats answered 200 throughout');
 
     // The same run with a lenient gate: the (bad) versions serve.
-    const lenient = await run(checkpoint, 1e9);
+    const lenient = await run(checkpoint, 1e9, { 'evaluation.gate.max_reverse': 1e9, 'evaluation.gate.probes.enabled': false });
     assert.ok(lenient.version > 0, 'a passing version serves');
     assert.ok(lenient.metrics.some((m) => m.gate_passed === 1 && m.gate_candidate !== undefined));
   } finally {
@@ -94,6 +94,34 @@ test('a learning rate 1000x too high is refused by the collapse check on the tra
     );
     assert.equal(broken.version, 0, 'the broken weights never served');
     assert.ok(broken.statuses.every((s) => s === 200));
+  } finally {
+    rmSync(checkpoint, { recursive: true, force: true });
+  }
+});
+
+test('the probe check: both versions answer the default probes; past a limit the candidate is refused with the numbers', async () => {
+  const checkpoint = await tinyCheckpoint();
+  try {
+    // Healthy training (advantages as they are), but a KL limit no trained version can meet.
+    const tight = await run(checkpoint, 1e9, { 'evaluation.gate.max_reverse': 1e9, 'evaluation.gate.probes.max_kl': 1e-9 }, false);
+    const refused = tight.metrics.filter((m) => m.event === 'gate_refused');
+    assert.ok(refused.length > 0, JSON.stringify(tight.metrics));
+    assert.ok(
+      refused.every((m) =>
+        /^on the probes: its probe answers are [\d.]+ nats\/token from the serving version's \(KL\), above evaluation\.gate\.probes\.max_kl/.test(
+          String(m.reason),
+        ),
+      ),
+      JSON.stringify(refused),
+    );
+    const checked = tight.metrics.filter((m) => m.gate_probe_entropy !== undefined);
+    assert.ok(checked.length > 0 && checked.every((m) => m.gate_probe_kl > 0 && m.gate_probe_length_serving > 0));
+    assert.equal(tight.version, 0, 'no refused version served');
+
+    // The same run with the check off: versions serve, and no probe numbers are measured.
+    const off = await run(checkpoint, 1e9, { 'evaluation.gate.max_reverse': 1e9, 'evaluation.gate.probes.enabled': false }, false);
+    assert.ok(off.version > 0);
+    assert.ok(off.metrics.every((m) => m.gate_probe_kl === undefined));
   } finally {
     rmSync(checkpoint, { recursive: true, force: true });
   }

@@ -1,0 +1,116 @@
+// The gate's probe collapse check (issue 37, docs/evaluation.md "Gate"): before a trained version
+// serves, it and the serving version answer the default probes and the user's (`probe_file`) with
+// the same seeds; rl/collapse.ts compares the two. The serving version's answers are measured once
+// per serving version. In: the staged (trained) and the serving weights, the policy's chat template
+// and tokenizer. Out: a refusal with its reason, or undefined.
+import { probesOf, type Config, type Probe } from '../config/index.ts';
+import type { PolicyEngine } from '../engines/types.ts';
+import { DEFAULT_PROBES, runProbes, type ReplayMetrics, type VersionModel } from '../evaluation/index.ts';
+import { probeCollapse, type ProbeSummary } from '../rl/index.ts';
+import { answerSettings, type EvaluationParts } from './evaluate.ts';
+import { gateMetric, type GateVerdict } from './gate.ts';
+
+/** A version's probe answers as rl/collapse.ts reads them (undefined: no probe was answered). */
+function summaryOf(m: ReplayMetrics): ProbeSummary | undefined {
+  const length = m.probe_length_mean;
+  if (length === undefined || length.samples === 0) return undefined;
+  return {
+    probes: length.samples,
+    notAnswers: (m.probe_empty_rate?.value ?? 0) + (m.probe_garbled_rate?.value ?? 0),
+    entropy: m.probe_entropy?.value ?? 0,
+    length: length.value,
+  };
+}
+
+export class ProbeGate {
+  private readonly probes: Probe[];
+  private serving: { version: number; summary: ProbeSummary | undefined } | undefined;
+  /** The first serving version's answers in this process: drift that passes step by step adds up against it. */
+  private anchor: ProbeSummary | undefined;
+  private stageable: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly engine: PolicyEngine,
+    private readonly parts: EvaluationParts,
+  ) {
+    this.probes = [...DEFAULT_PROBES, ...probesOf(config)];
+  }
+
+  /** On where the gate is set with its probe check, and the policy has a chat template and a tokenizer to answer with. */
+  get enabled(): boolean {
+    const gate = this.config.evaluation.gate;
+    return gate !== undefined && gate.probes.enabled && this.parts.render !== undefined && this.parts.tokenizer !== undefined;
+  }
+
+  /** Whether the engine can sample its trained weights before they serve (asked once; false while it cannot say). */
+  private canStage(): Promise<boolean> {
+    const e = this.engine;
+    if (e.generateTrained === undefined || e.scoreTrained === undefined) return Promise.resolve(false);
+    this.stageable ??= Promise.resolve(e.canGenerateTrained?.() ?? true).catch(() => {
+      this.stageable = undefined;
+      return false;
+    });
+    return this.stageable;
+  }
+
+  private settings(serving?: VersionModel['score']) {
+    const limits = this.config.evaluation.gate!.probes;
+    return { ...answerSettings(this.config, this.parts.tokenizer, limits.max_tokens), render: this.parts.render!, serving };
+  }
+
+  /**
+   * The candidate (the engine's staged weights) against the serving version on the probes: a
+   * refusal when it collapsed (else none), and the step-line numbers it read (none when it could
+   * not run on this engine).
+   */
+  async check(servingVersion: number): Promise<{ refusal?: GateVerdict; metrics?: Record<string, number> }> {
+    if (!this.enabled || !(await this.canStage())) return {};
+    const e = this.engine;
+    const serving: VersionModel = { generate: (r) => e.generate(r), score: (r) => e.score(r) };
+    const candidate: VersionModel = { generate: (r) => e.generateTrained!(r), score: (r) => e.scoreTrained!(r) };
+    if (this.serving?.version !== servingVersion)
+      this.serving = { version: servingVersion, summary: summaryOf(await runProbes(this.probes, serving, this.settings())) };
+    this.anchor ??= this.serving.summary;
+    const measured = await runProbes(this.probes, candidate, this.settings(serving.score));
+    const base = this.serving.summary;
+    const cand = summaryOf(measured);
+    if (base === undefined || cand === undefined) return {};
+    const kl = measured.probe_kl?.value;
+    const metrics: Record<string, number> = {
+      gate_probe_not_answers: cand.notAnswers,
+      gate_probe_not_answers_serving: base.notAnswers,
+      gate_probe_entropy: cand.entropy,
+      gate_probe_entropy_serving: base.entropy,
+      gate_probe_length: cand.length,
+      gate_probe_length_serving: base.length,
+      ...(kl !== undefined ? { gate_probe_kl: kl } : {}),
+    };
+    const limits = this.config.evaluation.gate!.probes;
+    // Against the serving version: every rule. Against the anchor: the answers' shape only (how
+    // many are answers, how long), which healthy learning keeps while its style and KL drift on.
+    const reason =
+      probeCollapse(base, cand, kl, limits) ??
+      (this.anchor !== undefined
+        ? probeCollapse(
+            this.anchor,
+            cand,
+            undefined,
+            { ...limits, max_entropy_ratio: Number.POSITIVE_INFINITY },
+            'the first version served',
+          )
+        : null);
+    if (reason === null) return { metrics };
+    const refusal: GateVerdict = {
+      pass: false,
+      metric: gateMetric(this.config),
+      baseline: undefined,
+      candidate: undefined,
+      drop: 0,
+      bound: undefined,
+      samples: cand.probes,
+      reason: `on the probes: ${reason}`,
+    };
+    return { refusal, metrics };
+  }
+}
