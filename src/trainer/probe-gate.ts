@@ -87,8 +87,9 @@ export class ProbeGate {
       ...(kl !== undefined ? { gate_probe_kl: kl } : {}),
     };
     const limits = this.config.evaluation.gate!.probes;
-    // Against the serving version: every rule. Against the anchor: the answers' shape only (how
-    // many are answers, how long), which healthy learning keeps while its style and KL drift on.
+    // Against the serving version: every rule. Against the anchor: only whether answers are still
+    // answers — healthy learning moves style, length and KL far from the start (the demo's
+    // persona shortens probe answers ×4 in 8 steps), but not that.
     const reason =
       probeCollapse(base, cand, kl, limits) ??
       (this.anchor !== undefined
@@ -96,7 +97,7 @@ export class ProbeGate {
             this.anchor,
             cand,
             undefined,
-            { ...limits, max_entropy_ratio: Number.POSITIVE_INFINITY },
+            { ...limits, max_entropy_ratio: Number.POSITIVE_INFINITY, max_length_ratio: Number.POSITIVE_INFINITY },
             'the first version served',
           )
         : null);
