@@ -7,7 +7,7 @@ import type { ChatChannel } from '../engines/types.ts';
 import type { SessionViews } from '../gateway/index.ts';
 import type { SampleStore } from '../samples/index.ts';
 import type { SessionTracker } from '../sessions/index.ts';
-import { evaluationOf, type Evaluation } from '../evaluation/index.ts';
+import { evaluationOf, gateRefusalsOf, type Evaluation } from '../evaluation/index.ts';
 import { createDashboardSource, readStepsFile, StepBuffer, storeStatusFields, type DashboardSource } from '../dashboard/index.ts';
 
 /** Builds the dashboard source; `steps` receives each new training step; `evaluation` is read per request. */
@@ -16,7 +16,10 @@ export function dashboardFor(
   parts: { channel: ChatChannel; views: SessionViews; store: SampleStore; tracker: SessionTracker; trainerState?: () => string },
 ): { source: DashboardSource; steps: StepBuffer; evaluation: () => Evaluation } {
   const steps = new StepBuffer();
-  const evaluation = () => evaluationOf(parts.store, { servingVersion: parts.channel.version() });
+  const evaluation = () => ({
+    ...evaluationOf(parts.store, { servingVersion: parts.channel.version() }),
+    gate_refusals: gateRefusalsOf(config.output_dir),
+  });
   for (const p of readStepsFile(join(config.output_dir, 'logs', 'metrics.jsonl'))) steps.push(p);
   const source = createDashboardSource({
     steps,

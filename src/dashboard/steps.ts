@@ -1,6 +1,6 @@
 // The recent training steps the charts draw: a bounded buffer fed by the trainer's `onStep`, and a
 // reader that seeds it from `logs/metrics.jsonl` so a restarted server still shows its history.
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readTailLines } from '../util/lines.ts';
 import type { StepPoint } from './types.ts';
 
 /** How many steps the dashboard keeps and ships at most. */
@@ -50,22 +50,8 @@ export class StepBuffer {
  * cut by a crash). A missing file gives no steps.
  */
 export function readStepsFile(path: string, capacity = MAX_STEPS, maxBytes = 8 * 1024 * 1024): StepPoint[] {
-  if (!existsSync(path)) return [];
-  const fd = openSync(path, 'r');
-  let text: string;
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.alloc(size - start);
-    readSync(fd, buf, 0, buf.length, start);
-    text = buf.toString('utf8');
-    // A read that starts mid-file starts mid-line: that partial line is not a step.
-    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
-  } finally {
-    closeSync(fd);
-  }
   const buffer = new StepBuffer(capacity);
-  for (const line of text.split('\n')) {
+  for (const line of readTailLines(path, maxBytes)) {
     const point = parseStepLine(line);
     if (point) buffer.push(point);
   }

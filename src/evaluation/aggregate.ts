@@ -1,6 +1,7 @@
 // Per-policy-version evaluation as a pure function of the store's tally (SampleStore.tallyByVersion):
 // which turns count as judged, and the reward mean, −1 rate and hint rate of each version with
 // their intervals. The meaning of every number is in docs/evaluation.md.
+import type { GateRefusals } from './gate-refusals.ts';
 import type { DropTallyRow, SampleTallyRow, SampleType, VersionTally } from '../samples/index.ts';
 import { meanWithInterval, wilson, type Interval, type RateEstimate } from './stats.ts';
 
@@ -70,6 +71,8 @@ export interface Evaluation {
   dropped_turns_without_version: Record<string, number>;
   /** When the oldest turn the store keeps was stored (storage.retention_days, forget), when read from a run's folder. */
   oldest_turn_at?: string | null;
+  /** The regression gate's refusals in the run's metrics log (gate-refusals.ts), when the run's folder is known. */
+  gate_refusals?: GateRefusals;
 }
 
 interface Acc {

@@ -83,6 +83,15 @@ function replayTable(e: Evaluation): string[] {
 }
 
 /** The table plus a few lines on how to read it. */
+/** The gate's refusals, newest first, each with the reason it gave (none: nothing printed). */
+function refusalLines(e: Evaluation): string[] {
+  const r = e.gate_refusals;
+  if (r === undefined || r.total === 0) return [];
+  const shown = r.newest.slice(0, 10);
+  const head = `Regression gate: ${r.total} trained version${r.total === 1 ? '' : 's'} refused${r.total > shown.length ? ` (newest ${shown.length})` : ''}:`;
+  return ['', head, ...shown.map((x) => `- ${x.time} step ${x.at_step} (version ${x.policy_version} kept serving): ${x.reason}`)];
+}
+
 export function formatEvaluation(e: Evaluation): string {
   const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`];
   for (const v of e.versions) lines.push(`| ${row(v, e.serving_policy_version).join(' | ')} |`);
@@ -97,5 +106,5 @@ export function formatEvaluation(e: Evaluation): string {
   if (unversioned !== '–') notes.push(`Turn drops recorded without a version (older runs): ${unversioned}.`);
   if (e.oldest_turn_at !== undefined)
     notes.push(`Oldest kept turn: ${e.oldest_turn_at ?? 'none'} (storage.retention_days and openclaw-rl forget remove turns).`);
-  return [...lines, ...notes, ...replayTable(e)].join('\n');
+  return [...lines, ...notes, ...replayTable(e), ...refusalLines(e)].join('\n');
 }

@@ -15,6 +15,7 @@ export type { Evaluation, EvaluateOptions, RateJson, VersionEvaluation } from '.
 export { meanWithInterval, tQuantile975, wilson, Z_975 } from './stats.ts';
 export type { Interval, MeanEstimate, RateEstimate } from './stats.ts';
 export { formatEvaluation } from './format.ts';
+export { gateRefusalsOf, type GateRefusal, type GateRefusals } from './gate-refusals.ts';
 export { evaluationOf, evaluationOfRun } from './report.ts';
 export { registerEvaluationRoute } from './routes.ts';
 export {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
 import { SampleStore, SAMPLE_STORE_FILE, type VersionTally } from '../samples/index.ts';
+import { gateRefusalsOf } from './gate-refusals.ts';
 import { evaluate, type EvaluateOptions, type Evaluation } from './aggregate.ts';
 
 /** The evaluation of whatever the store holds now. */
@@ -27,7 +28,11 @@ export function evaluationOfRun(outputDir: string, opts: EvaluateOptions = {}): 
   const store = SampleStore.open(path, { readOnly: true });
   try {
     const at = store.oldestTurnAt();
-    return { ...evaluationOf(store, opts), oldest_turn_at: at === null ? null : new Date(at).toISOString() };
+    return {
+      ...evaluationOf(store, opts),
+      oldest_turn_at: at === null ? null : new Date(at).toISOString(),
+      gate_refusals: gateRefusalsOf(outputDir),
+    };
   } finally {
     store.close();
   }

@@ -1,7 +1,7 @@
 // Reads a text file line by line from a byte offset, in fixed-size chunks: memory stays at one
 // chunk plus the longest line, whatever the file's size (a journal can hold gigabytes). Each line
 // comes with the byte offset where it starts, so a reader can remember where to continue.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** One line of a file (without its newline) and the byte offset where it starts. */
 export interface FileLine {
@@ -44,4 +44,30 @@ export function* readLines(path: string, start = 0): Generator<FileLine> {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The whole lines among a file's last `maxBytes` (a read that starts mid-file drops the partial
+ * first line); a missing file has none. For logs read on demand, whatever their length.
+ */
+export function readTailLines(path: string, maxBytes: number): string[] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.alloc(size - start);
+    readSync(fd, buf, 0, buf.length, start);
+    text = buf.toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+  } finally {
+    closeSync(fd);
+  }
+  return text.split('\n');
 }

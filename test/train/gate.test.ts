@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { startServer } from '../../src/app/index.ts';
+import { evaluationOfRun, formatEvaluation } from '../../src/evaluation/index.ts';
 import { tinyCheckpoint } from '../support/tiny-checkpoint.ts';
 import { tempDir } from '../support/temp.ts';
 import { LIKED, chat, embeddedTrainConfig, feedLikedAnswer, invertAdvantages, metricsLines } from '../support/train-sessions.ts';
@@ -29,6 +30,7 @@ async function run(checkpoint: string, maxDrop: number, overrides: Record<string
   if (invert) invertAdvantages(engine);
   const statuses: number[] = [];
   let probing = true;
+  let closed = false;
   const probe = (async () => {
     for (let i = 0; probing; i++) {
       const content = await chat(server.url, `probe-${i}`, [{ role: 'user', content: 'hello' }]).catch(() => undefined);
@@ -43,11 +45,18 @@ async function run(checkpoint: string, maxDrop: number, overrides: Record<string
     const health = await (await fetch(`${server.url}/healthz`)).json();
     const metrics = metricsLines(out);
     const drops = server.store.dropsByReason();
-    return { version: server.channel.version(), health, metrics, drops, trainedScore, servedScore, statuses };
-  } finally {
+    const evaluation = await (await fetch(`${server.url}/evaluation`)).json();
     probing = false;
     await probe;
     await server.close();
+    closed = true;
+    // What `openclaw-rl report` prints for the stopped run.
+    const report = formatEvaluation(evaluationOfRun(out));
+    return { version: server.channel.version(), health, metrics, drops, trainedScore, servedScore, statuses, evaluation, report };
+  } finally {
+    probing = false;
+    await probe;
+    if (!closed) await server.close();
     rmSync(out, { recursive: true, force: true });
   }
 }
@@ -70,6 +79,12 @@ test('the regression gate refuses versions trained on inverted advantages; servi
     assert.equal(typeof strict.health.trainer.seconds_since_last_served_version, 'number');
     assert.ok(strict.metrics.some((m) => m.event === 'gate_refused'));
     assert.deepEqual(strict.trainedScore, strict.servedScore, 'on_fail rollback: the training state is the serving one again');
+    // Each refusal with its reason: GET /evaluation (the dashboard's source) and `openclaw-rl report`.
+    assert.equal(strict.evaluation.gate_refusals.total, checked.length);
+    assert.match(strict.evaluation.gate_refusals.newest[0].reason, /liked held-out answers became less likely/);
+    assert.equal(strict.evaluation.gate_refusals.newest[0].policy_version, 0);
+    assert.match(strict.report, new RegExp(`Regression gate: ${checked.length} trained versions? refused`));
+    assert.match(strict.report, /- \S+ step \d+ \(version 0 kept serving\): liked held-out answers became less likely/);
     assert.ok(strict.statuses.length > 0 && strict.statuses.every((s) => s === 200), 'chats answered 200 throughout');
 
     // The same run with a lenient gate: the (bad) versions serve.

@@ -3,7 +3,7 @@
 // lists are fetched one page at a time, so thousands of turns stay cheap.
 import { AuthError, getJson, setKey, takeKeyFromUrl } from './api.js';
 import { IntervalChart, LineChart, formatNumber } from './chart.js';
-import { el, pager, sessionRow, turnRow } from './render.js';
+import { el, pager, sessionRow, shortTime, turnRow } from './render.js';
 
 const POLL_MS = 2000;
 const PAGE = 20;
@@ -87,12 +87,31 @@ async function refreshSteps(status) {
   document.body.dataset.lastStep = String(state.lastStep);
 }
 
+/** The regression gate's newest refusals, each with its reason (hidden while there are none). */
+function renderRefusals(r) {
+  const section = document.getElementById('gate');
+  section.hidden = r === undefined || r.total === 0;
+  if (section.hidden) return;
+  document.getElementById('gate-count').textContent = `(${r.total})`;
+  const items = r.newest.map((x) =>
+    el(
+      'li',
+      {},
+      el('time', { dateTime: x.time }, shortTime(x.time)),
+      ` step ${x.at_step}, version ${x.policy_version} kept serving: ${x.reason}`,
+    ),
+  );
+  document.getElementById('gate-refusals').replaceChildren(...items);
+}
+
 async function refreshEvaluation(status) {
   const due = state.ticks++ % EVALUATION_EVERY === 0 || status.policy_version !== state.evaluatedVersion;
   if (!due) return;
   state.evaluatedVersion = status.policy_version;
   try {
-    byVersion.update(await getJson('evaluation'));
+    const evaluation = await getJson('evaluation');
+    byVersion.update(evaluation);
+    renderRefusals(evaluation.gate_refusals);
   } catch (err) {
     if (err instanceof AuthError) throw err;
     byVersion.unavailable(err.message);
