@@ -138,6 +138,11 @@ export interface JudgeSetMetrics {
   falseHints: number;
   noHintNonNegative: number;
   falseHintRate: number;
+  /** Sign flips: a −1 read as +1 or a +1 read as −1 (pushes the policy toward the failure), and their share of all items. */
+  signFlips: number;
+  signFlipRate: number;
+  /** Of the ±1 items, the share given a non-zero verdict (a 0 trains nothing: safe, but no signal). */
+  coverage: number;
 }
 
 /** Accuracy, per-class recall and hint quality over judged items. */
@@ -155,6 +160,8 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
     r.item.hint !== null && r.got.hint !== null && hintSameFix(r.item.hint, r.got.hint);
   const clean = results.filter((r) => r.item.hint === null && r.item.score >= 0);
   const falseHints = clean.filter((r) => r.got.hint !== null).length;
+  const signed = results.filter((r) => r.item.score !== 0);
+  const flips = signed.filter((r) => r.got.score === -r.item.score).length;
   return {
     n: results.length,
     accuracy: ratio(results.filter((r) => r.got.score === r.item.score).length, results.length),
@@ -166,6 +173,9 @@ export function scoreJudgeSet(results: Array<{ item: JudgeSetItem; got: Judgemen
     falseHints,
     noHintNonNegative: clean.length,
     falseHintRate: ratio(falseHints, clean.length),
+    signFlips: flips,
+    signFlipRate: ratio(flips, results.length),
+    coverage: ratio(signed.filter((r) => r.got.score !== 0).length, signed.length),
   };
 }
 

@@ -2,7 +2,8 @@
 // config F names) on the hand-labelled next states of bench/judge-set/. Prints, per set and per
 // group (tool outputs; user replies per language): accuracy, recall of −1 / 0 / +1, hint recall,
 // hint precision, the same two with the extent-tolerant match ("either extent", judge-metrics.ts
-// `hintSameFix`), false hints on positive or neutral replies, and the offline judge's CPU time per
+// `hintSameFix`), false hints on positive or neutral replies, sign flips (a −1 read as +1 or the
+// reverse, as a share of all items) and coverage (±1 items given a non-zero verdict), and the offline judge's CPU time per
 // reply. Targets: accuracy ≥ 0.85, −1 recall ≥ 0.85, hint recall ≥ 0.80, false hints ≤ 5%.
 //   development sets (DEVELOPMENT_SETS): dev and heldout (the judge's authors), heldout-2,
 //     heldout-3, train-blind, heldout-4, train-blind-2, heldout-5, heldout-6, train-blind-3,
@@ -287,7 +288,8 @@ function print(name: string, results: Array<{ item: JudgeSetItem; got: Judgement
   console.log(
     `${name.padEnd(22)} n=${String(m.n).padStart(3)}  accuracy ${pct(m.accuracy)}  recall −1 ${pct(m.recall[-1])} / 0 ${pct(m.recall[0])} / +1 ${pct(m.recall[1])}` +
       `  hint recall ${pct(m.hintRecall)}  hint precision ${pct(m.hintPrecision)}` +
-      `  either extent ${pct(m.hintRecallEither)}/${pct(m.hintPrecisionEither)}  false hints ${(100 * m.falseHintRate).toFixed(1)}% (${m.falseHints}/${m.noHintNonNegative})`,
+      `  either extent ${pct(m.hintRecallEither)}/${pct(m.hintPrecisionEither)}  false hints ${(100 * m.falseHintRate).toFixed(1)}% (${m.falseHints}/${m.noHintNonNegative})` +
+      `  sign flips ${(100 * m.signFlipRate).toFixed(1)}% (${m.signFlips})  coverage ${pct(m.coverage)}`,
   );
 }
 
