@@ -33,14 +33,16 @@ function emails(text: string): Span[] {
 }
 
 /** Phone numbers: international ones anywhere; national ones of the countries the traffic comes from. */
-const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'BR', 'RU', 'KR', 'IN', 'CN', 'JP', 'SA', 'AE', 'MX', 'TR'];
+const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'BR', 'RU', 'KR', 'IN', 'CN', 'JP'];
+/** More countries' plans, read only after a phone word: each plan added alone also reads business ids as phones. */
+const WORDED_COUNTRIES: CountryCode[] = [...PHONE_COUNTRIES, 'SA', 'AE', 'MX', 'TR', 'NG', 'PL', 'NL', 'ID', 'VN', 'PK', 'EG', 'UA'];
 
 const PHONE_WORDS =
   /(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|телефон|тел|전화|휴대폰|电话|手机|cel|cellulare|número|mobil|handy|جوال|هاتف|رقم|携帯|電話|मोबाइल|फ़ोन|फोन|telefon)[^\n]{0,12}$/i;
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -54,6 +56,10 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   const dotted = /^\d{2}(?:\.\d{2}){4}$|^\d{3}\.\d{3}\.\d{4}$/.test(raw);
   if (!dotted && /^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw))
     return false;
+  // SSN and EIN shapes ("666-12-3456", "12-3456789") are ids, not phones.
+  if (/^\d{3}-\d{2}-\d{4}$|^\d{2}-\d{7}$|^\d{4} \d{4} \d{4}$/.test(raw)) return false;
+  // A size or a count ("298276483 bytes").
+  if (/^\)?\s*(?:bytes|B|KB|MB|GB|KiB|MiB|ms|tokens|%)\b/.test(text.slice(start + raw.length, start + raw.length + 8))) return false;
   // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").
   if (/^[.,]\d/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
   if (NOT_PHONE_WORDS.test(text.slice(Math.max(0, start - 24), start))) return false;
@@ -75,7 +81,8 @@ function phones(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, PHONE_CANDIDATE)) {
     // International numbers first; otherwise the first country whose plan reads the run as valid.
-    for (const country of [undefined, ...PHONE_COUNTRIES]) {
+    const worded = PHONE_WORDS.test(text.slice(Math.max(0, m.index - 24), m.index));
+    for (const country of [undefined, ...(worded ? WORDED_COUNTRIES : PHONE_COUNTRIES)]) {
       const found = findNumbers(m[0], leniency(country)).filter((f) => {
         const start = m.index + f.startsAt;
         // Written in international form, a number whose length its country allows is kept even where
@@ -231,7 +238,63 @@ function nirValid(s: string): boolean {
  * Ids that are only told apart from other numbers by the word before them ("CPF 92272043003",
  * "BSN: 680342965", "Aadhaar No: 826895222553", "SIN 257 844 225"), each checked by its own digit rule.
  */
+/** Chinese resident id: 17 digits and an ISO 7064 MOD 11-2 check character (0–9 or X), a birth date inside. */
+function chineseIdValid(s: string): boolean {
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (s.charCodeAt(i) - 48) * w[i];
+  const month = Number(s.slice(10, 12));
+  const day = Number(s.slice(12, 14));
+  return '10X98765432'[sum % 11] === s[17].toUpperCase() && month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+/** Turkish TC Kimlik: 11 digits, the 10th and 11th from sums of the first ones. */
+function tcKimlikValid(s: string): boolean {
+  const d = [...s].map((c) => c.charCodeAt(0) - 48);
+  if (d[0] === 0) return false;
+  const odd = d[0] + d[2] + d[4] + d[6] + d[8];
+  const even = d[1] + d[3] + d[5] + d[7];
+  return (((odd * 7 - even) % 10) + 10) % 10 === d[9] && d.slice(0, 10).reduce((a, b) => a + b, 0) % 10 === d[10];
+}
+
+/** Polish PESEL: weights 1 3 7 9 over the first ten digits. */
+function peselValid(s: string): boolean {
+  const w = [1, 3, 7, 9, 1, 3, 7, 9, 1, 3];
+  let sum = 0;
+  for (let i = 0; i < 10; i++) sum += (s.charCodeAt(i) - 48) * w[i];
+  return (10 - (sum % 10)) % 10 === s.charCodeAt(10) - 48;
+}
+
+/** Portuguese NIF: weights 9…2, check digit 11 − remainder (0 for 10 and 11). */
+function nifPtValid(s: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 8; i++) sum += (s.charCodeAt(i) - 48) * (9 - i);
+  const c = 11 - (sum % 11);
+  return (c >= 10 ? 0 : c) === s.charCodeAt(8) - 48;
+}
+
+/** Japanese My Number: 11 digits and a check digit (weights 2–7 from the right). */
+function myNumberValid(s: string): boolean {
+  const d = s.replace(/\D/g, '');
+  let sum = 0;
+  for (let n = 1; n <= 11; n++) sum += (d.charCodeAt(11 - n) - 48) * (n <= 6 ? n + 1 : n - 5);
+  const r = sum % 11;
+  return (r <= 1 ? 0 : 11 - r) === d.charCodeAt(11) - 48;
+}
+
+/** Russian personal INN: 12 digits, the last two check digits (weighted sums mod 11 mod 10). */
+function innValid(s: string): boolean {
+  const d = [...s].map((c) => c.charCodeAt(0) - 48);
+  const check = (w: number[]) => (w.reduce((a, x, i) => a + x * d[i], 0) % 11) % 10;
+  return check([7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) === d[10] && check([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) === d[11];
+}
+
 const NAMED_IDS: Array<{ words: string; value: string; valid: (s: string) => boolean }> = [
+  { words: 'ИНН|INN', value: String.raw`\d{12}`, valid: innValid },
+  { words: 'TC|T\\.C\\.|kimlik', value: String.raw`[1-9]\d{10}`, valid: tcKimlikValid },
+  { words: 'PESEL', value: String.raw`\d{11}`, valid: peselValid },
+  { words: 'NIF|contribuinte', value: String.raw`[1-35-9]\d{8}`, valid: nifPtValid },
+  { words: 'マイナンバー|個人番号|My ?Number', value: String.raw`\d{4} ?\d{4} ?\d{4}`, valid: myNumberValid },
   {
     words: String.raw`SSN|social security(?: number| no\.?)?`,
     value: String.raw`(?!000|666|9)\d{3}-?(?!00)\d{2}-?(?!0000)\d{4}`,
@@ -262,6 +325,8 @@ const NAMED_ID_RES = NAMED_IDS.map(({ words, value, valid }) => ({
 }));
 
 const GOV_IDS: Array<{ re: RegExp; valid?: (s: string) => boolean }> = [
+  { re: /(?<!\d)[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])\d{5}[\dXx](?![\dA-Za-z])/g, valid: chineseIdValid },
+  { re: /\b784-\d{4}-\d{7}-\d\b/g, valid: (s) => luhn(s.replace(/-/g, '')) },
   { re: /\b(?:\d{8}|[XYZ]\d{7})-?[A-Z]\b/g, valid: dniValid },
   { re: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
   { re: /\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g },

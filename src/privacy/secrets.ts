@@ -20,7 +20,7 @@ const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot 
  * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
  * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
  */
-const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?\s)?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь)\s*[:：]?\s*|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
 /** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
 const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
@@ -87,6 +87,11 @@ export const SECRET_ROWS: readonly SecretRow[] = [
       String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
       String.raw`\bhv[sb]\.[A-Za-z0-9_-]{24,}`,
       String.raw`\bHRKU-[A-Za-z0-9_-]{20,}`,
+      String.raw`\b(?:live|test)_[A-Za-z0-9]{30}\b`,
+      String.raw`\by0_[A-Za-z0-9_-]{50,}`,
+      String.raw`\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X\b`,
+      String.raw`\b\d{6}(?:-\d{6}){7}\b`,
+      String.raw`\bA3(?:-[A-Z0-9]{5,6}){6}\b`,
       String.raw`\bCfDJ8[A-Za-z0-9_-]{50,}`,
       String.raw`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/-]+`,
       String.raw`\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}`,
@@ -103,14 +108,32 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('other_secret', String.raw`https://(?<v>[0-9a-f]{32})@[a-z0-9.-]*sentry\.io`),
   row(
     'other_secret',
-    String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\bvault login\s+(?:-method=token\s+)?|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
+    String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\bvault login\s+(?:-method=token\s+)?|\bngrok (?:config add-)?authtoken\s+|\bSSWS\s+|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
   ),
   // Session cookies; a password said in words ("the password is …", "Passwort …", "пароль: …").
   row(
     'other_secret',
-    String.raw`\b(?:connect\.sid|sessionid|session_id|PHPSESSID|JSESSIONID|_session|laravel_session)=(?<v>[^;\s"']{16,})`,
+    String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?<v>[^;\s"']{16,})`,
   ),
   row('other_secret', String.raw`${PASSWORD_WORD}${PASSWORD_LINK}["'«“「]?(?<v>${PASSWORD_VALUE})`, 'iu'),
+  // PINs and door codes said as such ("il PIN del bancomat è 91337", "le digicode c'est B2287"), and
+  // what `netsh wlan show profile key=clear` prints as the Wi-Fi key.
+  row(
+    'other_secret',
+    String.raw`(?:(?<!\p{L})(?:PIN|PUK|digicode|door ?code|gate ?code|alarm ?code|access ?code|entry ?code|keypad ?code|T[üu]rcode|Torcode|Alarmcode|c[óo]digo (?:de acesso|da porta|do port[ãa]o|de la puerta|de la alarma)|код (?:от двери|домофона|сигнализации)|Key Content)(?!\p{L})|暗証番号|門禁密码|门禁密码|Zugangscode\p{L}*|şifre\p{L}{0,5}|الرقم السري|비밀번호\p{L}?|비번\p{L}?)[^\d\n]{0,45}?(?<v>(?<![\dA-Za-z])[A-Z]?\d{4,8}(?![\dA-Za-z]| \d)|(?<=Key Content\s*:\s*)\S{8,})`,
+    'iu',
+  ),
+  // TOTP seeds as apps show them: base32 in groups of four ("6MHO RO2R NS6A …").
+  row(
+    'other_secret',
+    String.raw`(?<![A-Za-z2-7])(?=(?:[A-Za-z ]{0,49}[2-7]){2})(?:(?:[A-Z2-7]{4} ){5,9}[A-Z2-7]{4}|(?:[a-z2-7]{4} ){5,9}[a-z2-7]{4})(?![A-Za-z2-7])`,
+  ),
+  // Wallet recovery phrases: 12 to 24 lowercase words after a word naming one.
+  row(
+    'other_secret',
+    String.raw`(?:recovery|seed|secret|mnemonic|backup|wallet) ?(?:phrase|words)[^\n:：]{0,60}?[:：]?\s*(?<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})\b`,
+    'i',
+  ),
   // ~/.pgpass lines: host:port:database:user:password.
   row('env_secret', String.raw`^[A-Za-z0-9.*_-]+:(?:\d+|\*):[^:\s]+:[^:\s]+:(?<v>\S{4,})$`, 'm'),
   row('password_in_url', String.raw`\b[a-z][a-z0-9+.-]*://[^\s:@/'"]*:(?<v>[^\s@/'"]+)@[A-Za-z0-9.-]`, 'i'),
@@ -124,6 +147,13 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('env_secret', String.raw`<(?<k>${SECRET_KEY})>(?<v>[^<\s]{4,})<\/`, 'i'),
   row('basic_auth', String.raw`\bBasic\s+(?<v>[A-Za-z0-9+/]{12,}={0,2})`),
   row('bearer_token', String.raw`\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`),
+  // Quoted values may hold anything but their quote (Django's SECRET_KEY, wp-config's define()).
+  row('env_secret', String.raw`\bdefine\(\s*["'](?<k>${SECRET_KEY})["']\s*,\s*(?<q>["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`, 'i'),
+  row(
+    'env_secret',
+    String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*(?<q>["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`,
+    'i',
+  ),
   row('env_secret', String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?<v>[^\s"'\`,;}{)(]{4,})`, 'i'),
 ];
 
@@ -147,7 +177,9 @@ export function isPlaceholder(value: string): boolean {
     /EXAMPLE|\.\.\.|…|<|>|YOUR_|your[-_]|REDACTED|MASKED|FILTERED|REPLACE|CHANGE[-_]?ME|set-me|secret-here/i.test(value) ||
     /x{5,}|X{5,}|0{8,}|\*{3,}|•{3,}/.test(value) ||
     /^\$|^%\(|\{\{|^\?|process\.env|os\.(?:environ|getenv)|getenv|^var\.|valueFrom|secretKeyRef|^\/run\/secrets/.test(value) ||
-    /^(?:null|none|true|false|password|secret|token|xxx|admin|changeme|undefined|required|optional|string)$/i.test(value)
+    /^(?:null|none|true|false|password|secret|token|xxx|admin|changeme|undefined|required|optional|string|1234|12345|123456|0000|1111)$/i.test(
+      value,
+    )
   );
 }
 
@@ -163,6 +195,8 @@ function notACredential(value: string, key: string): boolean {
   )
     return true;
   if (/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/.test(value) && /password|secret|token|key|credential/.test(value)) return true;
+  // Versions ("^9.0.2"), colours ("#fff4e5"), markers ("[use"), a PEM header alone, publishable keys ("pk.…").
+  if (/^[\^~]?\d+\.\d+(?:\.\d+)?|^#[0-9a-f]{3,8}$|^\[|^-----BEGIN|^pk[._]/i.test(value)) return true;
   if (/^(?:https?|wss?):\/\/[^@]*$/.test(value)) return true;
   if (/^(?:HS|RS|ES|PS)\d{3}$|^X-[A-Za-z-]+$|^[A-Z][a-z]+-[A-Z][a-z]+$/.test(value)) return true;
   // Identifiers and words, not secrets: no digit and no symbol in a short lowercase word ("required", "bearer").
