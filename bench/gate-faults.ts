@@ -6,7 +6,8 @@
 // at the end (the base's is step 0's), the share of its answers to 20 held-out prompts that are not
 // answers (garbled or empty: the rating cannot see it), the last verdict, and wall time (gated vs
 // not: what the gate adds). Knobs: BENCH_CASES (all: healthy,lr-x30,lr-x100,lr-x1000,inverted,shuffled-ids,batch-x20), BENCH_SEEDS (1,2,3), BENCH_GATED
-// (1,0: with and without the gate), BENCH_STEPS (8); cases also inverted, shuffled-ids, batch-x20.
+// (1,0: with and without the gate), BENCH_STEPS (8); cases also inverted, shuffled-ids, batch-x20,
+// healthy-no-probes (the gate without its probe check: what the check costs).
 // Faults injected into the engine's training step: inverted advantages, shuffled token ids, one batch
 // trained 20 times. With the gate on, each step line's probe check numbers follow (candidate / serving).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -89,6 +90,8 @@ const repeatX20: Fault = (e) =>
 
 const CASES: Record<string, { overrides?: Record<string, unknown>; fault?: Fault }> = {
   healthy: {},
+  // The same, without the probe check: what the check costs in wall time.
+  'healthy-no-probes': { overrides: { 'evaluation.gate.probes.enabled': false } },
   'lr-x30': { overrides: { 'training.lr': LR * 30 } },
   'lr-x100': { overrides: { 'training.lr': LR * 100 } },
   'lr-x1000': { overrides: { 'training.lr': LR * 1000 } },
