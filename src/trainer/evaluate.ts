@@ -56,6 +56,22 @@ export function servingModel(engine: PolicyEngine): VersionModel {
   return { generate: (r) => engine.generate(r), score: (r) => engine.score(r) };
 }
 
+/**
+ * Whether `engine` can sample its trained weights before they serve, asked once and remembered;
+ * an engine that cannot say yet (server unreachable) is asked again next time.
+ */
+export function stagingCheck(engine: PolicyEngine): () => Promise<boolean> {
+  let known: Promise<boolean> | undefined;
+  return () => {
+    if (engine.generateTrained === undefined || engine.scoreTrained === undefined) return Promise.resolve(false);
+    known ??= Promise.resolve(engine.canGenerateTrained?.() ?? true).catch(() => {
+      known = undefined;
+      return false;
+    });
+    return known;
+  };
+}
+
 /** How a version answers in an evaluation: as it would serve (the rollout's sampling), up to `maxTokens`. */
 export function answerSettings(config: Config, tokenizer: EvaluationParts['tokenizer'], maxTokens: number): AnswerSettings {
   return {
@@ -70,7 +86,8 @@ export function answerSettings(config: Config, tokenizer: EvaluationParts['token
 /** Runs and records the replay evaluation of new versions for one trainer. */
 export class VersionEvaluator {
   private readonly probes: Probe[];
-  private stageCapable: Promise<boolean> | undefined;
+  /** Whether the engine can sample its trained weights before they serve (asked once). */
+  readonly canStage: () => Promise<boolean>;
 
   constructor(
     private readonly config: Config,
@@ -80,6 +97,7 @@ export class VersionEvaluator {
     private readonly log?: Logger,
   ) {
     this.probes = parts.render !== undefined ? probesOf(config) : [];
+    this.canStage = stagingCheck(engine);
     if (config.evaluation.probe_file !== undefined && parts.render === undefined)
       log?.warn('evaluation.probe_file is set, but this policy has no chat template to render probes with: probes are skipped');
   }
@@ -91,17 +109,6 @@ export class VersionEvaluator {
 
   private get replayOn(): boolean {
     return this.config.evaluation.replay_max > 0 && this.parts.teacher != null && this.parts.tokenizer !== undefined;
-  }
-
-  /** Whether the engine can sample its trained weights before they serve (asked once). */
-  canStage(): Promise<boolean> {
-    const e = this.engine;
-    if (e.generateTrained === undefined || e.scoreTrained === undefined) return Promise.resolve(false);
-    this.stageCapable ??= Promise.resolve(e.canGenerateTrained?.() ?? true).catch(() => {
-      this.stageCapable = undefined; // not known yet (server unreachable): ask again next time
-      return false;
-    });
-    return this.stageCapable;
   }
 
   /** Versions this process evaluated (also those that yielded no numbers: nothing to measure yet). */

@@ -176,14 +176,10 @@ export async function batchCollapse(config: Config, batch: StoredSample[], score
   }
   const v = compareLikelihood(paired, Number.POSITIVE_INFINITY, gate.max_shift);
   if (v.pass || v.all === null) return undefined;
-  return {
-    pass: false,
-    metric: gateMetric(config),
-    baseline: undefined,
-    candidate: undefined,
-    drop: -v.all.mean,
-    bound: -v.all.high,
-    samples: v.all.n,
-    reason: `on the batch just trained: ${v.reason}`,
-  };
+  return refusalOf(config, `on the batch just trained: ${v.reason}`, v.all.n, -v.all.mean, -v.all.high);
+}
+
+/** A refusal by a check that has no held-out metric values of its own (the batch and probe checks). */
+export function refusalOf(config: Config, reason: string, samples: number, drop = 0, bound?: number): GateVerdict {
+  return { pass: false, metric: gateMetric(config), baseline: undefined, candidate: undefined, drop, bound, samples, reason };
 }

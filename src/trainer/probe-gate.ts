@@ -7,8 +7,8 @@ import { probesOf, type Config, type Probe } from '../config/index.ts';
 import type { PolicyEngine } from '../engines/types.ts';
 import { DEFAULT_PROBES, runProbes, type ReplayMetrics, type VersionModel } from '../evaluation/index.ts';
 import { probeCollapse, type ProbeSummary } from '../rl/index.ts';
-import { answerSettings, type EvaluationParts } from './evaluate.ts';
-import { gateMetric, type GateVerdict } from './gate.ts';
+import { answerSettings, stagingCheck, type EvaluationParts } from './evaluate.ts';
+import { refusalOf, type GateVerdict } from './gate.ts';
 
 /** A version's probe answers as rl/collapse.ts reads them (undefined: no probe was answered). */
 function summaryOf(m: ReplayMetrics): ProbeSummary | undefined {
@@ -27,7 +27,7 @@ export class ProbeGate {
   private serving: { version: number; summary: ProbeSummary | undefined } | undefined;
   /** The first serving version's answers in this process: drift that passes step by step adds up against it. */
   private anchor: ProbeSummary | undefined;
-  private stageable: Promise<boolean> | undefined;
+  private readonly canStage: () => Promise<boolean>;
 
   constructor(
     private readonly config: Config,
@@ -35,23 +35,13 @@ export class ProbeGate {
     private readonly parts: EvaluationParts,
   ) {
     this.probes = [...DEFAULT_PROBES, ...probesOf(config)];
+    this.canStage = stagingCheck(engine);
   }
 
   /** On where the gate is set with its probe check, and the policy has a chat template and a tokenizer to answer with. */
   get enabled(): boolean {
     const gate = this.config.evaluation.gate;
     return gate !== undefined && gate.probes.enabled && this.parts.render !== undefined && this.parts.tokenizer !== undefined;
-  }
-
-  /** Whether the engine can sample its trained weights before they serve (asked once; false while it cannot say). */
-  private canStage(): Promise<boolean> {
-    const e = this.engine;
-    if (e.generateTrained === undefined || e.scoreTrained === undefined) return Promise.resolve(false);
-    this.stageable ??= Promise.resolve(e.canGenerateTrained?.() ?? true).catch(() => {
-      this.stageable = undefined;
-      return false;
-    });
-    return this.stageable;
   }
 
   private settings(serving?: VersionModel['score']) {
@@ -102,16 +92,7 @@ export class ProbeGate {
           )
         : null);
     if (reason === null) return { metrics };
-    const refusal: GateVerdict = {
-      pass: false,
-      metric: gateMetric(this.config),
-      baseline: undefined,
-      candidate: undefined,
-      drop: 0,
-      bound: undefined,
-      samples: cand.probes,
-      reason: `on the probes: ${reason}`,
-    };
+    const refusal = refusalOf(this.config, `on the probes: ${reason}`, cand.probes);
     return { refusal, metrics };
   }
 }
