@@ -24,16 +24,15 @@ import { Redactor } from '../src/privacy/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import {
   channelJudgeCall,
-  classifyNextState,
   runHintJudge,
   runPrmJudge,
   type JudgeCall,
   type JudgedTurnInput,
 } from '../src/scoring/index.ts';
 import { type HintModel, loadHintModel } from '../src/scoring/offline/hint-span.ts';
-import { loadReplyModel, readFeedback } from '../src/scoring/offline/index.ts';
+import { JudgeSchema } from '../src/config/schema.ts';
+import { abstainBelow, judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/offline/index.ts';
 import type { ReplyModel } from '../src/scoring/offline/reply-model.ts';
-import { readToolOutput } from '../src/scoring/offline/tools/index.ts';
 import {
   DEVELOPMENT_SETS,
   hintMatches,
@@ -71,6 +70,10 @@ const showMisses = args.includes('--show-misses');
 // `--loso`: leave one author group out (see leaveOneGroupOut); `--rules-only`: no classifier.
 const loso = args.includes('--loso');
 const rulesOnly = args.includes('--rules-only');
+// `--min-confidence X`: the offline judge abstains (0) below X; default judge.min_confidence's default.
+const minAt = args.indexOf('--min-confidence');
+const minConfidence = minAt >= 0 ? Number(args[minAt + 1]) : JudgeSchema.parse({}).min_confidence;
+if (!(minConfidence >= 0 && minConfidence <= 1)) throw new Error('--min-confidence needs a number in [0, 1]');
 const model = rulesOnly ? null : loadReplyModel();
 const hintModel = rulesOnly ? null : loadHintModel();
 // `--sets dev,heldout` scores only those sets (while tuning, the sealed set is not run at all).
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
     call = channelJudgeCall(channel, c.judge.model_id!);
   }
   if (loso) return leaveOneGroupOut();
-  const mode = rulesOnly ? 'offline, rules only (no classifier)' : 'offline (judge.provider: rules)';
+  const mode = `${rulesOnly ? 'offline, rules only (no classifier)' : 'offline (judge.provider: rules)'}, min_confidence ${minConfidence}`;
   console.log(`judge: ${call === null ? mode : `model from ${configPath}`}${redacting ? ', reading replies redacted (--redact)' : ''}`);
   const all: Array<{ item: JudgeSetItem; got: Judgement }> = [];
   const timed: JudgeSetItem[] = [];
@@ -179,14 +182,15 @@ async function main(): Promise<void> {
   await close();
 }
 
-/** The offline judge on one item, with the given reply classifier and hint ranker (null: the rules'). */
+/**
+ * The offline judge on one item, with the given reply classifier and hint ranker (null: the
+ * rules'), abstaining below `--min-confidence` as the rules judge does below judge.min_confidence.
+ */
 function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null, spanModel: HintModel | null): Judgement {
-  if (item.role === 'tool') {
-    if (spanModel === loadHintModel()) return classifyNextState({ role: 'tool', content: item.text }, judgeContext(item));
-    return readToolOutput(item.text, spanModel);
-  }
-  const r = readFeedback(item.text, judgeContext(item) ?? {}, replyModel, spanModel);
-  return { score: r.score, hint: r.hint };
+  const r =
+    item.role === 'tool' ? judgeToolOutput(item.text, spanModel) : judgeReply(item.text, judgeContext(item) ?? {}, replyModel, spanModel);
+  const v = abstainBelow(r, minConfidence);
+  return { score: v.score, hint: v.hint };
 }
 
 function printMiss({ item, got }: { item: JudgeSetItem; got: Judgement }): void {

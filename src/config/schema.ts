@@ -71,6 +71,11 @@ export const JudgeSchema = z
     temperature: z.number().min(0).max(2).default(0.0),
     max_tokens: positiveInt.default(512),
     timeout_s: z.number().positive().default(120),
+    /**
+     * A verdict less sure than this scores 0 (docs/judge.md): the rules judge's own confidence,
+     * or a judge model's share of agreeing votes. Raising it trades coverage for fewer sign flips.
+     */
+    min_confidence: z.number().min(0).max(1).default(0.5),
   })
   .strict();
 

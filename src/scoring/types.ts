@@ -48,7 +48,7 @@ export interface HintVoteDetail extends VoteDetail {
 }
 
 /** Why `majorityVote` decided what it decided. */
-export type VoteReason = 'majority' | 'tie' | 'all_failed' | 'below_quorum';
+export type VoteReason = 'majority' | 'tie' | 'all_failed' | 'below_quorum' | 'low_confidence';
 
 /** Result of a majority vote over m judge votes. */
 export interface VoteOutcome {
@@ -58,6 +58,8 @@ export interface VoteOutcome {
   /** Votes recorded as 'fail'. */
   failed: number;
   reason: VoteReason;
+  /** How sure the verdict is, in [0, 1]: agreeing valid votes' share, or the rules judge's own confidence. */
+  confidence: number;
 }
 
 /** Result of a PRM judge run (model or rules), in the shape the judge record stores. */

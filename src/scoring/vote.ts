@@ -8,6 +8,10 @@
 // all; with fewer the score is 0 and the reason is 'below_quorum'. The default 1 reproduces the
 // reference, where a single valid vote out of three decides when the other two failed. Raise it
 // (e.g. 2 of 3) when judge failures are common and one stray vote should not move the policy.
+//
+// Confidence (`judge.min_confidence`): the share of valid votes that agree with the winner, or
+// the confidence the rules judge gives its one reading. Below the minimum the score is 0 and the
+// reason 'low_confidence': a judge that is unsure wastes a turn instead of training the wrong sign.
 
 import { OpenClawError } from '../errors/index.ts';
 import type { Vote } from '../samples/index.ts';
@@ -17,6 +21,10 @@ import type { VoteOutcome } from './types.ts';
 export interface MajorityOptions {
   /** Minimum valid votes needed to decide (default 1, the reference's behaviour). */
   quorum?: number;
+  /** A verdict less sure than this gives 0 (default 0: never abstain). */
+  minConfidence?: number;
+  /** The verdict's confidence when the votes do not carry it (the rules judge's m identical votes). */
+  confidence?: number;
 }
 
 /** Decides a score in {+1, 0, −1} from judge votes; ties, all-failed and below-quorum give 0. */
@@ -32,8 +40,8 @@ export function majorityVote(votes: readonly Vote[], opts: MajorityOptions = {})
     else counts.set(vote, (counts.get(vote) ?? 0) + 1);
   }
   const valid = votes.length - failed;
-  if (valid === 0) return { score: 0, valid, failed, reason: 'all_failed' };
-  if (valid < quorum) return { score: 0, valid, failed, reason: 'below_quorum' };
+  if (valid === 0) return { score: 0, valid, failed, reason: 'all_failed', confidence: 0 };
+  if (valid < quorum) return { score: 0, valid, failed, reason: 'below_quorum', confidence: 0 };
   let best: 1 | 0 | -1 = 0;
   let bestCount = 0;
   let tied = false;
@@ -46,8 +54,10 @@ export function majorityVote(votes: readonly Vote[], opts: MajorityOptions = {})
       tied = true;
     }
   }
-  if (tied) return { score: 0, valid, failed, reason: 'tie' };
-  return { score: best, valid, failed, reason: 'majority' };
+  const confidence = opts.confidence ?? bestCount / valid;
+  if (tied) return { score: 0, valid, failed, reason: 'tie', confidence };
+  if (best !== 0 && confidence < (opts.minConfidence ?? 0)) return { score: 0, valid, failed, reason: 'low_confidence', confidence };
+  return { score: best, valid, failed, reason: 'majority', confidence };
 }
 
 /** Returns m when it is a valid vote count (a whole number >= 1), else throws a config error. */

@@ -41,7 +41,10 @@ export function createJudge(config: Config, opts: { call?: JudgeCall; signal?: A
   const s = config.scoring;
   const provider = j.provider as string;
   if (provider === 'rules') {
-    return { judge: rulesJudge({ m: s.majority_vote, quorum: s.quorum, minHintChars: s.min_hint_chars }), close: async () => {} };
+    return {
+      judge: rulesJudge({ m: s.majority_vote, quorum: s.quorum, minHintChars: s.min_hint_chars, minConfidence: j.min_confidence }),
+      close: async () => {},
+    };
   }
   if (provider === 'openai_compatible') {
     let raw = opts.call;
@@ -57,6 +60,7 @@ export function createJudge(config: Config, opts: { call?: JudgeCall; signal?: A
       call,
       m: s.majority_vote,
       quorum: s.quorum,
+      minConfidence: j.min_confidence,
       temperature: j.temperature,
       maxTokens: j.max_tokens,
       strategy: s.hint_selection,

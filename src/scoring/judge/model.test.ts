@@ -57,7 +57,7 @@ test('PRM runner: rejected calls and unparseable answers are recorded as fail wi
   assert.match(r.details[1].error ?? '', /no final \\boxed/);
   assert.equal(r.details[1].raw, 'I cannot decide.');
   assert.equal(r.details[2].error, null);
-  assert.deepEqual(r.outcome, { score: 1, valid: 1, failed: 2, reason: 'majority' });
+  assert.deepEqual(r.outcome, { score: 1, valid: 1, failed: 2, reason: 'majority', confidence: 1 });
   // Defaults: temperature 0 and 512 tokens.
   assert.deepEqual(judge.seen[0].opts, { temperature: 0, maxTokens: 512 });
 });

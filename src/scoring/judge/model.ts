@@ -41,6 +41,8 @@ export interface JudgeRunOptions {
 export interface PrmRunOptions extends JudgeRunOptions {
   /** Minimum valid votes needed to decide (default 1); see vote.ts. */
   quorum?: number;
+  /** Least share of valid votes agreeing with the winner (`judge.min_confidence`; default 0). */
+  minConfidence?: number;
 }
 
 /** Options of `runHintJudge`. */
@@ -70,7 +72,7 @@ export async function runPrmJudge(turn: JudgedTurnInput, opts: PrmRunOptions): P
     return { vote, raw: a.raw, error: vote === 'fail' ? 'answer has no final \\boxed{1}, \\boxed{0} or \\boxed{-1}' : null };
   });
   const votes = details.map((d) => d.vote);
-  const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1 });
+  const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1, minConfidence: opts.minConfidence });
   return { score: outcome.score, votes, details, outcome, provider: 'model' };
 }
 
@@ -138,6 +140,8 @@ export interface ModelJudgeOptions {
   call: JudgeCall;
   m: number;
   quorum: number;
+  /** `judge.min_confidence` (default 0). */
+  minConfidence?: number;
   temperature: number;
   maxTokens: number;
   strategy: HintStrategy;
@@ -149,7 +153,7 @@ export function modelJudge(o: ModelJudgeOptions): Judge {
   const ask = { call: o.call, m: o.m, temperature: o.temperature, maxTokens: o.maxTokens };
   return {
     provider: 'model',
-    prm: (turn) => runPrmJudge(turn, { ...ask, quorum: o.quorum }),
+    prm: (turn) => runPrmJudge(turn, { ...ask, quorum: o.quorum, minConfidence: o.minConfidence }),
     hint: (turn, scoreCandidates) =>
       runHintJudge(turn, {
         ...ask,

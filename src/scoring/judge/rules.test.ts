@@ -96,7 +96,7 @@ test('rules PRM runner: m identical votes in the model-judge shape', async () =>
   assert.equal(r.score, -1);
   assert.deepEqual(r.votes, [-1, -1, -1]);
   assert.equal(r.provider, 'rules');
-  assert.deepEqual(r.outcome, { score: -1, valid: 3, failed: 0, reason: 'majority' });
+  assert.deepEqual(r.outcome, { score: -1, valid: 3, failed: 0, reason: 'majority', confidence: 1 });
   assert.equal(r.details.length, 3);
   assert.match(r.details[0].raw ?? '', /\\boxed\{-1\}/);
   assert.equal(r.details[0].error, null);
@@ -115,4 +115,31 @@ test('rules hint runner: +1 votes with the correction as hint, or −1 votes and
   const tooShort = await runRulesHintJudge(turn(user("Don't.")), { m: 1 });
   assert.deepEqual(tooShort.votes, [1]);
   assert.equal(tooShort.hint, null, 'hints of 10 characters or fewer are not accepted');
+});
+
+test('min_confidence: praise beside a contrast or an eye-roll scores 0 (low_confidence) and the record says why', async () => {
+  const doubted = await runRulesPrmJudge(turn(user('Perfect, thanks so much 🙃')), { m: 3, minConfidence: 0.5 });
+  assert.equal(doubted.score, 0);
+  assert.equal(doubted.outcome.reason, 'low_confidence');
+  assert.ok(doubted.outcome.confidence < 0.5);
+  assert.match(doubted.details[0].raw ?? '', /sarcasm marker/);
+  const contrast = await runRulesPrmJudge(turn(user('love it! wait, the 14th not the 15th')), { m: 3, minConfidence: 0.5 });
+  assert.deepEqual([contrast.score, contrast.outcome.reason], [0, 'low_confidence']);
+  assert.match(contrast.details[0].raw ?? '', /contrast after praise/);
+  // Without a minimum the same reading votes its sign; a plain thanks is sure either way.
+  assert.equal((await runRulesPrmJudge(turn(user('Perfect, thanks so much 🙃')), { m: 3 })).score, 1);
+  const sure = await runRulesPrmJudge(turn(user('Thanks, that worked!')), { m: 3, minConfidence: 0.5 });
+  assert.deepEqual([sure.score, sure.outcome.confidence], [1, 1]);
+});
+
+test('languages beyond the first six are read; a script no reader knows gets 0 with its reason', () => {
+  assert.equal(score(user('고마워요 완전 좋아요')), 1);
+  assert.equal(score(user('опять не то, я же просил на пятницу')), -1);
+  assert.equal(score(user('obrigado, ficou ótimo')), 1);
+  assert.equal(score(user('non funziona niente')), -1);
+  assert.equal(score(user('yine olmadı')), -1);
+  assert.equal(score(user('شكرا جزيلا')), 1);
+  assert.equal(score(user('yaar ye toh galat hai, kal ka booking chahiye tha')), -1);
+  const hebrew = classifyNextState(user('תודה רבה'));
+  assert.deepEqual([hebrew.score, hebrew.cues], [0, ['language not read']]);
 });

@@ -20,8 +20,7 @@
 
 import type { Vote } from '../../samples/index.ts';
 import { selectHint } from '../hint-select.ts';
-import { readFeedback } from '../offline/index.ts';
-import { readToolOutput } from '../offline/index.ts';
+import { judgeReply, judgeToolOutput } from '../offline/index.ts';
 import { contentToText, stripInternalContext } from '../text.ts';
 import type { HintJudgeResult, Judge, JudgedNextState, JudgedTurnInput, PrmJudgeResult, VoteDetail } from '../types.ts';
 import { checkVoteCount, majorityVote } from '../vote.ts';
@@ -33,6 +32,10 @@ export interface RulesVerdict {
   hint: string | null;
   /** The cues that decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`, `tool_error:"ERR!"`). */
   cues: string[];
+  /** How sure the reading is, in [0, 1] (offline/confidence.ts); below `judge.min_confidence` the PRM score is 0. */
+  confidence: number;
+  /** What lowered the confidence ("sarcasm marker", "contrast after praise", …); empty when nothing did. */
+  doubts: string[];
 }
 
 /** What the judge may know about the turn besides the next state (all optional). */
@@ -50,11 +53,11 @@ export function classifyNextState(next: JudgedNextState, context: TurnContext = 
 }
 
 function classifyTool(text: string): RulesVerdict {
-  return readToolOutput(text);
+  return judgeToolOutput(text);
 }
 
 function classifyUser(text: string, context: TurnContext): RulesVerdict {
-  return readFeedback(text, { request: context.request, answer: context.answer });
+  return judgeReply(text, { request: context.request, answer: context.answer });
 }
 
 /** Options shared by the rules runners. */
@@ -65,6 +68,8 @@ export interface RulesJudgeOptions {
   quorum?: number;
   /** Minimum hint length, as for model hints (default 10). */
   minHintChars?: number;
+  /** A verdict less sure than this scores 0 (`judge.min_confidence`; default 0: never abstain). */
+  minConfidence?: number;
 }
 
 /** The rules judge in the PRM judge's result shape: m identical votes of the verdict's score. */
@@ -72,7 +77,7 @@ export async function runRulesPrmJudge(turn: JudgedTurnInput, opts: RulesJudgeOp
   const verdict = verdictOf(turn);
   const details = repeat(opts.m ?? 3, (): VoteDetail => ({ vote: verdict.score, raw: describe(verdict), error: null }));
   const votes = details.map((d) => d.vote);
-  const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1 });
+  const outcome = majorityVote(votes, { quorum: opts.quorum ?? 1, minConfidence: opts.minConfidence, confidence: verdict.confidence });
   return { score: outcome.score, votes, details, outcome, provider: 'rules' };
 }
 
@@ -109,7 +114,8 @@ function turnContext(turn: JudgedTurnInput): TurnContext {
 }
 
 function describe(verdict: RulesVerdict): string {
-  const cues = verdict.cues.length > 0 ? verdict.cues.join(', ') : 'no cue';
+  const doubts = verdict.doubts.length > 0 ? [`confidence ${verdict.confidence.toFixed(2)}: ${verdict.doubts.join(', ')}`] : [];
+  const cues = verdict.cues.length > 0 || doubts.length > 0 ? [...verdict.cues, ...doubts].join(', ') : 'no cue';
   const hint = verdict.hint !== null ? ` [HINT_START]${verdict.hint}[HINT_END]` : '';
   return `rules judge: ${cues} \\boxed{${verdict.score}}${hint}`;
 }

@@ -5,7 +5,7 @@
 // only once the reply is read as a failure (−1): the last segment (sentence, or part after a
 // dash, semicolon or colon) that carries such a cue, from the cue on when the cue opens a clause.
 
-import type { Lang } from './languages.ts';
+import type { Lang, ReplyLang } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
@@ -42,8 +42,10 @@ function segments(text: string): string[] {
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
 
-/** The last stated correction in a failing reply, or null. */
-export function correctionHint(text: string, lang: Lang): string | null {
+/** The last stated correction in a failing reply, or null (always null in a language without correction cues). */
+export function correctionHint(text: string, replyLang: ReplyLang): string | null {
+  if (!(replyLang in OPENING)) return null;
+  const lang = replyLang as Lang;
   const parts = segments(text);
   // The detected language's cues first, then the others' (a short reply may be detected wrongly).
   const langs = [lang, ...(Object.keys(OPENING) as Lang[]).filter((l) => l !== lang)];

@@ -25,9 +25,10 @@ import { correctionHint, mergeHints } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
 import { quotedHint } from './hint-extent.ts';
 import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from './hint-span.ts';
-import { type Lang, detectLanguage, readOtherLanguage } from './languages.ts';
+import { type ReplyLang, detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
 import { committedModel } from './committed-model.ts';
+import { replyConfidence } from './confidence.ts';
 import { type ReplyModel, predictScore, replyFeatures } from './reply-model.ts';
 import { aboutSurroundings, readIntlSignals, readSignals } from './signals.ts';
 import type { ClauseReading, FeedbackReading } from './types.ts';
@@ -91,12 +92,35 @@ export function readFeedback(
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
 }
 
+/** A reading with the judge's confidence in it and the doubts that lowered it (confidence.ts). */
+export interface JudgedReading extends FeedbackReading {
+  confidence: number;
+  doubts: string[];
+}
+
+/** `readFeedback`, with its confidence: what `judge.min_confidence` compares. */
+export function judgeReply(
+  text: string,
+  context: { request?: string; answer?: string } = {},
+  model: ReplyModel | null = loadReplyModel(),
+  hintModel: HintModel | null = loadHintModel(),
+): JudgedReading {
+  const reading = readFeedback(text, context, model, hintModel);
+  let sign: 1 | 0 | -1 | null = null;
+  if (model !== null) {
+    const { score, probs } = predictScore(model, replyFeatures(text, reading, detectLanguage(text)));
+    if (probs[score + 1] >= OVERRIDE_AT) sign = score;
+  }
+  const c = replyConfidence(text, reading, sign);
+  return { ...reading, confidence: c.value, doubts: c.doubts };
+}
+
 /** The score and the rules' hint (see readFeedback), with the language and stated correction it read. */
 function readFeedbackScore(
   text: string,
   context: { request?: string; answer?: string },
   model: ReplyModel | null,
-): { reading: FeedbackReading; lang: Lang; correction: string | null } {
+): { reading: FeedbackReading; lang: ReplyLang; correction: string | null } {
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
   let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
@@ -170,6 +194,8 @@ export function readFeedbackByRules(text: string, context: { request?: string; a
 
 function readReplyByRules(text: string, context: { request?: string; answer?: string }): FeedbackReading {
   const lang = detectLanguage(text);
+  // A script no reader knows: no verdict, and the record says why.
+  if (lang === 'und') return { score: 0, hint: null, cues: ['language not read'] };
   if (lang !== 'en' && lang !== 'zh') {
     const shared = readIntlSignals(text);
     return shared !== null ? { score: shared.score, hint: null, cues: [shared.cue] } : readOtherLanguage(text, lang);
@@ -333,4 +359,5 @@ export function judgeCueWords(): string[] {
     ...alternatives(INSTRUCTION_ZH),
   ];
 }
-export { readToolOutput } from './tools/index.ts';
+export { judgeToolOutput, readToolOutput } from './tools/index.ts';
+export { abstainBelow } from './confidence.ts';

@@ -4,20 +4,14 @@
 // read before the complaints they contain, and acknowledgements/deferrals that are neutral.
 // Hints are the instruction sentence in the user's own words.
 
-import type { FeedbackReading } from './types.ts';
+import type { Cues, FeedbackReading } from './types.ts';
+import { WORLD_CUES, WORLD_LETTERS, WORLD_WORDS, type WorldLang } from './world-languages.ts';
 
+/** The six languages every part of the reader knows (corrections, hints, cue lists). */
 export type Lang = 'en' | 'zh' | 'ja' | 'es' | 'de' | 'fr';
-
-interface Cues {
-  approve: RegExp;
-  ack: RegExp;
-  negative: RegExp;
-  future: RegExp;
-  instruction: RegExp;
-  positive: RegExp;
-  /** A request for more work on a result that stands ("次は…も教えて", "jetzt noch …", "maintenant on peut …"). */
-  more: RegExp;
-}
+/** A reply's language: the six, the world languages read by cue lists, or `und` (a script no reader knows). */
+export type ReplyLang = Lang | WorldLang | 'und';
+type CueLang = Exclude<ReplyLang, 'en' | 'zh' | 'und'>;
 
 // JavaScript's \b knows ASCII letters only: /\bprobé\b/ never matches "probé " and /\bça\b/ never
 // matches "ça". The cue lists below are written with \b and compiled with a Unicode word boundary.
@@ -84,11 +78,11 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
 };
 
 const CUES = Object.fromEntries(
-  Object.entries(WRITTEN_CUES).map(([lang, cues]) => [
+  Object.entries({ ...WRITTEN_CUES, ...WORLD_CUES }).map(([lang, cues]) => [
     lang,
     Object.fromEntries(Object.entries(cues).map(([k, re]) => [k, unicodeBoundaries(re)])) as unknown as Cues,
   ]),
-) as Record<'ja' | 'es' | 'de' | 'fr', Cues>;
+) as Record<CueLang, Cues>;
 
 // Function and chat words that English does not use (or hardly: "die", "so", "was" are left out),
 // and letters English does not write; each occurrence counts one. Sets, not one big regex: the
@@ -121,30 +115,61 @@ const ENGLISH: ReadonlySet<string> = new Set(
 );
 
 let lastText = '';
-let lastLang: Lang = 'en';
+let lastLang: ReplyLang = 'en';
 
-/** The reply's language: kana → ja, other CJK → zh, Latin by function words and letters (es/de/fr), else en. */
-export function detectLanguage(text: string): Lang {
+/**
+ * The reply's language: by script first (kana → ja, other CJK → zh, Hangul → ko, Cyrillic → ru,
+ * Arabic → ar; a script no reader knows → und), then Latin replies by function words and letters.
+ */
+export function detectLanguage(text: string): ReplyLang {
   if (text === lastText) return lastLang;
   lastLang = readLanguage(text);
   lastText = text;
   return lastLang;
 }
 
-function readLanguage(text: string): Lang {
-  if (/[\u3040-\u30ff]/.test(text)) return 'ja';
-  if (/[\u3400-\u9fff]/.test(text)) return 'zh';
+/** Scripts with a reader, and scripts without one (Hebrew, Greek, Thai, Devanagari, …). */
+const SCRIPTS: Array<[RegExp, ReplyLang]> = [
+  [/[\u3040-\u30ff]/, 'ja'],
+  [/[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/, 'ko'],
+  [/[\u3400-\u9fff]/, 'zh'],
+  [/\p{Script=Cyrillic}/u, 'ru'],
+  [/\p{Script=Arabic}/u, 'ar'],
+  [
+    /[\p{Script=Hebrew}\p{Script=Greek}\p{Script=Thai}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Georgian}\p{Script=Armenian}\p{Script=Ethiopic}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Gujarati}\p{Script=Gurmukhi}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Lao}]/u,
+    'und',
+  ],
+];
+
+type LatinLang = 'es' | 'de' | 'fr' | 'pt' | 'it' | 'tr' | 'hi';
+const LATIN: readonly LatinLang[] = ['es', 'de', 'fr', 'pt', 'it', 'tr', 'hi'];
+
+function readLanguage(text: string): ReplyLang {
+  // The script of most letters decides ("ok 감사합니다" is Korean, a Korean name in English is not).
+  const letters = text.match(/\p{L}/gu) ?? [];
+  const latin = letters.filter((l) => /\p{Script=Latin}/u.test(l)).length;
+  for (const [script, lang] of SCRIPTS) {
+    const n = letters.filter((l) => script.test(l)).length;
+    if (n > 0 && (n >= latin || lang === 'ja' || lang === 'zh')) return lang;
+  }
   const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   if (words.length === 0) return 'en';
-  let best: Lang = 'en';
+  let best: ReplyLang = 'en';
   let bestHits = 0;
-  for (const lang of ['es', 'de', 'fr'] as const) {
-    let hits = (text.toLowerCase().match(LETTERS[lang]) ?? []).length;
-    for (const w of words) if (WORDS[lang].has(w) || PREFIXES[lang].test(w)) hits++;
+  for (const lang of LATIN) {
+    let hits = (text.toLowerCase().match(latinLetters(lang)) ?? []).length;
+    for (const w of words) if (latinWords(lang).has(w) || (lang in PREFIXES && PREFIXES[lang as 'es'].test(w))) hits++;
     if (hits > bestHits) [best, bestHits] = [lang, hits];
   }
   const english = words.filter((w) => ENGLISH.has(w)).length;
   return bestHits > english && (bestHits >= 2 || words.length <= 3) ? best : 'en';
+}
+
+function latinWords(lang: LatinLang): ReadonlySet<string> {
+  return lang === 'es' || lang === 'de' || lang === 'fr' ? WORDS[lang] : WORLD_WORDS[lang];
+}
+function latinLetters(lang: LatinLang): RegExp {
+  return lang === 'es' || lang === 'de' || lang === 'fr' ? LETTERS[lang] : WORLD_LETTERS[lang];
 }
 
 // "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.
@@ -157,7 +182,7 @@ const ERROR_HANDLING = /gestion des erreurs|manejo de errores|gestión de errore
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
 
 /** Reads a reply in ja/es/de/fr by its cues. */
-export function readOtherLanguage(text: string, lang: 'ja' | 'es' | 'de' | 'fr'): FeedbackReading {
+export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading {
   const c = CUES[lang];
   const t = text.trim();
   if (c.approve.test(t) && !c.instruction.test(t.replace(c.approve, '')))

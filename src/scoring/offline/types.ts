@@ -23,3 +23,15 @@ export interface FeedbackReading {
   /** What decided, for the judge record (e.g. `complaint:"too long"`, `instruction:"no X"`). */
   cues: string[];
 }
+
+/** One language's cue lists, as read by languages.ts `readOtherLanguage`. */
+export interface Cues {
+  approve: RegExp;
+  ack: RegExp;
+  negative: RegExp;
+  future: RegExp;
+  instruction: RegExp;
+  positive: RegExp;
+  /** A request for more work on a result that stands ("次は…も教えて", "jetzt noch …", "maintenant on peut …"). */
+  more: RegExp;
+}

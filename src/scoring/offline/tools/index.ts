@@ -9,7 +9,9 @@
 // Hints come only from failures, and from a successful build's warning `help:` line: the
 // parsers' stated fix, or the hint-span ranker's best line or part of a line (../hint-span.ts).
 
+import { toolConfidence } from '../confidence.ts';
 import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from '../hint-span.ts';
+import { ASSISTANT_PARSERS } from './assistant.ts';
 import { RUNNER_PARSERS } from './runners.ts';
 import { NPM_PREFIX, SERVICE_PARSERS } from './services.ts';
 import type { ToolFinding } from './types.ts';
@@ -187,13 +189,35 @@ function looksLikeData(text: string, lines: string[]): boolean {
   return values.length === lines.length;
 }
 
+// "Retry after 30 seconds", "Please try again later", "Retry-After: 120": waiting is not a fix of
+// the answer, so it is never a hint (a retry with a changed flag, "retry with --force", is).
+const RETRY_ADVICE =
+  /^(?:retry-after:?\s*\d+|(?:please )?(?:retry|try again|wait)(?: this request| the request| your request)?(?: (?:later|shortly|soon|in a (?:few|moment|bit|while)\b.*|after\b.*|in \d+.*))?|(?:please )?(?:slow down|wait (?:a (?:moment|minute|few \w+)|\d+.*)))\.?$/i;
+
+/** Whether a stated fix only says to wait and try again. */
+export function isRetryAdvice(hint: string): boolean {
+  return RETRY_ADVICE.test(hint.trim());
+}
+
 /** Reads a tool's output (plain text); `hintModel` null: the parsers' hint alone. */
 export function readToolOutput(raw: string, hintModel: HintModel | null = loadHintModel()): ToolReading {
   const reading = readToolOutputByRules(raw);
   if (!hintRankerOn(hintModel) || reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
   const ctx = { role: 'tool' as const, lang: 'tool', score: reading.score, rulesHint: reading.hint };
-  const { hint, prob } = selectHintSpan(hintModel, unwrap(raw).text, ctx);
+  const span = selectHintSpan(hintModel, unwrap(raw).text, ctx);
+  const { prob } = span;
+  const hint = span.hint !== null && isRetryAdvice(span.hint) ? null : span.hint;
   return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
+}
+
+/** `readToolOutput`, with its confidence (../confidence.ts): what `judge.min_confidence` compares. */
+export function judgeToolOutput(
+  raw: string,
+  hintModel: HintModel | null = loadHintModel(),
+): ToolReading & { confidence: number; doubts: string[] } {
+  const reading = readToolOutput(raw, hintModel);
+  const c = toolConfidence(reading.cues, reading.score);
+  return { ...reading, confidence: c.value, doubts: c.doubts };
 }
 
 /** The parsers alone (see the file comment). */
@@ -210,11 +234,14 @@ export function readToolOutputByRules(raw: string): ToolReading {
     n++;
   });
   const found: ToolFinding[] = [];
-  for (const parse of [...RUNNER_PARSERS, ...SERVICE_PARSERS]) found.push(...parse(text, lines));
+  for (const parse of [...RUNNER_PARSERS, ...SERVICE_PARSERS, ...ASSISTANT_PARSERS]) found.push(...parse(text, lines));
   if (exit !== null && exit !== 0) found.push({ score: -1, hint: null, cue: `exit ${exit}` });
   const failures = found.filter((f) => f.score === -1);
   const cues = found.map((f) => f.cue);
-  if (failures.length > 0) return { score: -1, hint: failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines, blankBefore), cues };
+  if (failures.length > 0) {
+    const hint = failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines, blankBefore);
+    return { score: -1, hint: hint === null || isRetryAdvice(hint) ? null : hint, cues };
+  }
   // A dry run previews: rsync's "(DRY RUN)", kubectl's "(dry run)", a script's "[dry-run]" lines.
   const dryRun = DRY_RUN.test(text);
   if (dryRun && found.length > 0) return { score: 0, hint: null, cues: [...cues, 'dry run'] };
@@ -226,7 +253,10 @@ export function readToolOutputByRules(raw: string): ToolReading {
   // Nothing recognised: error words say it failed; other output is taken as done.
   const cleaned = text.replace(BENIGN_ERROR, '');
   const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
-  if (hit !== null) return { score: -1, hint: statedFix(lines, blankBefore), cues: [`tool_error:"${hit[0]}"`] };
+  if (hit !== null) {
+    const hint = statedFix(lines, blankBefore);
+    return { score: -1, hint: hint === null || isRetryAdvice(hint) ? null : hint, cues: [`tool_error:"${hit[0]}"`] };
+  }
   if (dryRun) return { score: 0, hint: null, cues: ['dry run'] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };
   // A shell transcript whose `$` line builds something ("$ gcc -o wc main.c && ./wc in.txt", "$ go

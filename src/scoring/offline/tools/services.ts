@@ -1,6 +1,6 @@
 // HTTP and JSON APIs, SQL clients, git, package managers, deploy tools, the shell: each says in
 // its own format whether it did what it was run for, and some say how to fix it (psql `HINT:`,
-// `Retry-After`, a validation error naming the missing field, "can be installed with …").
+// a validation error naming the missing field, "can be installed with …").
 
 import { cleanHint, finding, type ToolFinding, type ToolParser } from './types.ts';
 
@@ -63,11 +63,11 @@ function emptyListing(text: string): boolean {
 
 /**
  * The fix a failed response states, as it states it. A message of two parts says what is wrong,
- * then what to do ("Maximum upload size is 10 MB; compress the image …", "Too many requests. Retry
- * after 30 seconds."): the second part. A validation error (`validation`: a 400/422) names the
+ * then what to do ("Maximum upload size is 10 MB; compress the image …"): the second part (retry
+ * advice is dropped by tools/index.ts `isRetryAdvice`). A validation error (`validation`: a 400/422) names the
  * field: its message, with the field's name when the message leaves it out ("currency is
  * required"), else "Missing required parameter: currency.", else the field a generic "Field
- * required" points at. Else the `Retry-After` header as sent.
+ * required" points at. Never `Retry-After`: waiting is not a fix of the answer.
  */
 function responseHint(text: string, validation: boolean): string | null {
   // A body that says what to do: {"error": …, "hint": "use 'page_size' instead"}.
@@ -89,8 +89,7 @@ function responseHint(text: string, validation: boolean): string | null {
     if (stated !== undefined) return cleanHint(stated);
     if (field !== null) return `include the required field ${field}`;
   }
-  const retry = /^Retry-After:\s*\d+/im.exec(text);
-  return retry !== null ? retry[0].trim() : null;
+  return null;
 }
 
 const http: ToolParser = (text) => {

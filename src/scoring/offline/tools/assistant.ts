@@ -1,0 +1,79 @@
+// What a personal assistant's tools answer: browser page text (captcha and login walls, sold-out
+// and not-found pages, a booking confirmed), and the bodies of calendar, mail, messaging, payment
+// and shop APIs beyond a plain HTTP status (services.ts reads those): a status field that says
+// the thing was declined, cancelled or failed, or that it was sent, booked or paid; a
+// confirmation the user declined; partial success ("3 of 5 sent"); a search that found nothing.
+// Page text comes in the user's language, so the words are listed in the languages the judge reads.
+
+import { finding, type ToolFinding, type ToolParser } from './types.ts';
+
+// A wall between the assistant and the page: the task did not happen.
+const CAPTCHA =
+  /\b(captcha|recaptcha|hcaptcha|verify (that )?you(?:'re| are) (a )?human|are you a robot|i'?m not a robot|unusual traffic|security check|checking your browser|press (and|&) hold|prove you'?re human|bot detection|access denied|request blocked|attention required)\b|confirme que você não é um robô|non sono un robot|je ne suis pas un robot|no soy un robot|ich bin kein roboter|robot değilim|я не робот|로봇이 아닙니다|ロボットではありません|人机验证|我不是机器人/i;
+const LOGIN_WALL =
+  /\b(sign in to (continue|see|view|book|check ?out|your account)|log ?in to (continue|see|view|book|check ?out)|you must (be )?(signed|logged) in|please (sign|log) ?in\b|session (has )?expired|your session timed out|login required|authentication required)\b|faça login para continuar|accedi per continuare|connectez-vous pour continuer|inicia sesión para continuar|melden sie sich an, um|devam etmek için giriş yapın|войдите,? чтобы продолжить|로그인이 필요합니다|ログインしてください|请登录后/i;
+const SOLD_OUT =
+  /\b(out of stock|sold out|currently unavailable|no longer available|not available in your (area|region|country)|no (tables|rooms|seats|slots|tickets) (are )?available|fully booked|no availability)\b|esaurit[oa]|non disponibile|ausverkauft|nicht (mehr )?verfügbar|agotado|sin existencias|no disponible|esgotad[oa]|indisponível|sem estoque|épuisé|rupture de stock|indisponible|complet\b|tükendi|stokta yok|нет в наличии|распродано|품절|재고 없음|매진|在庫切れ|品切れ|売り切れ|满房|缺货|售罄|已售完|غير متوفر|نفدت الكمية|نفذت الكمية/i;
+const NOT_FOUND_PAGE =
+  /^\s*(404\b|page not found|this page (isn'?t|is not) available|we can'?t find (that|the) page|the page you (were looking for|requested) (doesn'?t|does not|could not)|pagina non trovata|página não encontrada|página no encontrada|page introuvable|seite nicht gefunden|sayfa bulunamadı|страница не найдена|페이지를 찾을 수 없습니다|ページが見つかりません|页面不存在)/im;
+const PAYMENT_DECLINED =
+  /\b(card (was |has been )?declined|payment (was |has been )?(declined|failed|refused|rejected)|insufficient funds|do_not_honor|card_declined|transaction (was )?(declined|failed)|pagamento (recusado|rifiutato|negato)|zahlung (abgelehnt|fehlgeschlagen)|paiement (refusé|échoué)|pago (rechazado|denegado)|ödeme (reddedildi|başarısız)|платёж отклонён|платеж отклонен|결제(가)? (거절|실패)|決済(が)?(拒否|失敗)|支付失败|付款失败)\b/i;
+// The user said no to the assistant's confirmation: nothing was done.
+const USER_DECLINED =
+  /\b(user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
+// "3 of 5 sent", "sent to 2/4 recipients", {"sent": 3, "failed": 2}.
+const PARTIAL =
+  /\b(\d+) (?:of|out of|\/) (\d+) (?:\w+ ){0,2}(?:sent|delivered|created|added|updated|booked|invited|uploaded|imported|saved|succeeded|processed|completed)\b|\b(?:sent|delivered|created|added|updated|invited|uploaded|imported|saved|succeeded|processed) (?:to )?(\d+) (?:of|out of|\/) (\d+)\b|\b(\d+)\s*\/\s*(\d+) (?:\w+ ){0,2}(?:sent|delivered|created|added|updated|booked|invited|uploaded|imported|saved|succeeded|processed|completed)\b|\bpartial(?:ly)? (?:success|succeeded|completed|failure)\b|"partial(?:_success|_failure)?"\s*:\s*true/i;
+const FAILED_COUNT = /"(?:failed|failures|failed_count|errors?_count|undelivered|rejected)"\s*:\s*([1-9]\d*)/i;
+// A status field of a calendar, mail, messaging, payment or shop API.
+const STATUS_FAILED =
+  /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(declined|denied|rejected|cancell?ed|failed|failure|error|undelivered|undeliverable|bounced|expired|refused|invalid|requires_payment_method|payment_failed|not_sent|blocked|conflict)"/i;
+const STATUS_DONE =
+  /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(confirmed|booked|reserved|sent|delivered|queued|scheduled|accepted|succeeded|success|paid|completed|complete|created|placed|shipped|ok|done|active|tentative|read)"/i;
+const CONFIRMED_PAGE =
+  /\b(booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|预订成功|预约成功/i;
+// Asked to find something, found nothing: information, not a failure of the search itself.
+const NO_RESULTS =
+  /^\s*(no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
+// Twilio and similar put the HTTP status in the body: {"code": 21211, "message": …, "status": 400}.
+const BODY_STATUS = /"status"\s*:\s*([45]\d\d)\b/;
+
+const walls: ToolParser = (text) => {
+  const out: ToolFinding[] = [];
+  if (CAPTCHA.test(text)) out.push(finding(-1, 'page:captcha wall'));
+  if (LOGIN_WALL.test(text)) out.push(finding(-1, 'page:login wall'));
+  if (SOLD_OUT.test(text)) out.push(finding(-1, 'sold out'));
+  if (NOT_FOUND_PAGE.test(text)) out.push(finding(-1, 'page:not found'));
+  if (PAYMENT_DECLINED.test(text)) out.push(finding(-1, 'payment declined'));
+  return out;
+};
+
+const outcomes: ToolParser = (text) => {
+  const out: ToolFinding[] = [];
+  if (USER_DECLINED.test(text)) out.push(finding(-1, 'confirmation declined'));
+  // The last count that is not a progress line ("Waiting for … 2 of 3 updated replicas are available...").
+  const counted = text.split('\n').filter((l) => !/(\.\.\.|…)\s*$|^\s*waiting\b/i.test(l));
+  const partial =
+    counted
+      .map((l) => PARTIAL.exec(l))
+      .reverse()
+      .find((m) => m !== null) ?? null;
+  if (partial !== null) {
+    const [done, of] = [partial[1] ?? partial[3] ?? partial[5], partial[2] ?? partial[4] ?? partial[6]].map(Number);
+    // "5 of 5 sent" is whole; a bare "partial success" has no numbers and is partial by its words.
+    if (done === undefined || Number.isNaN(done) || done < of) out.push(finding(-1, `partial:${partial[0]}`));
+    else out.push(finding(1, `all done:${partial[0]}`));
+  }
+  if (FAILED_COUNT.test(text)) out.push(finding(-1, `failed count:${FAILED_COUNT.exec(text)![1]}`));
+  const failed = STATUS_FAILED.exec(text);
+  if (failed !== null) out.push(finding(-1, `status:${failed[1]}`));
+  const body = BODY_STATUS.exec(text);
+  if (body !== null && /^\s*\{/.test(text)) out.push(finding(-1, `body status:${body[1]}`));
+  const done = STATUS_DONE.exec(text);
+  if (done !== null && failed === null) out.push(finding(1, `status:${done[1]}`));
+  if (CONFIRMED_PAGE.test(text)) out.push(finding(1, 'confirmed'));
+  if (out.length === 0 && NO_RESULTS.test(text)) out.push(finding(0, 'no results'));
+  return out;
+};
+
+export const ASSISTANT_PARSERS: ToolParser[] = [walls, outcomes];
