@@ -223,4 +223,10 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'heldout-9': ['heldout-9'],
   // Sealed for the round-8 judge and measured once then (cf82ddd, 2026-12-03, docs/judge.md); development data since.
   'heldout-10': ['heldout-10'],
+  // Personal-assistant traffic (assistant-brief.md: messaging apps, 13 languages, a quarter assistant
+  // tool outputs), written blind for development; skipped while a file is absent.
+  'pa-dev-2': ['pa-dev-2'],
+  'pa-dev-1': ['pa-dev-1'],
+  'pa-dev-3': ['pa-dev-3'],
+  'pa-dev-4': ['pa-dev-4'],
 };

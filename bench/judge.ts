@@ -22,13 +22,7 @@
 import { loadConfig } from '../src/config/index.ts';
 import { Redactor } from '../src/privacy/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
-import {
-  channelJudgeCall,
-  runHintJudge,
-  runPrmJudge,
-  type JudgeCall,
-  type JudgedTurnInput,
-} from '../src/scoring/index.ts';
+import { channelJudgeCall, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
 import { type HintModel, loadHintModel } from '../src/scoring/offline/hint-span.ts';
 import { JudgeSchema } from '../src/config/schema.ts';
 import { abstainBelow, judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/offline/index.ts';

@@ -123,9 +123,12 @@ test('min_confidence: praise beside a contrast or an eye-roll scores 0 (low_conf
   assert.equal(doubted.outcome.reason, 'low_confidence');
   assert.ok(doubted.outcome.confidence < 0.5);
   assert.match(doubted.details[0].raw ?? '', /sarcasm marker/);
-  const contrast = await runRulesPrmJudge(turn(user('love it! wait, the 14th not the 15th')), { m: 3, minConfidence: 0.5 });
+  const contrast = await runRulesPrmJudge(turn(user('Thanks! but why does it say 3pm?')), { m: 3, minConfidence: 0.5 });
   assert.deepEqual([contrast.score, contrast.outcome.reason], [0, 'low_confidence']);
-  assert.match(contrast.details[0].raw ?? '', /contrast after praise/);
+  assert.match(contrast.details[0].raw ?? '', /contrast after praise, defect question/);
+  // A second thought that corrects the answer is read as the failure it is, not doubted.
+  assert.equal(score(user('love it! wait, the 14th not the 15th')), -1);
+  assert.equal(score(user('gracias!\nah no espera, es mesa para 6 no para 4')), -1);
   // Without a minimum the same reading votes its sign; a plain thanks is sure either way.
   assert.equal((await runRulesPrmJudge(turn(user('Perfect, thanks so much 🙃')), { m: 3 })).score, 1);
   const sure = await runRulesPrmJudge(turn(user('Thanks, that worked!')), { m: 3, minConfidence: 0.5 });
@@ -142,4 +145,14 @@ test('languages beyond the first six are read; a script no reader knows gets 0 w
   assert.equal(score(user('yaar ye toh galat hai, kal ka booking chahiye tha')), -1);
   const hebrew = classifyNextState(user('תודה רבה'));
   assert.deepEqual([hebrew.score, hebrew.cues], [0, ['language not read']]);
+});
+
+test('stickers and reactions say what their picture says; giving up is a failure', () => {
+  assert.equal(score(user('[sticker: cat thumbs up]')), 1);
+  assert.equal(score(user('[スタンプ: うさぎがOKしている]')), 1);
+  assert.equal(score(user('Reacted 👍 to "Booked for 7pm"')), 1);
+  assert.equal(score(user('[sticker: angry duck]')), -1);
+  assert.equal(score(user('🙈')), 0);
+  assert.equal(score(user('ya déjalo, lo hago yo')), -1);
+  assert.equal(score(user("süper, şimdi Ayşe'yi de ekle")), 1, 'praise, then more work on a result that stands');
 });

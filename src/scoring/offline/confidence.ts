@@ -3,8 +3,8 @@
 // evidence argues with carries a low confidence, and `judge.min_confidence` turns it into 0:
 //   praise next to a contrast or a correction ("love it! wait, wrong day"), sarcasm markers (🙄,
 //   "yeah right", "thanks a lot…"), a question that names a defect, a reaction whose meaning is
-//   unclear (😂, 😅), the reply classifier reading the other sign, and tool output no parser
-//   recognised (read by keywords only).
+//   unclear (😂, 😅), the reply classifier reading the other sign, and a page no parser
+//   recognised, read as a success by default.
 // In: the text and the rules' reading. Out: a confidence in [0, 1] and the doubts that lowered it.
 
 import type { FeedbackReading } from './types.ts';
@@ -22,7 +22,7 @@ const DOUBT: Record<string, number> = {
   'defect question': 0.35,
   'unclear reaction': 0.3,
   'classifier reads the other sign': 0.4,
-  'tool output read by keywords': 0.45,
+  'page read by keywords': 0.45,
 };
 
 // Eye-rolls, facepalms and the written forms of sarcasm, in the languages the judge reads.
@@ -31,7 +31,7 @@ const SARCASM_MARKER =
 
 // A turn after praise: "but", "wait", "only", "however", "except", in every language read.
 const CONTRAST =
-  /(^|[\s,.!?;:…])(but|wait|however|though|except|only thing|actually,?|hmm|pero|espera|sin embargo|aber|warte|moment|allerdings|mais|attends|sauf|ma|però|pero|aspetta|mas|porém|porem|espera|só que|so que|но|только|подожди|стоп|погоди|ama|fakat|yalnız|bekle|lekin|par|ruko|magar|لكن|بس|لحظة|استنى)(?=$|[\s,.!?;:…])|근데|그런데|하지만|잠깐|근데요|でも|けど|ただ|待って|但是|不过|可是|等等|等一下/iu;
+  /(?:^|[\s,.!?;:…。！？、，])(?:but|wait|however|though|except|only thing|pero|espera|sin embargo|aber|warte|allerdings|mais|attends|sauf|ma|però|aspetta|mas|porém|porem|só que|so que|но|только|подожди|стоп|погоди|ama|fakat|yalnız|bekle|lekin|par|ruko|magar|لكن|بس|لحظة|استنى|근데|그런데|하지만|잠깐|でも|けど|ただ|待って|但是|不过|可是|等等|等一下)(?=$|[\s,.!?;:…。！？、，])/iu;
 
 // A question about a defect in any language: a question mark with a defect word in the same sentence.
 const DEFECT_WORDS =
@@ -48,18 +48,31 @@ export function replyConfidence(text: string, reading: FeedbackReading, modelSig
   if (UNCLEAR_REACTION.test(t)) doubts.push('unclear reaction');
   if (reading.score === 1) {
     if (SARCASM_MARKER.test(t)) doubts.push('sarcasm marker');
-    if (contrastAfterPraise(t)) doubts.push('contrast after praise');
+    // A +1 with a hint holds a wish for later ("great, but next time ..."): its contrast is expected.
+    if (reading.hint === null && contrastAfterPraise(t)) doubts.push('contrast after praise');
     if (/[?？]/.test(t) && t.split(/(?<=[.!。！\n])/).some((s) => /[?？]/.test(s) && DEFECT_WORDS.test(s))) doubts.push('defect question');
   }
   if (modelSign !== null && modelSign === -reading.score) doubts.push('classifier reads the other sign');
   return of(doubts);
 }
 
-/** The confidence of a tool-output verdict: only a verdict read by keywords alone is in doubt. */
-export function toolConfidence(cues: readonly string[], score: 1 | 0 | -1): Confidence {
-  const doubts =
-    score !== 0 && cues.length > 0 && cues.every((c) => /^(tool_ok|tool_error:)/.test(c)) ? ['tool output read by keywords'] : [];
+/**
+ * The confidence of a tool-output verdict: a success read only because no parser knew the output
+ * is in doubt when the output is a page (HTML, or short lines of words in a script or language
+ * no program prints: buttons, titles, notices) rather than a program's output.
+ */
+export function toolConfidence(text: string, cues: readonly string[], score: 1 | 0 | -1): Confidence {
+  const doubts = score === 1 && cues.length === 1 && cues[0] === 'tool_ok' && looksLikePage(text) ? ['page read by keywords'] : [];
   return of(doubts);
+}
+
+/** HTML, or mostly short lines of words (no paths, assignments or code), some of them in letters beyond ASCII. */
+function looksLikePage(text: string): boolean {
+  if (/<(html|body|div|title|h1|p)\b/i.test(text)) return true;
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.some((l) => /^\s*\$ |[/\\=<>{}]|\b\w+\.\w{2,4}\b/.test(l))) return false;
+  const wordy = lines.filter((l) => /^[\p{L}\p{N}\p{P}\p{Zs}€$£¥₹·]+$/u.test(l.trim()));
+  return wordy.length === lines.length && /[^\x00-\x7f]/.test(text) && lines.length >= 2;
 }
 
 function of(doubts: string[]): Confidence {

@@ -58,11 +58,15 @@ const POSITIVE_AT = 0.25;
 /** A clause at or below this polarity complains. */
 const NEGATIVE_AT = -0.25;
 
+/** Languages the reply classifier was trained on. */
+const SIX: ReadonlySet<string> = new Set(['en', 'zh', 'ja', 'es', 'de', 'fr']);
+
 /** The classifier overrules the rules only when at least this sure (leave-one-group-out, docs/judge.md). */
 const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
-const SURE_SIGNAL = /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement)$/;
+const SURE_SIGNAL =
+  /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement|correction after wait|gave up|reaction:.*)$/;
 
 const KEEPS_THIS_ONE =
   /^(?:\W|but|and|though)*(this one(?:'?s| is) (fine|just \w+[^.!?]*no (biggie|big deal))|no (biggie|big deal)|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
@@ -107,8 +111,9 @@ export function judgeReply(
 ): JudgedReading {
   const reading = readFeedback(text, context, model, hintModel);
   let sign: 1 | 0 | -1 | null = null;
-  if (model !== null) {
-    const { score, probs } = predictScore(model, replyFeatures(text, reading, detectLanguage(text)));
+  const lang = detectLanguage(text);
+  if (model !== null && SIX.has(lang)) {
+    const { score, probs } = predictScore(model, replyFeatures(text, reading, lang));
     if (probs[score + 1] >= OVERRIDE_AT) sign = score;
   }
   const c = replyConfidence(text, reading, sign);
@@ -143,6 +148,8 @@ export function overruledByModel(
   model: ReplyModel,
   overrideAt = OVERRIDE_AT,
 ): FeedbackReading {
+  // The classifier learned from the first six languages' sets; it does not overrule another's reader.
+  if (!SIX.has(lang)) return rules;
   const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
   if (score === rules.score || probs[score + 1] < overrideAt || rulesAreSure(rules, score)) return rules;
   // A wish for later the rules read as a change ("Parfait ! Pour les prochaines fois, écris …") stays the hint of a +1.

@@ -190,7 +190,9 @@ export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading 
   if (c.ack.test(t) && !c.negative.test(t)) return { score: 0, hint: null, cues: [`${lang}:acknowledgement`] };
   // "いいね、じゃあ次は…", "top, maintenant …": the continuation after praise is a sentence of its own.
   const sentences = t
-    .split(/(?<=[.!?。！？])\s*|(?<=[、,])\s*(?=じゃあ|では|次は|(?:maintenant|ensuite|ahora|jetzt|dann)\b)|\s+(?=じゃあ|次は)/u)
+    .split(
+      /(?<=[.!?。！？])\s*|(?<=[、,，،])\s*(?=じゃあ|では|次は|이제|그럼|الحين|الآن|(?:maintenant|ensuite|du coup|ahora|jetzt|dann|agora|adesso|ora|теперь|а теперь|şimdi|simdi|ab)(?=[\s,.!?]|$))|\s+(?=じゃあ|次は|이제\s|그럼\s)|\n+/u,
+    )
     .filter((s) => s.trim() !== '');
   // Error handling is a feature, not a complaint; a positive word inside a question ("¿y eso funciona …?") asks.
   const plain = t.replace(ERROR_HANDLING, ' ');

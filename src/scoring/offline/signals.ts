@@ -66,6 +66,36 @@ const DECLINES_OFFER = /^(?:\W*(?:eh|nah|hmm+|nope|no|ah)\W+)?(?:no need|not nee
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
+// A sticker or reaction as the whole message: "[sticker: cat thumbs up]", "[スタンプ: OK]",
+// "Reacted 👍 to your message", a lone "👍". Its picture says the verdict, or nothing.
+const STICKER =
+  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|表情包?|贴纸|이모티콘|스티커|figurinha|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(\S+)\s+(?:to|à|a|на|an)\b.*$/iu;
+const REACTION_POSITIVE =
+  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|high.?five|joinha|pollice|daumen hoch|pulgar|pouce|başparmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
+const REACTION_NEGATIVE =
+  /👎|😡|🤬|😤|💩|🤦|thumbs? ?down|angry|facepalm|rage|wütend|enojad|arrabbiat|en colère|kızgın|화난|生气|怒|غاضب|злой/iu;
+
+/** The verdict of a sticker or a lone reaction: its picture's meaning, or null when it is not one. */
+export function readReaction(text: string): Signal | null {
+  const t = text.trim();
+  const sticker = STICKER.exec(t);
+  const picture =
+    sticker !== null ? (sticker[1] ?? sticker[2]) : /^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\p{Emoji_Modifier})+$/u.test(t) ? t : null;
+  if (picture === null) return null;
+  if (REACTION_NEGATIVE.test(picture)) return { score: -1, cue: `reaction:${picture}` };
+  if (REACTION_POSITIVE.test(picture)) return { score: 1, cue: `reaction:${picture}` };
+  return { score: 0, cue: `reaction:${picture}` };
+}
+
+// "thanks! wait, it's a table for 6 not 4": a second thought that corrects the answer.
+const WAIT_CORRECTION =
+  /(?:^|\n|[.!?。！？]\s*)(?:(?:ah|oh|uh|ay|ops|oops|ой|ah non|ah no|ah não)[,\s]+)?(?:(?:no|non|não|nein|нет|hayır|nahi|아니|but|pero|ma|mais|aber|mas|но|ama|lekin|par)[,\s]+)?(?:wait|espera|aspetta|attends|warte|подожди|погоди|bekle|ruko|ruk|잠깐만?|待って|等等|等一下|استنى|لحظة|peraí|pera)\b[,!\s]+(?=[^?？]*(?:\d|\b(?:not|no|non|pas|nicht|kein|не|değil|nahi|nhi|não|nao)\b|아니|じゃなく|不是|مش|مو))/iu;
+// "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
+const GAVE_UP =
+  /\b(déjalo|olvídalo|lo hago yo|boşver|kendim hallederim|deixa (pra|para) lá|deixa quieto|eu mesm[oa] faço|lascia (stare|perdere)|faccio (da )?(io|me)|забей|сам[аи]? сделаю|rehne do|main khud|khud kar (lunga|lungi|lenge)|vergiss es|mach(e)? ich selbst|je (le )?(fais|ferai) moi-même|never ?mind,? i'?ll do it|i'?ll do it myself)\b|됐어\s?(그냥|걍)|내가\s?(할게|하지\s?뭐)|انسى (الموضوع|الأمر)|أنا بتصرف|انا بتصرف|算了[，,\s]*我自己|我自己(来|弄)吧|もういい(です)?[、,\s]*自分で/iu;
+// "bu arada …", "a proposito …", "кстати, …": an aside opens a new subject.
+const BY_THE_WAY = /^(?:bu arada|a proposito|tra l'altro|aliás|a propósito|кстати|بالمناسبة|그나저나|참고로|waise|vaise)(?=[,\s])/iu;
+
 /** A signal that decides the whole reply, or null to read it clause by clause. */
 export function readSignals(text: string, request?: string): Signal | null {
   const t = text.trim();
@@ -99,6 +129,11 @@ export function aboutSurroundings(text: string): boolean {
 
 /** The signals every language shares (wrong window, "are you sure?", "why … null?"), or null. */
 export function readIntlSignals(text: string): Signal | null {
+  const reaction = readReaction(text);
+  if (reaction !== null) return reaction;
+  if (WAIT_CORRECTION.test(text)) return { score: -1, cue: 'correction after wait' };
+  if (GAVE_UP.test(text)) return { score: -1, cue: 'gave up' };
+  if (BY_THE_WAY.test(text.trim())) return { score: 0, cue: 'not about the answer' };
   if (ACCEPTS_OFFER.test(text.trim()) || DECLINES_OFFER.test(text.trim())) return { score: 0, cue: 'accepts an offer' };
   if (APPROVING_NEGATION_INTL.test(text)) return { score: 1, cue: 'approving negation' };
   if (NOT_ABOUT_ANSWER_INTL.test(text)) return { score: 0, cue: 'not about the answer' };

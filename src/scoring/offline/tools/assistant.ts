@@ -10,17 +10,28 @@ import { finding, type ToolFinding, type ToolParser } from './types.ts';
 // A wall between the assistant and the page: the task did not happen.
 const CAPTCHA =
   /\b(captcha|recaptcha|hcaptcha|verify (that )?you(?:'re| are) (a )?human|are you a robot|i'?m not a robot|unusual traffic|security check|checking your browser|press (and|&) hold|prove you'?re human|bot detection|access denied|request blocked|attention required)\b|confirme que você não é um robô|non sono un robot|je ne suis pas un robot|no soy un robot|ich bin kein roboter|robot değilim|я не робот|로봇이 아닙니다|ロボットではありません|人机验证|我不是机器人/i;
+// A sign-in form as the page: its title alone on the first line, or a password field beside a sign-in button.
+const SIGN_IN_TITLE =
+  /^\s*(sign in|log ?in|anmelden|se connecter|connexion|iniciar sesión|accedi|entrar|giriş yap|войти|вход|로그인|ログイン|登录)\s*$/im;
+const PASSWORD_FIELD = /^\s*(password|passwort|mot de passe|contraseña|senha|şifre|пароль|비밀번호|パスワード|密码|كلمة المرور)\s*$/im;
+const COOKIE_WALL =
+  /\bcookies?\b[\s\S]*^\s*(accept( all)?|aceptar( y cerrar| todo)?|alle akzeptieren|akzeptieren|tout accepter|accepter|accetta( tutto)?|aceitar( todos)?|kabul et|принять)\b/im;
+const BUSY_PAGE =
+  /アクセスが集中|混み合って|\btoo many (visitors|people|users)\b|\b(you are|you're) (now )?in (the|a) (queue|waiting room)\b|\bhigh (traffic|demand)\b[^.\n]*\btry\b|접속자가 많아|서버 접속이 원활하지/i;
+const ERROR_PAGE = /<title>\s*([45]\d\d)\b|^\s*<h1>\s*([45]\d\d)\b/im;
+const BOUNCE =
+  /\b(delivery status notification \(failure\)|mail delivery (failed|subsystem)|undeliverable:|address not found|wasn'?t delivered to|could not be delivered|message blocked)\b/i;
 const LOGIN_WALL =
   /\b(sign in to (continue|see|view|book|check ?out|your account)|log ?in to (continue|see|view|book|check ?out)|you must (be )?(signed|logged) in|please (sign|log) ?in\b|session (has )?expired|your session timed out|login required|authentication required)\b|faça login para continuar|accedi per continuare|connectez-vous pour continuer|inicia sesión para continuar|melden sie sich an, um|devam etmek için giriş yapın|войдите,? чтобы продолжить|로그인이 필요합니다|ログインしてください|请登录后/i;
 const SOLD_OUT =
-  /\b(out of stock|sold out|currently unavailable|no longer available|not available in your (area|region|country)|no (tables|rooms|seats|slots|tickets) (are )?available|fully booked|no availability)\b|esaurit[oa]|non disponibile|ausverkauft|nicht (mehr )?verfügbar|agotado|sin existencias|no disponible|esgotad[oa]|indisponível|sem estoque|épuisé|rupture de stock|indisponible|complet\b|tükendi|stokta yok|нет в наличии|распродано|품절|재고 없음|매진|在庫切れ|品切れ|売り切れ|满房|缺货|售罄|已售完|غير متوفر|نفدت الكمية|نفذت الكمية/i;
+  /\b(out[ _]of[ _]stock|sold[ _]out|no (available )?(times|slots|dates|appointments) (available|left)|currently unavailable|no longer available|not available in your (area|region|country)|no (tables|rooms|seats|slots|tickets) (are )?available|fully booked|no availability)\b|esaurit[oa]|non disponibile|ausverkauft|nicht (mehr )?verfügbar|agotado|sin existencias|no disponible|esgotad[oa]|indisponível|sem estoque|épuisé|rupture de stock|indisponible|complet\b|tükendi|stokta yok|нет в наличии|распродано|품절|재고 없음|매진|在庫切れ|品切れ|売り切れ|满房|缺货|售罄|已售完|غير متوفر|نفدت الكمية|نفذت الكمية|예약 가능한 (시간|날짜)이 없|空席がありません|没有可预约|nessuna disponibilità|keine (freien )?(termine|plätze)|aucune disponibilité|sin disponibilidad|sem disponibilidade|müsait (yer|saat) yok|нет свободных/i;
 const NOT_FOUND_PAGE =
   /^\s*(404\b|page not found|this page (isn'?t|is not) available|we can'?t find (that|the) page|the page you (were looking for|requested) (doesn'?t|does not|could not)|pagina non trovata|página não encontrada|página no encontrada|page introuvable|seite nicht gefunden|sayfa bulunamadı|страница не найдена|페이지를 찾을 수 없습니다|ページが見つかりません|页面不存在)/im;
 const PAYMENT_DECLINED =
   /\b(card (was |has been )?declined|payment (was |has been )?(declined|failed|refused|rejected)|insufficient funds|do_not_honor|card_declined|transaction (was )?(declined|failed)|pagamento (recusado|rifiutato|negato)|zahlung (abgelehnt|fehlgeschlagen)|paiement (refusé|échoué)|pago (rechazado|denegado)|ödeme (reddedildi|başarısız)|платёж отклонён|платеж отклонен|결제(가)? (거절|실패)|決済(が)?(拒否|失敗)|支付失败|付款失败)\b/i;
 // The user said no to the assistant's confirmation: nothing was done.
 const USER_DECLINED =
-  /\b(user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
+  /\b((user|you) (tapped|pressed|clicked|selected|chose)\s*:?\s*"?(cancel|no|decline|deny|abbrechen|annuler|cancelar|annulla|iptal)|(transfer|payment|message|e-?mail|order|booking) (was )?not (sent|made|placed|completed|booked)|user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
 // "3 of 5 sent", "sent to 2/4 recipients", {"sent": 3, "failed": 2}.
 const PARTIAL =
   /\b(\d+) (?:of|out of|\/) (\d+) (?:\w+ ){0,2}(?:sent|delivered|created|added|updated|booked|invited|uploaded|imported|saved|succeeded|processed|completed)\b|\b(?:sent|delivered|created|added|updated|invited|uploaded|imported|saved|succeeded|processed) (?:to )?(\d+) (?:of|out of|\/) (\d+)\b|\b(\d+)\s*\/\s*(\d+) (?:\w+ ){0,2}(?:sent|delivered|created|added|updated|booked|invited|uploaded|imported|saved|succeeded|processed|completed)\b|\bpartial(?:ly)? (?:success|succeeded|completed|failure)\b|"partial(?:_success|_failure)?"\s*:\s*true/i;
@@ -29,17 +40,33 @@ const FAILED_COUNT = /"(?:failed|failures|failed_count|errors?_count|undelivered
 const STATUS_FAILED =
   /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(declined|denied|rejected|cancell?ed|failed|failure|error|undelivered|undeliverable|bounced|expired|refused|invalid|requires_payment_method|payment_failed|not_sent|blocked|conflict)"/i;
 const STATUS_DONE =
-  /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(confirmed|booked|reserved|sent|delivered|queued|scheduled|accepted|succeeded|success|paid|completed|complete|created|placed|shipped|ok|done|active|tentative|read)"/i;
+  /"(?:[a-z_]*status|state|result|outcome|value)"\s*:\s*"([a-z_]*(?:confirmed|booked|reserved|sent|delivered|queued|scheduled|accepted|succeeded|success|paid|completed|created|placed|shipped|rescheduled)|complete|ok|done|active|tentative|read|locked|unlocked|on|off|heat|heating|cool|cooling|playing|armed|disarmed)"|"labelIds"\s*:\s*\[[^\]]*"SENT"|"(?:ok|success)"\s*:\s*(?:true|\{)/i;
+// A created thing's body: an object that names its id and reports no error (a task, an event, a message).
+const CREATED = /^\s*\[?\s*\{[\s\S]*"(?:id|[a-z]+_id|[a-z]+Id|ts|wamid)"\s*:/i;
+const BODY_ERROR = /"(?:error|errors|erreurs|errores|fehler|errori|erros|hatalar|ошибки)"\s*:\s*[[{"]|"(?:valid|ok|success)"\s*:\s*false/i;
+const DID_YOU_MEAN =
+  /\b(?:did you mean|você quis dizer|quisiste decir|meinten sie|vouliez-vous dire|forse cercavi|bunu mu demek istediniz|возможно,? вы имели в виду)\b\s*:?\s*[^\n"?]+\??/i;
 const CONFIRMED_PAGE =
-  /\b(booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|预订成功|预约成功/i;
+  /\b(gracias por tu (pedido|compra|reserva)|vielen dank für ihre? (buchung|bestellung)|merci pour votre (commande|réservation)|grazie per (il tuo ordine|la prenotazione)|obrigad[oa] pel[oa] (sua )?(compra|pedido|reserva)|siparişiniz (alındı|onaylandı)|спасибо за (заказ|бронирование)|booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|预订成功|预约成功|주문이 완료|ご注文ありがとうございます|ご予約ありがとうございます|感谢您的订单/i;
 // Asked to find something, found nothing: information, not a failure of the search itself.
 const NO_RESULTS =
-  /^\s*(no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
+  /^\s*(nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
 // Twilio and similar put the HTTP status in the body: {"code": 21211, "message": …, "status": 400}.
-const BODY_STATUS = /"status"\s*:\s*([45]\d\d)\b/;
+const BODY_STATUS = /"(?:status|statut|estado|stato|code)"\s*:\s*([45]\d\d)\b/;
+
+// A draft shown before sending: "Preview (not sent)", "Aperçu (non envoyé)".
+const PREVIEW =
+  /^\s*(preview|draft|aperçu|brouillon|vista previa|borrador|vorschau|entwurf|anteprima|bozza|pré-visualização|rascunho|önizleme|taslak|предпросмотр|черновик|미리보기|プレビュー|预览)\b[^\n]*\((not sent|non envoyé|no enviado|nicht gesendet|non inviato|não enviado|gönderilmedi|не отправлено)\)/im;
 
 const walls: ToolParser = (text) => {
   const out: ToolFinding[] = [];
+  if (SIGN_IN_TITLE.test(text.split('\n')[0] ?? '') || (PASSWORD_FIELD.test(text) && SIGN_IN_TITLE.test(text)))
+    out.push(finding(-1, 'page:sign-in form'));
+  if (COOKIE_WALL.test(text)) out.push(finding(-1, 'page:cookie wall'));
+  if (BUSY_PAGE.test(text)) out.push(finding(-1, 'page:busy'));
+  const errorPage = ERROR_PAGE.exec(text);
+  if (errorPage !== null) out.push(finding(-1, `page:${errorPage[1] ?? errorPage[2]}`));
+  if (BOUNCE.test(text)) out.push(finding(-1, 'mail bounced'));
   if (CAPTCHA.test(text)) out.push(finding(-1, 'page:captcha wall'));
   if (LOGIN_WALL.test(text)) out.push(finding(-1, 'page:login wall'));
   if (SOLD_OUT.test(text)) out.push(finding(-1, 'sold out'));
@@ -72,7 +99,14 @@ const outcomes: ToolParser = (text) => {
   const done = STATUS_DONE.exec(text);
   if (done !== null && failed === null) out.push(finding(1, `status:${done[1]}`));
   if (CONFIRMED_PAGE.test(text)) out.push(finding(1, 'confirmed'));
+  const meant = DID_YOU_MEAN.exec(text);
+  // "0 results … Did you mean: Trattoria da Gigi?", {"valid": false, "message": "Did you mean …?"}: the search or the input was wrong.
+  if (meant !== null && (NO_RESULTS.test(text) || /"valid"\s*:\s*false/i.test(text)))
+    out.push(finding(-1, 'did you mean', meant[0].trim().replace(/\?$/, '?')));
+  else if (out.length === 0 && /"valid"\s*:\s*false/i.test(text)) out.push(finding(-1, 'valid:false'));
+  if (out.length === 0 && PREVIEW.test(text)) out.push(finding(0, 'preview'));
   if (out.length === 0 && NO_RESULTS.test(text)) out.push(finding(0, 'no results'));
+  if (out.length === 0 && CREATED.test(text) && !BODY_ERROR.test(text)) out.push(finding(1, 'created'));
   return out;
 };
 

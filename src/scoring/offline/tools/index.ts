@@ -216,7 +216,7 @@ export function judgeToolOutput(
   hintModel: HintModel | null = loadHintModel(),
 ): ToolReading & { confidence: number; doubts: string[] } {
   const reading = readToolOutput(raw, hintModel);
-  const c = toolConfidence(reading.cues, reading.score);
+  const c = toolConfidence(raw, reading.cues, reading.score);
   return { ...reading, confidence: c.value, doubts: c.doubts };
 }
 
