@@ -51,7 +51,8 @@ const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
  * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
  * their aggregates (overall and per group) and never their items. A missing file is skipped.
  */
-export const SEALED_SETS: readonly string[] = [];
+// pa-heldout-1/2: personal-assistant traffic (assistant-brief.md), written blind for issue 36; skipped while absent.
+export const SEALED_SETS: readonly string[] = ['pa-heldout-1', 'pa-heldout-2'];
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
