@@ -66,7 +66,7 @@ const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
 const SURE_SIGNAL =
-  /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement|correction after wait|gave up|reaction:.*)$/;
+  /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement|correction after wait|second thought|stated swap|said otherwise|gave up|reaction:.*)$/;
 
 const KEEPS_THIS_ONE =
   /^(?:\W|but|and|though)*(this one(?:'?s| is) (fine|just \w+[^.!?]*no (biggie|big deal))|no (biggie|big deal)|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;
@@ -112,7 +112,8 @@ export function judgeReply(
   const reading = readFeedback(text, context, model, hintModel);
   let sign: 1 | 0 | -1 | null = null;
   const lang = detectLanguage(text);
-  if (model !== null && SIX.has(lang)) {
+  // A whole-reply signal the rules are sure of (a correction after "wait", a sticker) is not doubted by the classifier.
+  if (model !== null && SIX.has(lang) && !reading.cues.some((c) => SURE_SIGNAL.test(c))) {
     const { score, probs } = predictScore(model, replyFeatures(text, reading, lang));
     if (probs[score + 1] >= OVERRIDE_AT) sign = score;
   }

@@ -26,7 +26,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え)|(崩れ|落ち|固まら|止まら)(なく|ず)なり)/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|^はいはい|棒読み|廃止)/,
+      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|もう[0-9０-９一二三四五]+回目|^はいはい|棒読み|廃止)/,
     // "次はこれを月別に集計したいんですが、できますか？" asks for the next task, not for later answers.
     future: /(次回(から|は)?|次から(は)?|(?<!じゃあ|では)次は(?![^。！？]*(?:も|たい|できますか|ますか))|今後(は)?|これから(は)?)/,
     instruction:
@@ -46,7 +46,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|hazla|hazlos|ponlo|ponla|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé|listo)\b/i,
+      /\b(gracias|perfecto|genial|excelente|brutal|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé|listo)\b/i,
     more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {
@@ -179,6 +179,15 @@ const STATED_CONTRAST = unicodeBoundaries(
 
 const ERROR_HANDLING = /gestion des erreurs|manejo de errores|gestión de errores|エラー(処理|ハンドリング)|Fehlerbehandlung/giu;
 
+// Asking to add to a result ("also", "too", "one more", "noch", "ещё", "bhi", "كمان", "도", "也") or to
+// change it ("instead", "shorter", "without", "remove"), in every language the cue lists read.
+const ADDS = unicodeBoundaries(
+  /\b(also|too|add|another|one more|noch|auch|dazu|außerdem|aussi|ajoute|encore un|también|añade|agrega|otro|otra|anche|aggiungi|pure|também|tambem|tbm|adiciona|mais um|ещё|еще|тоже|добавь|bhi|aur ek|ek aur|daal do|add kar|de ekle|da ekle|bi de|bir de|ekle)\b|كمان|أيضا|ايضا|ضيف|أضف|도\s|추가|也|还要|再加|追加|も(お願い|追加|入れ)/i,
+);
+const CHANGES = unicodeBoundaries(
+  /\b(instead|rather|shorter|simpler|without|remove|delete|change|wrong|but|mais|pero|aber|ma|però|mas|но|ama|lekin|plus (simple|court)|más (corto|simple)|kürzer|einfacher|più (corto|semplice)|mais (curto|simples)|короче|проще|daha (kısa|basit)|sin|ohne|sans|senza|sem|без|olmadan|bina|tira|quita|enlève|entferne|togli|убери|kaldır|hata do)\b|بدون|بس|근데|하지만|빼|でも|けど|但是|不过|去掉|删掉/i,
+);
+
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
 
 /** Reads a reply in ja/es/de/fr by its cues. */
@@ -205,6 +214,10 @@ export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading 
   const instructions = sentences.filter((s) => !more.includes(s) && (c.instruction.test(s) || c.future.test(s)));
   if (more.length > 0 && instructions.length === 0)
     return { score: 1, hint: null, cues: [`${lang}:positive:"${positive![0]}"`, 'builds on'] };
+  // "passt so, danke, kannst du noch Frau Schulz einladen", "ممتاز، ضيف أختي سارة كمان": after praise,
+  // asking to add to the result builds on it; asking to change it ("mais fais plus simple") does not.
+  if (positive !== null && negative === null && instructions.length > 0 && instructions.every((s) => ADDS.test(s) && !CHANGES.test(s)))
+    return { score: 1, hint: null, cues: [`${lang}:positive:"${positive[0]}"`, 'builds on'] };
   // "ただ、…", "pero …", "aber …", "mais …": the joiner belongs to the praise before it.
   const hint = instructions.length > 0 ? instructions.map((s) => s.trim().replace(JOINER, '')).join(' ') : null;
   const future = hint !== null && instructions.every((s) => c.future.test(s));

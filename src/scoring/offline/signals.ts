@@ -71,9 +71,9 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 const STICKER =
   /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|表情包?|贴纸|이모티콘|스티커|figurinha|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(\S+)\s+(?:to|à|a|на|an)\b.*$/iu;
 const REACTION_POSITIVE =
-  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|high.?five|joinha|pollice|daumen hoch|pulgar|pouce|başparmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
+  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|high.?five|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
 const REACTION_NEGATIVE =
-  /👎|😡|🤬|😤|💩|🤦|thumbs? ?down|angry|facepalm|rage|wütend|enojad|arrabbiat|en colère|kızgın|화난|生气|怒|غاضب|злой/iu;
+  /👎|😡|🤬|😤|💩|🤦|🙄|thumbs? ?down|angry|facepalm|rage|wütend|enojad|arrabbiat|en colère|kızgın|화난|生气|怒|غاضب|злой/iu;
 
 /** The verdict of a sticker or a lone reaction: its picture's meaning, or null when it is not one. */
 export function readReaction(text: string): Signal | null {
@@ -90,6 +90,17 @@ export function readReaction(text: string): Signal | null {
 // "thanks! wait, it's a table for 6 not 4": a second thought that corrects the answer.
 const WAIT_CORRECTION =
   /(?:^|\n|[.!?。！？]\s*)(?:(?:ah|oh|uh|ay|ops|oops|ой|ah non|ah no|ah não)[,\s]+)?(?:(?:no|non|não|nein|нет|hayır|nahi|아니|but|pero|ma|mais|aber|mas|но|ama|lekin|par)[,\s]+)?(?:wait|espera|aspetta|attends|warte|подожди|погоди|bekle|ruko|ruk|잠깐만?|待って|等等|等一下|استنى|لحظة|peraí|pera)\b[,!\s]+(?=[^?？]*(?:\d|\b(?:not|no|non|pas|nicht|kein|не|değil|nahi|nhi|não|nao)\b|아니|じゃなく|不是|مش|مو))/iu;
+// "danke dir!\nach so, die Wohnungsnummer ist 14b nicht 14", "спасибо!\nой стоп, у Димы среда, а не четверг":
+// after the first sentence, a value swapped for another ("X not Y", "X, а не Y", "2시 반 아니고 3시").
+const STATED_SWAP =
+  /[\n.!?。！？]\s*[^\n]*?(?:[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
+// "I said Friday", "alors que j'avais dit vendredi", "大阪って言ったけど": the user points back at what was asked.
+const SAID_OTHERWISE =
+  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che)\b|って言ったけど|と言ったのに|我说的是|我说了|말했잖아|라고 했잖아|قلت لك/iu;
+// "merci\nah non c'est dimanche en fait", "ありがとうございます\nあ、すみません21日でした": a second
+// message that opens with an "oops" takes the first one back.
+const SECOND_THOUGHT =
+  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|あ[、,]?\s*(?:すみません|ごめん|違)|あっ|啊[，,]?\s*(?:不对|等等)|아[,\s]*(?:잠깐|아니)|arre,? (?:nahi|ruk))(?=[\s,!.]|$)/iu;
 // "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
 const GAVE_UP =
   /\b(déjalo|olvídalo|lo hago yo|boşver|kendim hallederim|deixa (pra|para) lá|deixa quieto|eu mesm[oa] faço|lascia (stare|perdere)|faccio (da )?(io|me)|забей|сам[аи]? сделаю|rehne do|main khud|khud kar (lunga|lungi|lenge)|vergiss es|mach(e)? ich selbst|je (le )?(fais|ferai) moi-même|never ?mind,? i'?ll do it|i'?ll do it myself)\b|됐어\s?(그냥|걍)|내가\s?(할게|하지\s?뭐)|انسى (الموضوع|الأمر)|أنا بتصرف|انا بتصرف|算了[，,\s]*我自己|我自己(来|弄)吧|もういい(です)?[、,\s]*自分で/iu;
@@ -132,6 +143,9 @@ export function readIntlSignals(text: string): Signal | null {
   const reaction = readReaction(text);
   if (reaction !== null) return reaction;
   if (WAIT_CORRECTION.test(text)) return { score: -1, cue: 'correction after wait' };
+  if (SECOND_THOUGHT.test(text)) return { score: -1, cue: 'second thought' };
+  if (STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap' };
+  if (SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise' };
   if (GAVE_UP.test(text)) return { score: -1, cue: 'gave up' };
   if (BY_THE_WAY.test(text.trim())) return { score: 0, cue: 'not about the answer' };
   if (ACCEPTS_OFFER.test(text.trim()) || DECLINES_OFFER.test(text.trim())) return { score: 0, cue: 'accepts an offer' };

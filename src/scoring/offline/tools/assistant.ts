@@ -18,7 +18,8 @@ const COOKIE_WALL =
   /\bcookies?\b[\s\S]*^\s*(accept( all)?|aceptar( y cerrar| todo)?|alle akzeptieren|akzeptieren|tout accepter|accepter|accetta( tutto)?|aceitar( todos)?|kabul et|принять)\b/im;
 const BUSY_PAGE =
   /アクセスが集中|混み合って|\btoo many (visitors|people|users)\b|\b(you are|you're) (now )?in (the|a) (queue|waiting room)\b|\bhigh (traffic|demand)\b[^.\n]*\btry\b|접속자가 많아|서버 접속이 원활하지/i;
-const ERROR_PAGE = /<title>\s*([45]\d\d)\b|^\s*<h1>\s*([45]\d\d)\b/im;
+const ERROR_PAGE =
+  /<title>\s*([45]\d\d)\b|^\s*<h1>\s*([45]\d\d)\b|^\s*([45]\d\d) (?:Bad Gateway|Not Found|Service Unavailable|Gateway Time-?out|Internal Server Error|Forbidden|Too Many Requests)\s*$/im;
 const BOUNCE =
   /\b(delivery status notification \(failure\)|mail delivery (failed|subsystem)|undeliverable:|address not found|wasn'?t delivered to|could not be delivered|message blocked)\b/i;
 const LOGIN_WALL =
@@ -30,33 +31,37 @@ const NOT_FOUND_PAGE =
 const PAYMENT_DECLINED =
   /\b(card (was |has been )?declined|payment (was |has been )?(declined|failed|refused|rejected)|insufficient funds|do_not_honor|card_declined|transaction (was )?(declined|failed)|pagamento (recusado|rifiutato|negato)|zahlung (abgelehnt|fehlgeschlagen)|paiement (refusé|échoué)|pago (rechazado|denegado)|ödeme (reddedildi|başarısız)|платёж отклонён|платеж отклонен|결제(가)? (거절|실패)|決済(が)?(拒否|失敗)|支付失败|付款失败)\b/i;
 // The user said no to the assistant's confirmation: nothing was done.
+// The thing was not done: "Your application has not been submitted.", GOV.UK's "There is a problem".
+const NOT_DONE =
+  /\b(?:has not been|have not been|was not|wasn'?t|hasn'?t been|could not be|couldn'?t be) (?:submitted|sent|saved|booked|processed|completed|created|placed|delivered|scheduled)\b|^\s*there (?:is|was) a problem\s*$/im;
 const USER_DECLINED =
-  /\b((user|you) (tapped|pressed|clicked|selected|chose)\s*:?\s*"?(cancel|no|decline|deny|abbrechen|annuler|cancelar|annulla|iptal)|(transfer|payment|message|e-?mail|order|booking) (was )?not (sent|made|placed|completed|booked)|user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
+  /\b((user|you) (tapped|pressed|clicked|selected|chose)\s*:?\s*["[]?(cancel|no|decline|deny|abbrechen|annuler|cancelar|annulla|iptal)|(transfer|payment|message|e-?mail|order|booking) (was )?not (sent|made|placed|completed|booked)|no (transfer|payment|message|e-?mail|order|booking) was (sent|made|placed|booked)|user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
 // "3 of 5 sent", "sent to 2/4 recipients", {"sent": 3, "failed": 2}.
 const PARTIAL =
   /\b(\d+) (?:of|out of|\/) (\d+) (?:\w+ ){0,2}(?:sent|delivered|created|added|updated|booked|invited|uploaded|imported|saved|succeeded|processed|completed)\b|\b(?:sent|delivered|created|added|updated|invited|uploaded|imported|saved|succeeded|processed) (?:to )?(\d+) (?:of|out of|\/) (\d+)\b|\b(\d+)\s*\/\s*(\d+) (?:\w+ ){0,2}(?:sent|delivered|created|added|updated|booked|invited|uploaded|imported|saved|succeeded|processed|completed)\b|\bpartial(?:ly)? (?:success|succeeded|completed|failure)\b|"partial(?:_success|_failure)?"\s*:\s*true/i;
 const FAILED_COUNT = /"(?:failed|failures|failed_count|errors?_count|undelivered|rejected)"\s*:\s*([1-9]\d*)/i;
 // A status field of a calendar, mail, messaging, payment or shop API.
 const STATUS_FAILED =
-  /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(declined|denied|rejected|cancell?ed|failed|failure|error|undelivered|undeliverable|bounced|expired|refused|invalid|requires_payment_method|payment_failed|not_sent|blocked|conflict)"/i;
+  /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(partially_[a-z_]+|partial|erro|errore|fehler|erreur|hata|ошибка|falha|fallido|fallo|échec|başarısız|declined|denied|rejected|cancell?ed|failed|failure|error|undelivered|undeliverable|bounced|expired|refused|invalid|requires_payment_method|payment_failed|not_sent|blocked|conflict)"/i;
 const STATUS_DONE =
   /"(?:[a-z_]*status|state|result|outcome|value)"\s*:\s*"([a-z_]*(?:confirmed|booked|reserved|sent|delivered|queued|scheduled|accepted|succeeded|success|paid|completed|created|placed|shipped|rescheduled)|complete|ok|done|active|tentative|read|locked|unlocked|on|off|heat|heating|cool|cooling|playing|armed|disarmed)"|"labelIds"\s*:\s*\[[^\]]*"SENT"|"(?:ok|success)"\s*:\s*(?:true|\{)/i;
 // A created thing's body: an object that names its id and reports no error (a task, an event, a message).
-const CREATED = /^\s*\[?\s*\{[\s\S]*"(?:id|[a-z]+_id|[a-z]+Id|ts|wamid)"\s*:/i;
+const CREATED =
+  /^\s*\{[\s\S]*"(?:id|[a-z]+_id|[a-z]+Id|ts|wamid)"\s*:|"access_token"\s*:\s*"|"(?:successful|succeeded|sent|delivered)[a-z_]*"\s*:\s*\[\s*"/i;
 const BODY_ERROR = /"(?:error|errors|erreurs|errores|fehler|errori|erros|hatalar|ошибки)"\s*:\s*[[{"]|"(?:valid|ok|success)"\s*:\s*false/i;
 const DID_YOU_MEAN =
-  /\b(?:did you mean|você quis dizer|quisiste decir|meinten sie|vouliez-vous dire|forse cercavi|bunu mu demek istediniz|возможно,? вы имели в виду)\b\s*:?\s*[^\n"?]+\??/i;
+  /"did_?you_?mean"\s*:\s*"[^"]+"|\b(?:did you mean|você quis dizer|quisiste decir|meinten sie|vouliez-vous dire|forse cercavi|bunu mu demek istediniz|возможно,? вы имели в виду)\b\s*:?\s*[^\n"?]+\??/i;
 const CONFIRMED_PAGE =
-  /\b(gracias por tu (pedido|compra|reserva)|vielen dank für ihre? (buchung|bestellung)|merci pour votre (commande|réservation)|grazie per (il tuo ordine|la prenotazione)|obrigad[oa] pel[oa] (sua )?(compra|pedido|reserva)|siparişiniz (alındı|onaylandı)|спасибо за (заказ|бронирование)|booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|预订成功|预约成功|주문이 완료|ご注文ありがとうございます|ご予約ありがとうございます|感谢您的订单/i;
+  /\b(gracias por tu (pedido|compra|reserva)|vielen dank für ihre? (buchung|bestellung)|merci pour votre (commande|réservation)|grazie per (il tuo ordine|la prenotazione)|obrigad[oa] pel[oa] (sua )?(compra|pedido|reserva)|siparişiniz (alındı|onaylandı)|спасибо за (заказ|бронирование)|booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|(il tuo|la tua) (ordine|prenotazione)[^.\n]{0,30} (è stat[oa]) (inviat[oa]|confermat[oa]|ricevut[oa])|seu pedido[^.\n]{0,30} foi (confirmado|enviado|recebido)|ihre (bestellung|buchung)[^.\n]{0,30} wurde (bestätigt|versendet|aufgegeben)|votre (commande|réservation)[^.\n]{0,30} a été (confirmée|envoyée|enregistrée)|tu (pedido|reserva)[^.\n]{0,30} (ha sido|fue) (confirmad[oa]|enviad[oa])|ваш (заказ|бронь)[^.\n]{0,30} (подтвержден|отправлен|оформлен)|预订成功|预约成功|주문이 완료|ご注文ありがとうございます|ご予約ありがとうございます|感谢您的订单/i;
 // Asked to find something, found nothing: information, not a failure of the search itself.
 const NO_RESULTS =
-  /^\s*(nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
+  /^\s*(no exact matches|no \w+(?: \w+)? found\b|nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
 // Twilio and similar put the HTTP status in the body: {"code": 21211, "message": …, "status": 400}.
 const BODY_STATUS = /"(?:status|statut|estado|stato|code)"\s*:\s*([45]\d\d)\b/;
 
 // A draft shown before sending: "Preview (not sent)", "Aperçu (non envoyé)".
 const PREVIEW =
-  /^\s*(preview|draft|aperçu|brouillon|vista previa|borrador|vorschau|entwurf|anteprima|bozza|pré-visualização|rascunho|önizleme|taslak|предпросмотр|черновик|미리보기|プレビュー|预览)\b[^\n]*\((not sent|non envoyé|no enviado|nicht gesendet|non inviato|não enviado|gönderilmedi|не отправлено)\)/im;
+  /^\s*(preview|draft|aperçu|brouillon|vista previa|borrador|vorschau|entwurf|anteprima|bozza|pré-visualização|rascunho|önizleme|taslak|предпросмотр|черновик|미리보기|プレビュー|预览)\b[^\n]*\((not sent|not published|non envoyé|non publié|no enviado|no publicado|nicht gesendet|nicht veröffentlicht|non inviato|non pubblicato|não enviado|não publicado|gönderilmedi|yayınlanmadı|не отправлено|не опубликовано)\)/im;
 
 const walls: ToolParser = (text) => {
   const out: ToolFinding[] = [];
@@ -65,7 +70,7 @@ const walls: ToolParser = (text) => {
   if (COOKIE_WALL.test(text)) out.push(finding(-1, 'page:cookie wall'));
   if (BUSY_PAGE.test(text)) out.push(finding(-1, 'page:busy'));
   const errorPage = ERROR_PAGE.exec(text);
-  if (errorPage !== null) out.push(finding(-1, `page:${errorPage[1] ?? errorPage[2]}`));
+  if (errorPage !== null) out.push(finding(-1, `page:${errorPage[1] ?? errorPage[2] ?? errorPage[3]}`));
   if (BOUNCE.test(text)) out.push(finding(-1, 'mail bounced'));
   if (CAPTCHA.test(text)) out.push(finding(-1, 'page:captcha wall'));
   if (LOGIN_WALL.test(text)) out.push(finding(-1, 'page:login wall'));
@@ -78,6 +83,7 @@ const walls: ToolParser = (text) => {
 const outcomes: ToolParser = (text) => {
   const out: ToolFinding[] = [];
   if (USER_DECLINED.test(text)) out.push(finding(-1, 'confirmation declined'));
+  else if (NOT_DONE.test(text)) out.push(finding(-1, 'not done'));
   // The last count that is not a progress line ("Waiting for … 2 of 3 updated replicas are available...").
   const counted = text.split('\n').filter((l) => !/(\.\.\.|…)\s*$|^\s*waiting\b/i.test(l));
   const partial =
@@ -102,7 +108,7 @@ const outcomes: ToolParser = (text) => {
   const meant = DID_YOU_MEAN.exec(text);
   // "0 results … Did you mean: Trattoria da Gigi?", {"valid": false, "message": "Did you mean …?"}: the search or the input was wrong.
   if (meant !== null && (NO_RESULTS.test(text) || /"valid"\s*:\s*false/i.test(text)))
-    out.push(finding(-1, 'did you mean', meant[0].trim().replace(/\?$/, '?')));
+    out.push(finding(-1, 'did you mean', meant[0].trim().replace(/^"did_?you_?mean"\s*:\s*"([^"]+)"$/i, 'did you mean $1')));
   else if (out.length === 0 && /"valid"\s*:\s*false/i.test(text)) out.push(finding(-1, 'valid:false'));
   if (out.length === 0 && PREVIEW.test(text)) out.push(finding(0, 'preview'));
   if (out.length === 0 && NO_RESULTS.test(text)) out.push(finding(0, 'no results'));

@@ -35,7 +35,7 @@ const BUILD_COMMAND =
   /^\$ (?:\S+=\S+ )*(?:gcc|g\+\+|cc|clang\+?\+?|rustc|javac|go build|cargo build|dotnet build|mvn (?:package|compile|install)|gradle build|\.\/gradlew build)\b/m;
 /** A log line's leading date and time: "[2024-07-01 08:14:02] ", "2024/05/02 11:20:03 ", "2024-05-02T11:20:03Z ". */
 const LOG_STAMP = /^[ \t]*\[?\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+/;
-const DRY_RUN = /\((?:DRY RUN|dry run|server dry run)\)\s*$|^\[dry[- ]run\]/im;
+const DRY_RUN = /\((?:DRY RUN|dry run|server dry run)\)\s*$|^\[dry[- ]run\]|^\s*DRY[- ]RUN\b|\bno changes (?:were )?made\b/im;
 /** Exception class names such as ValueError or NullPointerException (case-sensitive on purpose). */
 const TOOL_ERROR_CLASS = /\b[A-Z][A-Za-z]*(Error|Exception)\b/;
 const TOOL_ERROR_ZH = /(错误|失败|异常|エラー|失敗)/;
