@@ -156,3 +156,16 @@ test('stickers and reactions say what their picture says; giving up is a failure
   assert.equal(score(user('ya déjalo, lo hago yo')), -1);
   assert.equal(score(user("süper, şimdi Ayşe'yi de ekle")), 1, 'praise, then more work on a result that stands');
 });
+
+test('second thoughts and stated swaps after thanks are failures, in any language; a request to go ahead after praise accepts', () => {
+  assert.equal(score(user("merci\nah non c'est dimanche en fait")), -1);
+  assert.equal(score(user('ありがとう\nあ、ごめん6/21だった')), -1);
+  assert.equal(score(user('danke dir!\nach so, die Wohnungsnummer ist 14b nicht 14')), -1);
+  assert.equal(score(user('спасибо!\nой стоп, у Димы среда, а не четверг')), -1);
+  assert.equal(score(user('와 대박 ㅋㅋ 강남점이 아니라 강릉점으로 예약했네')), -1);
+  assert.equal(score(user('I asked you to COMPARE the two offers I sent')), -1);
+  assert.equal(score(user('ja genau so machen wir das, buch das bitte')), 1);
+  assert.equal(score(user('mast hai! bas thoda chhota kar do')), -1, 'praise, then a change to this answer');
+  // A wish for later keeps its +1 even with a number in it.
+  assert.equal(score(user('top! la prossima volta però mettilo alle 21 di default')), 1);
+});

@@ -27,11 +27,11 @@ const DOUBT: Record<string, number> = {
 
 // Eye-rolls, facepalms and the written forms of sarcasm, in the languages the judge reads.
 const SARCASM_MARKER =
-  /🙄|🙃|😒|😑|🤦|🤡|\/s\b|\byeah,? right\b|\bsure,? sure\b|\bthanks a lot\b[^.!?]*(\.\.\.|…)|\bwhat a (surprise|shock)\b|\b(great|perfect|wonderful|brilliant|amazing|fantastic|nice),? (just )?(great|what i needed)\b|спасибо,? конечно|ну (спасибо|супер|отлично|класс)|ага,? (конечно|щас)|\b(bravo|complimenti),? (proprio|davvero)\b|\bmuito obrigad[oa],? hein\b|\bvaleu,? hein\b|\bmerci hein\b|\bna (toll|super|klasse)\b|\bah ouais,? (génial|super)\b|\bsí,? claro\b|\bwah,? (kya|bahut)\b|\bçok sağ ol(un)?,? (ya|gerçekten)\b|بجد شكرا|참\s?잘(했|하)네|잘\s?하는\s?짓|さすがです(ね)?(…|\.\.\.)|真(是)?厉害(啊|呢)?(…|\.\.\.)/iu;
+  /🙄|🙃|😒|😑|🤦|🤡|😇|😅|\/s\b|\byeah,? right\b|\bsure,? sure\b|\bthanks a lot\b[^.!?]*(\.\.\.|…)|\bwhat a (surprise|shock)\b|\b(great|perfect|wonderful|brilliant|amazing|fantastic|nice),? (just )?(great|what i needed)\b|спасибо,? конечно|ну (спасибо|супер|отлично|класс)|ага,? (конечно|щас)|\b(bravo|complimenti),? (proprio|davvero)\b|\bmuito obrigad[oa],? hein\b|\bvaleu,? hein\b|\bmerci hein\b|\bna (toll|super|klasse)\b|\bah ouais,? (génial|super)\b|\bsí,? claro\b|\bwah,? (kya|bahut)\b|\bçok sağ ol(un)?,? (ya|gerçekten)\b|بجد شكرا|참\s?잘(했|하)네|잘\s?하는\s?짓|さすがです(ね)?(…|\.\.\.)|真(是)?厉害(啊|呢)?(…|\.\.\.)/iu;
 
 // A turn after praise: "but", "wait", "only", "however", "except", in every language read.
 const CONTRAST =
-  /(?:^|[\s,.!?;:…。！？、，])(?:but|wait|however|though|except|only thing|pero|espera|sin embargo|aber|warte|allerdings|mais|attends|sauf|ma|però|aspetta|mas|porém|porem|só que|so que|но|только|подожди|стоп|погоди|ama|fakat|yalnız|bekle|lekin|par|ruko|magar|لكن|بس|لحظة|استنى|근데|그런데|하지만|잠깐|でも|けど|ただ|待って|但是|不过|可是|等等|等一下)(?=$|[\s,.!?;:…。！？、，])/iu;
+  /(?:^|[\s,.!?;:…。！？、，])(?:(?:but|wait|however|though|except|only thing|pero|espera|sin embargo|aber|warte|allerdings|mais|attends|sauf|ma|però|aspetta|mas|porém|porem|só que|so que|но|только|подожди|стоп|погоди|ama|fakat|yalnız|bekle|lekin|par|ruko|magar|لكن|بس|لحظة|استنى)(?=$|[\s,.!?;:…。！？、，])|근데|그런데|하지만|잠깐|でも|けど|ただ|待って|但是|不过|可是|等等|等一下)/iu;
 
 // A question about a defect in any language: a question mark with a defect word in the same sentence.
 const DEFECT_WORDS =

@@ -26,7 +26,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え)|(崩れ|落ち|固まら|止まら)(なく|ず)なり)/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|もう[0-9０-９一二三四五]+回目|^はいはい|棒読み|廃止)/,
+      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|固|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|もう[0-9０-９一二三四五]+回目|^はいはい|棒読み|廃止)/,
     // "次はこれを月別に集計したいんですが、できますか？" asks for the next task, not for later answers.
     future: /(次回(から|は)?|次から(は)?|(?<!じゃあ|では)次は(?![^。！？]*(?:も|たい|できますか|ますか))|今後(は)?|これから(は)?)/,
     instruction:
@@ -67,7 +67,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(rien à (redire|ajouter|signaler)|aucun (souci|problème)|pas de (souci|problème)|plus d'erreurs?|ne plante plus|c'est bon comme ça|laisse comme ça)/i,
     ack: /^(d'accord|ok|compris|entendu|ça marche)?[,.!\s]*(je (testerai|vais tester|regarde(rai)?|verrai)|plus tard|demain)\b|^(d'accord|ok|compris|entendu|vas-y|allez-y)[.!]*$|\bje (verrai|regarderai|testerai|vais (demander|voir|regarder|réfléchir))\b|faut que je réfléchisse|faut que j'en parle|faut que je (demande|vérifie|voie)|je ne sais pas encore|pas encore (testé|essayé)|\b(ce soir|plus tard|demain)\s*[.!]*$/i,
     negative:
-      /(ne marche (toujours )?pas|marche pas|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux|littéral|formel|technique|vague|sec)|hors sujet|n'importe quoi|plus rien ne \S+|rien ne (marche|compile|fonctionne|va)|c'est nul|ne sert à rien|j'abandonne|laisse tomber|^quoi \?|^hein \?|(bah|ben|eh bien) bravo|(la )?prod (est|était) (tombée|down|cassée)|a planté|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
+      /(ne marche (toujours )?pas|marche pas|(c'est |est )?cassée?s?|ne fonctionne (toujours )?pas|fonctionne pas|erreur|faux|incorrect|toujours (pas|la même)|encore (une fois|raté)|pas ce que|j'ai déjà (essayé|fait)|trop (long|compliqué|verbeux|littéral|formel|technique|vague|sec)|hors sujet|n'importe quoi|plus rien ne \S+|rien ne (marche|compile|fonctionne|va)|c'est nul|ne sert à rien|j'abandonne|laisse tomber|^quoi \?|^hein \?|(bah|ben|eh bien) bravo|(la )?prod (est|était) (tombée|down|cassée)|a planté|ah ouais,? (génial|super|top|merci)|merci hein|ce que tu m'as (déjà )?(dit|donné|proposé)|tu as supprimé|déjà fait|aucun changement|rien n'a changé|^non\b|\bne (?!sais\b)\S+ (même |toujours |jamais |plus |vraiment )?pas\b|\bn'(est|a|arrive) (même |toujours |vraiment )?pas\b|sauf que)/i,
     future: /(la prochaine fois|les prochaines fois|(pour )?les prochain(e)?s\b|à l'avenir|désormais|dorénavant|toujours)/i,
     instruction:
       /(s'il (te|vous) pla[iî]t|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|\bstp\b|\bsvp\b|\bmets\b|mets-le|\butilise\b|\benlève\b|\bsupprime\b|\bajoute\b|(?:^|[,.!]\s*)change\b|(?<!je )\bfais\b|\bécris\b|il faudrait|\bfaut\b|plus (court|simple|clair)|en (anglais|français)|sous forme de tableau|\bsans \w+|\b(tutoie|vouvoie|\w+(?:e|ez|s))-(?:le|la|les|moi|nous|lui)\b|(?:^|[.!?,]\s*)(?:tutoie|vouvoie)\b)/i,
@@ -184,8 +184,12 @@ const ERROR_HANDLING = /gestion des erreurs|manejo de errores|gestión de errore
 const ADDS = unicodeBoundaries(
   /\b(also|too|add|another|one more|noch|auch|dazu|außerdem|aussi|ajoute|encore un|también|añade|agrega|otro|otra|anche|aggiungi|pure|também|tambem|tbm|adiciona|mais um|ещё|еще|тоже|добавь|bhi|aur ek|ek aur|daal do|add kar|de ekle|da ekle|bi de|bir de|ekle)\b|كمان|أيضا|ايضا|ضيف|أضف|도\s|추가|也|还要|再加|追加|も(お願い|追加|入れ)/i,
 );
+// Asking to go ahead with what was proposed ("book it", "бронируй", "予約しちゃってください", "book kar do").
+const PROCEED = unicodeBoundaries(
+  /\b(go ahead|book it|send it|do it|confirm it|бронируй|отправляй|давай|book kar do|bhej do|kar do|buch das|mach das|schick es|reserva(lo|la)?|envíalo|mándalo|réserve|envoie|prenota(lo|la)?|invia(lo|la)?|manda(lo|la)?|envia|rezervasyon(u)? yap|gönder|احجز|ابعت|ارسل)\b|予約(して|しちゃって)|送って|お願いします|예약해|보내\s?줘|订吧|发吧/i,
+);
 const CHANGES = unicodeBoundaries(
-  /\b(instead|rather|shorter|simpler|without|remove|delete|change|wrong|but|mais|pero|aber|ma|però|mas|но|ama|lekin|plus (simple|court)|más (corto|simple)|kürzer|einfacher|più (corto|semplice)|mais (curto|simples)|короче|проще|daha (kısa|basit)|sin|ohne|sans|senza|sem|без|olmadan|bina|tira|quita|enlève|entferne|togli|убери|kaldır|hata do)\b|بدون|بس|근데|하지만|빼|でも|けど|但是|不过|去掉|删掉/i,
+  /\b(instead|rather|shorter|simpler|without|remove|delete|change|wrong|but|mais|pero|aber|ma|però|mas|но|ama|lekin|plus (simple|court)|más (corto|simple)|kürzer|einfacher|più (corto|semplice)|mais (curto|simples)|покороче|проще|daha (kısa|basit)|thoda|bas|less|meno|menos|moins|weniger|меньше|formal|casual|polite|sin|ohne|sans|senza|sem|без|olmadan|bina|tira|quita|enlève|entferne|togli|убери|kaldır|hata do)\b|بدون|بس|근데|하지만|빼|でも|けど|但是|不过|去掉|删掉|덜|ちょっと|もう少し|少し|稍微/i,
 );
 
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;
@@ -216,7 +220,12 @@ export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading 
     return { score: 1, hint: null, cues: [`${lang}:positive:"${positive![0]}"`, 'builds on'] };
   // "passt so, danke, kannst du noch Frau Schulz einladen", "ممتاز، ضيف أختي سارة كمان": after praise,
   // asking to add to the result builds on it; asking to change it ("mais fais plus simple") does not.
-  if (positive !== null && negative === null && instructions.length > 0 && instructions.every((s) => ADDS.test(s) && !CHANGES.test(s)))
+  if (
+    positive !== null &&
+    negative === null &&
+    instructions.length > 0 &&
+    instructions.every((s) => (ADDS.test(s) || PROCEED.test(s)) && !CHANGES.test(s))
+  )
     return { score: 1, hint: null, cues: [`${lang}:positive:"${positive[0]}"`, 'builds on'] };
   // "ただ、…", "pero …", "aber …", "mais …": the joiner belongs to the praise before it.
   const hint = instructions.length > 0 ? instructions.map((s) => s.trim().replace(JOINER, '')).join(' ') : null;

@@ -96,11 +96,11 @@ const STATED_SWAP =
   /[\n.!?。！？]\s*[^\n]*?(?:[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
 // "I said Friday", "alors que j'avais dit vendredi", "大阪って言ったけど": the user points back at what was asked.
 const SAID_OTHERWISE =
-  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che)\b|って言ったけど|と言ったのに|我说的是|我说了|말했잖아|라고 했잖아|قلت لك/iu;
+  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che)\b|って言ったけど|と言ったのに|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
 // "merci\nah non c'est dimanche en fait", "ありがとうございます\nあ、すみません21日でした": a second
 // message that opens with an "oops" takes the first one back.
 const SECOND_THOUGHT =
-  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|あ[、,]?\s*(?:すみません|ごめん|違)|あっ|啊[，,]?\s*(?:不对|等等)|아[,\s]*(?:잠깐|아니)|arre,? (?:nahi|ruk))(?=[\s,!.]|$)/iu;
+  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|لا,? استنى)(?=[\s,!.،]|$)|\n\s*(?:あ[、,]?\s*(?:すみません|ごめん|違)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
 // "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
 const GAVE_UP =
   /\b(déjalo|olvídalo|lo hago yo|boşver|kendim hallederim|deixa (pra|para) lá|deixa quieto|eu mesm[oa] faço|lascia (stare|perdere)|faccio (da )?(io|me)|забей|сам[аи]? сделаю|rehne do|main khud|khud kar (lunga|lungi|lenge)|vergiss es|mach(e)? ich selbst|je (le )?(fais|ferai) moi-même|never ?mind,? i'?ll do it|i'?ll do it myself)\b|됐어\s?(그냥|걍)|내가\s?(할게|하지\s?뭐)|انسى (الموضوع|الأمر)|أنا بتصرف|انا بتصرف|算了[，,\s]*我自己|我自己(来|弄)吧|もういい(です)?[、,\s]*自分で/iu;

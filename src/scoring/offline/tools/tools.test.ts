@@ -652,3 +652,16 @@ test('assistant tools: walls, sold out, declined, partial success fail; confirma
     1,
   );
 });
+
+test('assistant pages: not submitted, a search that suggests another spelling, an error status in Portuguese, a plain 502', () => {
+  assert.deepEqual(read('There is a problem\nDate of birth must be a real date\nYour application has not been submitted.')[0], -1);
+  assert.deepEqual(read("No stations found for 'Frankfort'.\nDid you mean: Frankfurt (Main) Hbf?"), [
+    -1,
+    'Did you mean: Frankfurt (Main) Hbf?',
+  ]);
+  assert.deepEqual(read('{"query":"ibuprofen 600","results":[],"did_you_mean":"ibuprofen 600 mg"}'), [-1, 'did you mean ibuprofen 600 mg']);
+  assert.deepEqual(read('HTTP/1.1 200 OK\n{"status": "ERRO", "mensagem": "Chave Pix não encontrada."}')[0], -1);
+  assert.deepEqual(read('502 Bad Gateway\nnginx/1.24.0'), [-1, null]);
+  assert.deepEqual(read('DRY RUN - no changes made\nWould move 40 messages to label "Receipts"'), [0, null]);
+  assert.deepEqual(read('Aperçu (non envoyé)\nÀ : l.haddad@example.fr\nObjet : Absence'), [0, null]);
+});
