@@ -14,16 +14,14 @@
 //     one, written blind from blind-brief.md, is added here; skipped while absent): aggregates
 //     only, never an item, not with
 //     `--show-misses` either; no script trains on them; a missing file is reported and skipped.
-// `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier and
-// the hint-span ranker;
+// `--sets a,b` scores only those; `--rules-only` scores the rules without the classifier;
 // `--redact` has the judge read every reply as a remote judge does under privacy.mode redact;
-// `--loso` leaves one author group out at a time (train both models on the others, score it):
+// `--loso` leaves one author group out at a time (train the classifier on the others, score it):
 // the honest proxy for a set nobody here has read.
 import { loadConfig } from '../src/config/index.ts';
 import { Redactor } from '../src/privacy/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import { channelJudgeCall, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
-import { type HintModel, loadHintModel } from '../src/scoring/offline/hint-span.ts';
 import { JudgeSchema } from '../src/config/schema.ts';
 import { abstainBelow, judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/offline/index.ts';
 import type { ReplyModel } from '../src/scoring/offline/reply-model.ts';
@@ -36,14 +34,7 @@ import {
   type Judgement,
   type JudgeSetItem,
 } from './judge-metrics.ts';
-import {
-  DEFAULT_HINT_THRESHOLDS,
-  PARAPHRASED_HINT_GROUPS,
-  UNTUNED_HINT_GROUPS,
-  groupItems,
-  trainHintOnGroups,
-  trainOnGroups,
-} from './judge-train.ts';
+import { groupItems, trainOnGroups } from './judge-train.ts';
 
 /** Development sets: scored with per-item misses under `--show-misses`. */
 const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
@@ -70,7 +61,6 @@ const minAt = args.indexOf('--min-confidence');
 const minConfidence = minAt >= 0 ? Number(args[minAt + 1]) : JudgeSchema.parse({}).min_confidence;
 if (!(minConfidence >= 0 && minConfidence <= 1)) throw new Error('--min-confidence needs a number in [0, 1]');
 const model = rulesOnly ? null : loadReplyModel();
-const hintModel = rulesOnly ? null : loadHintModel();
 // `--sets dev,heldout` scores only those sets (while tuning, the sealed set is not run at all).
 const setsAt = args.indexOf('--sets');
 const onlySets = setsAt >= 0 ? new Set((args[setsAt + 1] ?? '').split(',')) : null;
@@ -138,7 +128,7 @@ async function main(): Promise<void> {
     if (call === null) {
       for (const item of items) {
         const t0 = performance.now();
-        const got = await judgeAs(item, (it) => offlineJudge(it, model, hintModel));
+        const got = await judgeAs(item, (it) => offlineJudge(it, model));
         offlineMs += performance.now() - t0;
         results.push({ item, got });
       }
@@ -164,7 +154,7 @@ async function main(): Promise<void> {
     const passes: number[] = [];
     for (let p = 0; p < 5; p++) {
       const t0 = process.cpuUsage();
-      for (const item of timed) offlineJudge(item, model, hintModel);
+      for (const item of timed) offlineJudge(item, model);
       const used = process.cpuUsage(t0);
       passes.push((used.user + used.system) / 1000 / timed.length);
     }
@@ -178,12 +168,11 @@ async function main(): Promise<void> {
 }
 
 /**
- * The offline judge on one item, with the given reply classifier and hint ranker (null: the
- * rules'), abstaining below `--min-confidence` as the rules judge does below judge.min_confidence.
+ * The offline judge on one item, with the given reply classifier (null: the rules alone),
+ * abstaining below `--min-confidence` as the rules judge does below judge.min_confidence.
  */
-function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null, spanModel: HintModel | null): Judgement {
-  const r =
-    item.role === 'tool' ? judgeToolOutput(item.text, spanModel) : judgeReply(item.text, judgeContext(item) ?? {}, replyModel, spanModel);
+function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null): Judgement {
+  const r = item.role === 'tool' ? judgeToolOutput(item.text) : judgeReply(item.text, judgeContext(item) ?? {}, replyModel);
   const v = abstainBelow(r, minConfidence);
   return { score: v.score, hint: v.hint };
 }
@@ -200,63 +189,36 @@ function printMiss({ item, got }: { item: JudgeSetItem; got: Judgement }): void 
 }
 
 /**
- * Leave one author group out: for each group of development sets, train the classifier and the
- * hint ranker on the other groups (and the rules' examples), score the group left out. The sets
- * have different authors, so this is the honest proxy for a set nobody here has seen; the
- * committed models' scores on their own training sets are not. Also prints the rules alone, and
- * the left-out classifier with the rules' hints (the ranker's "before"), on the same items.
+ * Leave one author group out: for each group of development sets, train the classifier on the
+ * other groups (and the rules' examples), score the group left out. The sets have different
+ * authors, so this is the honest proxy for a set nobody here has seen; the committed model's
+ * scores on its own training sets are not. Also prints the rules alone on the same items.
  */
 function leaveOneGroupOut(): void {
-  console.log('leave-one-group-out: classifier and hint ranker trained without the group they score');
-  const thresholds = loadHintModel() ?? DEFAULT_HINT_THRESHOLDS;
-  console.log(`hint ranker thresholds: replace ≥ ${thresholds.replaceAt}, add ≥ ${thresholds.addAt}`);
+  console.log('leave-one-group-out: classifier trained without the group it scores');
   type Results = Array<{ item: JudgeSetItem; got: Judgement }>;
-  const pooled = { rules: [] as Results, before: [] as Results, after: [] as Results };
-  const quoted = { before: [] as Results, after: [] as Results };
-  const untuned = { before: [] as Results, after: [] as Results };
+  const pooled = { rules: [] as Results, after: [] as Results };
   for (const group of Object.keys(DEVELOPMENT_SETS)) {
     const items = groupItems([group]);
     if (items.length === 0) {
       console.log(`${group.padEnd(22)} skipped: no set file`);
       continue;
     }
-    const others = Object.keys(DEVELOPMENT_SETS).filter((g) => g !== group);
-    const foldModel = trainOnGroups(others);
-    const foldHints = trainHintOnGroups(others, { replaceAt: thresholds.replaceAt, addAt: thresholds.addAt });
-    const rules = items.map((item) => ({ item, got: offlineJudge(item, null, null) }));
-    const before = items.map((item) => ({ item, got: offlineJudge(item, foldModel, null) }));
-    const results = items.map((item) => ({ item, got: offlineJudge(item, foldModel, foldHints) }));
+    const foldModel = trainOnGroups(Object.keys(DEVELOPMENT_SETS).filter((g) => g !== group));
+    const rules = items.map((item) => ({ item, got: offlineJudge(item, null) }));
+    const results = items.map((item) => ({ item, got: offlineJudge(item, foldModel) }));
     print(`${group} (rules only)`, rules);
-    print(`${group} (left out, rules' hints)`, before);
     print(`${group} (left out)`, results);
     printGroups(group, results);
     if (group !== 'authors') {
       pooled.rules.push(...rules);
-      pooled.before.push(...before);
       pooled.after.push(...results);
-      if (!PARAPHRASED_HINT_GROUPS.includes(group)) {
-        quoted.before.push(...before);
-        quoted.after.push(...results);
-      }
-      if (UNTUNED_HINT_GROUPS.includes(group)) {
-        untuned.before.push(...before);
-        untuned.after.push(...results);
-      }
     }
     if (showMisses) for (const r of results) printMiss(r);
   }
   print('independent sets, rules only', pooled.rules);
   print('independent sets, left out', pooled.after);
   printGroups('independent', pooled.after);
-  // The hints, before (the rules') and after (the ranker's), where the hints quote the next state.
-  print("quoted-hint sets, rules' hints", quoted.before);
-  printGroups('quoted/rules', quoted.before);
-  print('quoted-hint sets, ranker', quoted.after);
-  printGroups('quoted/ranker', quoted.after);
-  print("untuned sets, rules' hints", untuned.before);
-  printGroups('untuned/rules', untuned.before);
-  print('untuned sets, ranker', untuned.after);
-  printGroups('untuned/ranker', untuned.after);
 }
 
 /** What the offline judge is told about the turn: the set's context line, as the assistant's answer. */

@@ -1,15 +1,14 @@
-// `node --import tsx scripts/train-judge.ts [--reply | --hint]`: trains the offline judge's reply
-// classifier and its hint-span ranker on every development set (bench/judge-set/, never a sealed
-// one) and writes src/scoring/offline/reply-model.json and hint-model.json (`--reply` / `--hint`:
-// only that one). The ranker's thresholds are chosen by leaving one author group out first.
-// Deterministic: the same sets give the same files.
+// `node --import tsx scripts/train-judge.ts`: trains the offline judge's reply classifier on every
+// development set (bench/judge-set/, never a sealed one) and writes
+// src/scoring/offline/reply-model.json. Deterministic: the same sets give the same file.
+// (A hint-span ranker trained here until issue 36; its threshold chooser never found it 0.01
+// better than the rules' hints, on the coding sets or the personal-assistant ones, so it went.)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEVELOPMENT_SETS } from '../bench/judge-metrics.ts';
-import { chooseHintThresholds, hintOutcomesByGroup, trainHintOnGroups, trainOnGroups } from '../bench/judge-train.ts';
+import { trainOnGroups } from '../bench/judge-train.ts';
 
 const groups = Object.keys(DEVELOPMENT_SETS);
-const only = process.argv.includes('--reply') ? 'reply' : process.argv.includes('--hint') ? 'hint' : null;
 const dir = join(import.meta.dirname, '..', 'src', 'scoring', 'offline');
 // Laid out as biome formats JSON (one feature a line), so `biome check` passes on the committed files.
 const row = (v: number[]) => `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
@@ -20,14 +19,5 @@ const write = (file: string, head: Record<string, number | number[]>, weights: R
   console.log(`wrote ${join(dir, file)}: ${body.length} features`);
 };
 
-if (only !== 'hint') {
-  const model = trainOnGroups(groups);
-  write('reply-model.json', { version: model.version, bias: model.bias }, model.weights);
-}
-if (only !== 'reply') {
-  const { thresholds, table } = chooseHintThresholds(hintOutcomesByGroup());
-  console.log(table.join('\n'));
-  console.log(`chosen: replace ≥ ${thresholds.replaceAt}, add ≥ ${thresholds.addAt}`);
-  const model = trainHintOnGroups(groups, thresholds);
-  write('hint-model.json', { version: model.version, replaceAt: model.replaceAt, addAt: model.addAt, bias: model.bias }, model.weights);
-}
+const model = trainOnGroups(groups);
+write('reply-model.json', { version: model.version, bias: model.bias }, model.weights);

@@ -119,9 +119,9 @@ test("no phrase of a pool is one of the judge's cue words, rule examples or eval
   }
 });
 
-// The hint-span ranker may give a vague complaint's own words as a hint ("Way too long, I'm on my
-// phone.") and may keep the sentence before a correction with it; it never invents text, and a
-// stated correction always reaches the teacher whole.
+// The judge may give a vague complaint's own words as a hint ("Way too long, I'm on my phone.")
+// and may keep the sentence before a correction with it; it never invents text, and a stated
+// correction always reaches the teacher whole.
 function assertSpanOf(hint: string | null, text: string): void {
   if (hint !== null) assert.ok(text.includes(hint), `hint "${hint}" is a span of "${text}"`);
 }

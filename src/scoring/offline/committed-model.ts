@@ -1,5 +1,5 @@
-// Loads a model file that scripts/train-judge.ts wrote next to the code (reply-model.json,
-// hint-model.json): once per process, null when the file is absent (the judge then runs on its
+// Loads a model file that scripts/train-judge.ts wrote next to the code (reply-model.json):
+// once per process, null when the file is absent (the judge then runs on its
 // rules alone). The only file I/O of the offline judge's models.
 
 import { existsSync, readFileSync } from 'node:fs';

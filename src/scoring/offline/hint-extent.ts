@@ -7,7 +7,7 @@
 // short hint ("bitte siezen") is never cut down to a fragment. Pure string work, no model.
 // Every cut of a reply's hint lives here; the judge calls `quotedHint` once per reply.
 
-import { hintWords as words } from './hint-span.ts';
+import { hintWords as words } from './hint-match.ts';
 
 // The cuts count words as the hint match does (a CJK character is a word).
 const MIN_WORDS = 2;

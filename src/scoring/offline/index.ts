@@ -24,7 +24,6 @@ import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } f
 import { correctionHint, mergeHints } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
 import { quotedHint } from './hint-extent.ts';
-import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from './hint-span.ts';
 import { type ReplyLang, detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
 import { committedModel } from './committed-model.ts';
@@ -79,23 +78,9 @@ export const loadReplyModel = committedModel<ReplyModel>(join(import.meta.dirnam
 
 /**
  * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
- * the classifier's score over it (`model` null: the rules alone). The hint is looked for on −1,
- * and on +1 only when the rules read a wish for later; never on 0: the hint-span ranker's best
- * span of the reply when it is sure enough (`hintModel` null: the rules' hint).
+ * the classifier's score over it (`model` null: the rules alone). The hint is the rules': looked
+ * for on −1, and on +1 only when the rules read a wish for later; never on 0.
  */
-export function readFeedback(
-  text: string,
-  context: { request?: string; answer?: string } = {},
-  model: ReplyModel | null = loadReplyModel(),
-  hintModel: HintModel | null = loadHintModel(),
-): FeedbackReading {
-  const { reading, lang, correction } = readFeedbackScore(text, context, model);
-  if (!hintRankerOn(hintModel) || reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
-  // The hint-span ranker (hint-span.ts) may pick a better span of the reply than the rules did.
-  const { hint, prob } = selectHintSpan(hintModel, text, { role: 'user', lang, score: reading.score, rulesHint: reading.hint, correction });
-  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
-}
-
 /** A reading with the judge's confidence in it and the doubts that lowered it (confidence.ts). */
 export interface JudgedReading extends FeedbackReading {
   confidence: number;
@@ -107,9 +92,8 @@ export function judgeReply(
   text: string,
   context: { request?: string; answer?: string } = {},
   model: ReplyModel | null = loadReplyModel(),
-  hintModel: HintModel | null = loadHintModel(),
 ): JudgedReading {
-  const reading = readFeedback(text, context, model, hintModel);
+  const reading = readFeedback(text, context, model);
   let sign: 1 | 0 | -1 | null = null;
   const lang = detectLanguage(text);
   // A whole-reply signal the rules are sure of (a correction after "wait", a sticker) is not doubted by the classifier.
@@ -121,12 +105,16 @@ export function judgeReply(
   return { ...reading, confidence: c.value, doubts: c.doubts };
 }
 
-/** The score and the rules' hint (see readFeedback), with the language and stated correction it read. */
-function readFeedbackScore(
+/**
+ * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
+ * the classifier's score over it (`model` null: the rules alone). The hint is looked for on −1,
+ * and on +1 only when the rules read a wish for later; never on 0.
+ */
+export function readFeedback(
   text: string,
-  context: { request?: string; answer?: string },
-  model: ReplyModel | null,
-): { reading: FeedbackReading; lang: ReplyLang; correction: string | null } {
+  context: { request?: string; answer?: string } = {},
+  model: ReplyModel | null = loadReplyModel(),
+): FeedbackReading {
   const rules = readFeedbackByRules(text, context);
   const lang = detectLanguage(text);
   let reading = model === null ? rules : overruledByModel(rules, text, lang, model);
@@ -138,7 +126,7 @@ function readFeedbackScore(
   }
   // How much of the reply the hint quotes (hint-extent.ts); the "when" of a wish only on +1.
   if (reading.hint !== null) reading = { ...reading, hint: quotedHint(reading.hint, reading.score === 1) };
-  return { reading, lang, correction };
+  return reading;
 }
 
 /** The rules' reading, with the classifier's score where it is sure and the rules are not. */

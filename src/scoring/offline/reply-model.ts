@@ -127,7 +127,7 @@ export function trainReplyModel(examples: ReplyExample[], opts: ReplyTrainOption
 
 /**
  * Trains a K-class softmax model by AdaGrad with L2, in a fixed order (deterministic: the same
- * rows give the same weights); serves the reply classifier and the hint-span ranker (K = 2).
+ * rows give the same weights); serves the reply classifier (K = 3).
  * Weights are rounded to 4 decimals, near-zero ones dropped.
  */
 export function trainSoftmax(examples: SoftmaxRow[], K: number, opts: TrainOptions = {}): SoftmaxWeights {

@@ -6,11 +6,9 @@
 //   else a dry run ("(DRY RUN)", "(dry run)", "[dry-run]") → 0, it only previews;
 //   else any success → +1; else information only (clean tree, version, empty list) → 0;
 //   nothing recognised → the old keyword reading (error words → −1, anything else → +1).
-// Hints come only from failures, and from a successful build's warning `help:` line: the
-// parsers' stated fix, or the hint-span ranker's best line or part of a line (../hint-span.ts).
+// Hints come only from failures: the parsers' stated fix, never retry advice.
 
 import { toolConfidence } from '../confidence.ts';
-import { type HintModel, hintRankerOn, loadHintModel, selectHintSpan } from '../hint-span.ts';
 import { ASSISTANT_PARSERS } from './assistant.ts';
 import { RUNNER_PARSERS } from './runners.ts';
 import { NPM_PREFIX, SERVICE_PARSERS } from './services.ts';
@@ -199,23 +197,14 @@ export function isRetryAdvice(hint: string): boolean {
   return RETRY_ADVICE.test(hint.trim());
 }
 
-/** Reads a tool's output (plain text); `hintModel` null: the parsers' hint alone. */
-export function readToolOutput(raw: string, hintModel: HintModel | null = loadHintModel()): ToolReading {
-  const reading = readToolOutputByRules(raw);
-  if (!hintRankerOn(hintModel) || reading.score === 0 || (reading.score === 1 && reading.hint === null)) return reading;
-  const ctx = { role: 'tool' as const, lang: 'tool', score: reading.score, rulesHint: reading.hint };
-  const span = selectHintSpan(hintModel, unwrap(raw).text, ctx);
-  const { prob } = span;
-  const hint = span.hint !== null && isRetryAdvice(span.hint) ? null : span.hint;
-  return hint === reading.hint ? reading : { ...reading, hint, cues: [...reading.cues, `hint span:${prob?.toFixed(2)}`] };
+/** Reads a tool's output (plain text). */
+export function readToolOutput(raw: string): ToolReading {
+  return readToolOutputByRules(raw);
 }
 
 /** `readToolOutput`, with its confidence (../confidence.ts): what `judge.min_confidence` compares. */
-export function judgeToolOutput(
-  raw: string,
-  hintModel: HintModel | null = loadHintModel(),
-): ToolReading & { confidence: number; doubts: string[] } {
-  const reading = readToolOutput(raw, hintModel);
+export function judgeToolOutput(raw: string): ToolReading & { confidence: number; doubts: string[] } {
+  const reading = readToolOutput(raw);
   const c = toolConfidence(raw, reading.cues, reading.score);
   return { ...reading, confidence: c.value, doubts: c.doubts };
 }

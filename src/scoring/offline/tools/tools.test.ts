@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readToolOutputByRules } from './index.ts';
 
-// The parsers' own verdicts and stated fixes (the hint-span ranker over them: hint-span.test.ts).
+// The parsers' own verdicts and stated fixes.
 const read = (text: string) => {
   const r = readToolOutputByRules(text);
   return [r.score, r.hint];

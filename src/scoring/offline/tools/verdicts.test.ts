@@ -53,7 +53,6 @@ test('deploy tools: ansible by its recap, compose by its container lines, a miss
   assert.equal(score(`fatal: [app-1]: FAILED! => {"changed": false, "msg": "No package matching 'ngnix' found"}\n${recap(1)}`), -1);
   const failedTask = readToolOutput(
     `fatal: [app-1]: FAILED! => {"changed": false, "msg": "AnsibleUndefinedVariable: 'port' is undefined"}\n${recap(1)}`,
-    null,
   );
   assert.equal(failedTask.hint, "'port' is undefined");
   assert.equal(score('[+] Running 2/2\n ✔ Network web_default  Created  0.1s\n ✔ Container web-app-1  Started  0.5s'), 1);
