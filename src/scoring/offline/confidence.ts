@@ -72,7 +72,7 @@ function looksLikePage(text: string): boolean {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   if (lines.some((l) => /^\s*\$ |[/\\=<>{}]|\b\w+\.\w{2,4}\b/.test(l))) return false;
   const wordy = lines.filter((l) => /^[\p{L}\p{N}\p{P}\p{Zs}€$£¥₹·]+$/u.test(l.trim()));
-  return wordy.length === lines.length && /[^\x00-\x7f]/.test(text) && lines.length >= 2;
+  return wordy.length === lines.length && /[^\p{ASCII}]/u.test(text) && lines.length >= 2;
 }
 
 function of(doubts: string[]): Confidence {
