@@ -229,4 +229,7 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-dev-1': ['pa-dev-1'],
   'pa-dev-3': ['pa-dev-3'],
   'pa-dev-4': ['pa-dev-4'],
+  // Sealed for the issue-36 round-1 (98dd53a) and round-2 (09cca38) judges, scored once each; development data since.
+  'pa-heldout-1': ['pa-heldout-1'],
+  'pa-heldout-2': ['pa-heldout-2'],
 };

@@ -42,8 +42,9 @@ const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
  * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
  * their aggregates (overall and per group) and never their items. A missing file is skipped.
  */
-// pa-heldout-1/2: personal-assistant traffic (assistant-brief.md), written blind for issue 36; skipped while absent.
-export const SEALED_SETS: readonly string[] = ['pa-heldout-1', 'pa-heldout-2'];
+// pa-heldout-3: personal-assistant traffic (assistant-brief.md), written blind for issue 36; skipped while absent.
+// (pa-heldout-1 and -2 were sealed for the round-1 and round-2 judges, scored once, then development data.)
+export const SEALED_SETS: readonly string[] = ['pa-heldout-3'];
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
@@ -172,7 +173,10 @@ async function main(): Promise<void> {
  * abstaining below `--min-confidence` as the rules judge does below judge.min_confidence.
  */
 function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null): Judgement {
-  const r = item.role === 'tool' ? judgeToolOutput(item.text) : judgeReply(item.text, judgeContext(item) ?? {}, replyModel);
+  const r =
+    item.role === 'tool'
+      ? judgeToolOutput(item.text, { action: item.context })
+      : judgeReply(item.text, judgeContext(item) ?? {}, replyModel);
   const v = abstainBelow(r, minConfidence);
   return { score: v.score, hint: v.hint };
 }

@@ -169,3 +169,17 @@ test('second thoughts and stated swaps after thanks are failures, in any languag
   // A wish for later keeps its +1 even with a number in it.
   assert.equal(score(user('top! la prossima volta però mettilo alle 21 di default')), 1);
 });
+
+test('a lookup tool returns information, not a success: by the tool name the answer called; its failures still fail', async () => {
+  const lookup = (content: string, name: string): JudgedTurnInput => ({
+    promptMessages: [{ role: 'user', content: 'Any vegan bakery near Kreuzberg?' }],
+    responseText: '',
+    responseToolCalls: [{ type: 'function', function: { name, arguments: '{}' } }],
+    nextState: { role: 'tool', content },
+  });
+  const page = 'Ergebnisse für „vegane Bäckerei Kreuzberg“\nBrammibal’s Donuts · 4,7 ★ · Geöffnet\nLeckerback · 4,5 ★ · Geöffnet';
+  assert.equal((await runRulesPrmJudge(lookup('{"id": "evt_81", "status": "confirmed"}', 'web_search'), { m: 1 })).score, 0);
+  assert.equal((await runRulesPrmJudge(lookup('{"id": "evt_81", "status": "confirmed"}', 'calendar.create_event'), { m: 1 })).score, 1);
+  assert.equal((await runRulesPrmJudge(lookup(page, 'places.search'), { m: 1 })).score, 0);
+  assert.equal((await runRulesPrmJudge(lookup('HTTP/1.1 503 Service Unavailable', 'places.search'), { m: 1 })).score, -1);
+});

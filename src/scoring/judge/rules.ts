@@ -44,16 +44,18 @@ export interface TurnContext {
   request?: string;
   /** The assistant's answer (or a line about what the agent did). */
   answer?: string;
+  /** The tools the answer called, by name ("web_search", "calendar.list_events"): a lookup's result is information. */
+  toolCalls?: string[];
 }
 
 /** Classifies a next state into +1 / 0 / −1 and extracts a correction hint, by the rules above. */
 export function classifyNextState(next: JudgedNextState, context: TurnContext = {}): RulesVerdict {
   const text = stripInternalContext(contentToText(next.content));
-  return next.role === 'tool' ? classifyTool(text) : classifyUser(text, context);
+  return next.role === 'tool' ? classifyTool(text, context) : classifyUser(text, context);
 }
 
-function classifyTool(text: string): RulesVerdict {
-  return judgeToolOutput(text);
+function classifyTool(text: string, context: TurnContext): RulesVerdict {
+  return judgeToolOutput(text, { action: context.answer, toolCalls: context.toolCalls });
 }
 
 function classifyUser(text: string, context: TurnContext): RulesVerdict {
@@ -104,13 +106,16 @@ function verdictOf(turn: JudgedTurnInput): RulesVerdict {
   return v;
 }
 
-/** The user's last request and our answer, for the reader's repeat check. */
+/** The user's last request, our answer and the tools it called: for the repeat check and the lookup check. */
 function turnContext(turn: JudgedTurnInput): TurnContext {
   let lastUser: JudgedTurnInput['promptMessages'][number] | undefined;
   for (let i = turn.promptMessages.length - 1; i >= 0 && lastUser === undefined; i--) {
     if (turn.promptMessages[i].role === 'user') lastUser = turn.promptMessages[i];
   }
-  return { request: lastUser === undefined ? undefined : contentToText(lastUser.content), answer: turn.responseText };
+  const toolCalls = turn.responseToolCalls
+    .map((c) => (c.function as { name?: unknown } | undefined)?.name)
+    .filter((n): n is string => typeof n === 'string');
+  return { request: lastUser === undefined ? undefined : contentToText(lastUser.content), answer: turn.responseText, toolCalls };
 }
 
 function describe(verdict: RulesVerdict): string {

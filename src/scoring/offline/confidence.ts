@@ -72,7 +72,9 @@ function looksLikePage(text: string): boolean {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   if (lines.some((l) => /^\s*\$ |[/\\=<>{}]|\b\w+\.\w{2,4}\b/.test(l))) return false;
   const wordy = lines.filter((l) => /^[\p{L}\p{N}\p{P}\p{Zs}€$£¥₹·]+$/u.test(l.trim()));
-  return wordy.length === lines.length && /[^\p{ASCII}]/u.test(text) && lines.length >= 2;
+  if (wordy.length < lines.length || lines.length < 2) return false;
+  // In letters beyond ASCII, or written as sentences to a person ("Sorry, we can only …", "please call …").
+  return /[^\p{ASCII}]/u.test(text) || /\b(?:you|your|we|our|please|sorry)\b/i.test(text);
 }
 
 function of(doubts: string[]): Confidence {

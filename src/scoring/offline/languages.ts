@@ -59,7 +59,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(bitte|(kannst|könntest) du|mach(e)?|nimm|verwende|benutze|schreib(e)?|lass \S+ weg|entferne|füge|ändere|sollte(st)?|ohne \w+|kürzer|einfacher|als tabelle|auf (deutsch|englisch))\b/i,
     positive:
-      /\b(danke|perfekt|super|toll|klasse|funktioniert|passt genau|stimm(t|en) (genau|überein|mit [^.!?]{1,40} überein)|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|geil|endlich wieder|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün|wie geplant|lecker)\b/i,
+      /\b(danke|perfekt|passt(?! nicht)|super|toll|klasse|funktioniert|passt genau|stimm(t|en) (genau|überein|mit [^.!?]{1,40} überein)|genau (das|so)|prima|hilfreich|spitze|wunderbar|sehr gut|gut gemacht|läuft|einwandfrei|klappt|geklappt|zufrieden|sauber|lecker|mega|wahnsinn|top|geil|endlich wieder|(ist|sind|wird|wurde) (jetzt |endlich |wieder )?grün|wie geplant|lecker)\b/i,
     more: /\b(jetzt noch|als nächstes|außerdem noch|dann noch|noch (ein|eine|einen)|(ein|eine|einen) ähnliche\w*)\b|^und (wie|was|wo|kann)\b/i,
   },
   fr: {
@@ -204,7 +204,7 @@ export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading 
   // "いいね、じゃあ次は…", "top, maintenant …": the continuation after praise is a sentence of its own.
   const sentences = t
     .split(
-      /(?<=[.!?。！？])\s*|(?<=[、,，،])\s*(?=じゃあ|では|次は|이제|그럼|الحين|الآن|(?:maintenant|ensuite|du coup|ahora|jetzt|dann|agora|adesso|ora|теперь|а теперь|şimdi|simdi|ab)(?=[\s,.!?]|$))|\s+(?=じゃあ|次は|이제\s|그럼\s)|\n+/u,
+      /(?<=[.!?。！？])\s*|(?<=[、,，،)])\s*(?=じゃあ|では|次は|이제|그럼|الحين|الآن|(?:maintenant|ensuite|du coup|ahora|jetzt|dann|agora|adesso|ora|теперь|а теперь|şimdi|simdi|ab)(?=[\s,.!?]|$))|\s+(?=じゃあ|次は|이제\s|그럼\s)|\n+/u,
     )
     .filter((s) => s.trim() !== '');
   // Error handling is a feature, not a complaint; a positive word inside a question ("¿y eso funciona …?") asks.
@@ -215,7 +215,11 @@ export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading 
   const positive = c.positive.exec(plain.replace(/¿[^?]*\?/g, ' '));
   // After praise, "次は…も教えて" / "jetzt noch …" / "maintenant on peut …" asks for more: +1, no hint.
   const more = positive !== null && negative === null ? sentences.filter((s, i) => i > 0 && c.more.test(s) && !c.future.test(s)) : [];
-  const instructions = sentences.filter((s) => !more.includes(s) && (c.instruction.test(s) || c.future.test(s)));
+  // A word inside praise is not an instruction ("то что надо", "yahi chahiye tha").
+  const instructions = sentences.filter(
+    (s) =>
+      !more.includes(s) && (c.instruction.test(s.replace(new RegExp(c.positive.source, `${c.positive.flags}g`), ' ')) || c.future.test(s)),
+  );
   if (more.length > 0 && instructions.length === 0)
     return { score: 1, hint: null, cues: [`${lang}:positive:"${positive![0]}"`, 'builds on'] };
   // "passt so, danke, kannst du noch Frau Schulz einladen", "ممتاز، ضيف أختي سارة كمان": after praise,

@@ -101,6 +101,9 @@ const SAID_OTHERWISE =
 // message that opens with an "oops" takes the first one back.
 const SECOND_THOUGHT =
   /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|لا,? استنى)(?=[\s,!.،]|$)|\n\s*(?:あ[、,]?\s*(?:すみません|ごめん|違)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
+// "Next time …" in the languages read: what follows is a wish for later answers.
+const LATER =
+  /(?<!\p{L})(?:next time|from now on|in future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
 // "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
 const GAVE_UP =
   /\b(déjalo|olvídalo|lo hago yo|boşver|kendim hallederim|deixa (pra|para) lá|deixa quieto|eu mesm[oa] faço|lascia (stare|perdere)|faccio (da )?(io|me)|забей|сам[аи]? сделаю|rehne do|main khud|khud kar (lunga|lungi|lenge)|vergiss es|mach(e)? ich selbst|je (le )?(fais|ferai) moi-même|never ?mind,? i'?ll do it|i'?ll do it myself)\b|됐어\s?(그냥|걍)|내가\s?(할게|하지\s?뭐)|انسى (الموضوع|الأمر)|أنا بتصرف|انا بتصرف|算了[，,\s]*我自己|我自己(来|弄)吧|もういい(です)?[、,\s]*自分で/iu;
@@ -144,8 +147,9 @@ export function readIntlSignals(text: string): Signal | null {
   if (reaction !== null) return reaction;
   if (WAIT_CORRECTION.test(text)) return { score: -1, cue: 'correction after wait' };
   if (SECOND_THOUGHT.test(text)) return { score: -1, cue: 'second thought' };
-  if (STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap' };
-  if (SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise' };
+  // "отлично, в след раз пиши в телегу а не смс": a wish for later, not a correction of this answer.
+  if (!LATER.test(text) && STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap' };
+  if (!LATER.test(text) && SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise' };
   if (GAVE_UP.test(text)) return { score: -1, cue: 'gave up' };
   if (BY_THE_WAY.test(text.trim())) return { score: 0, cue: 'not about the answer' };
   if (ACCEPTS_OFFER.test(text.trim()) || DECLINES_OFFER.test(text.trim())) return { score: 0, cue: 'accepts an offer' };

@@ -13,9 +13,11 @@ const CAPTCHA =
 // A sign-in form as the page: its title alone on the first line, or a password field beside a sign-in button.
 const SIGN_IN_TITLE =
   /^\s*(sign in|log ?in|anmelden|se connecter|connexion|iniciar sesión|accedi|entrar|giriş yap|войти|вход|로그인|ログイン|登录)\s*$/im;
+const SIGN_IN_LINE =
+  /^\s*\[?(sign in|log ?in|anmelden|se connecter|connexion|iniciar sesión|accedi|entrar|giriş yap|войти|로그인|ログイン|登录)\b/im;
 const PASSWORD_FIELD = /^\s*(password|passwort|mot de passe|contraseña|senha|şifre|пароль|비밀번호|パスワード|密码|كلمة المرور)\s*$/im;
 const COOKIE_WALL =
-  /\bcookies?\b[\s\S]*^\s*(accept( all)?|aceptar( y cerrar| todo)?|alle akzeptieren|akzeptieren|tout accepter|accepter|accetta( tutto)?|aceitar( todos)?|kabul et|принять)\b/im;
+  /\bcookies?\b[\s\S]*^\s*\[?\s*(accept( all)?|aceptar( y cerrar| todo)?|alle akzeptieren|akzeptieren|tout accepter|accepter|accetta( tutto)?|aceitar( todos)?|kabul et|принять)\b/im;
 const BUSY_PAGE =
   /アクセスが集中|混み合って|\btoo many (visitors|people|users)\b|\b(you are|you're) (now )?in (the|a) (queue|waiting room)\b|\bhigh (traffic|demand)\b[^.\n]*\btry\b|접속자가 많아|서버 접속이 원활하지/i;
 const ERROR_PAGE =
@@ -33,7 +35,7 @@ const PAYMENT_DECLINED =
 // The user said no to the assistant's confirmation: nothing was done.
 // The thing was not done: "Your application has not been submitted.", GOV.UK's "There is a problem".
 const NOT_DONE =
-  /\b(?:has not been|have not been|was not|wasn'?t|hasn'?t been|could not be|couldn'?t be) (?:submitted|sent|saved|booked|processed|completed|created|placed|delivered|scheduled)\b|^\s*there (?:is|was) a problem\s*$/im;
+  /^\s*sorry,? (?:we|you) (?:can only|can'?t|cannot|are unable|were unable|could not|couldn'?t)\b|\b(?:has not been|have not been|was not|wasn'?t|hasn'?t been|could not be|couldn'?t be) (?:submitted|sent|saved|booked|processed|completed|created|placed|delivered|scheduled)\b|^\s*there (?:is|was) a problem\s*$/im;
 const USER_DECLINED =
   /\b((user|you) (tapped|pressed|clicked|selected|chose)\s*:?\s*["[]?(cancel|no|decline|deny|abbrechen|annuler|cancelar|annulla|iptal)|(transfer|payment|message|e-?mail|order|booking) (was )?not (sent|made|placed|completed|booked)|no (transfer|payment|message|e-?mail|order|booking) was (sent|made|placed|booked)|user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
 // "3 of 5 sent", "sent to 2/4 recipients", {"sent": 3, "failed": 2}.
@@ -42,7 +44,7 @@ const PARTIAL =
 const FAILED_COUNT = /"(?:failed|failures|failed_count|errors?_count|undelivered|rejected)"\s*:\s*([1-9]\d*)/i;
 // A status field of a calendar, mail, messaging, payment or shop API.
 const STATUS_FAILED =
-  /"(?:status|state|result|outcome|delivery_status|payment_status)"\s*:\s*"(partially_[a-z_]+|partial|erro|errore|fehler|erreur|hata|ошибка|falha|fallido|fallo|échec|başarısız|declined|denied|rejected|cancell?ed|failed|failure|error|undelivered|undeliverable|bounced|expired|refused|invalid|requires_payment_method|payment_failed|not_sent|blocked|conflict)"/i;
+  /"(?:status|state|result|outcome|delivery_status|payment_status|esito|resultado|ergebnis|résultat|sonuc|sonuç)"\s*:\s*"(partially_[a-z_]+|partial|requires_action|requires_confirmation|incomplete|ko|nok|erro|errore|fehler|erreur|hata|ошибка|falha|fallido|fallo|échec|başarısız|declined|denied|rejected|cancell?ed|failed|failure|error|undelivered|undeliverable|bounced|expired|refused|invalid|requires_payment_method|payment_failed|not_sent|blocked|conflict)"/i;
 const STATUS_DONE =
   /"(?:[a-z_]*status|state|result|outcome|value)"\s*:\s*"([a-z_]*(?:confirmed|booked|reserved|sent|delivered|queued|scheduled|accepted|succeeded|success|paid|completed|created|placed|shipped|rescheduled)|complete|ok|done|active|tentative|read|locked|unlocked|on|off|heat|heating|cool|cooling|playing|armed|disarmed)"|"labelIds"\s*:\s*\[[^\]]*"SENT"|"(?:ok|success)"\s*:\s*(?:true|\{)/i;
 // A created thing's body: an object that names its id and reports no error (a task, an event, a message).
@@ -55,7 +57,7 @@ const CONFIRMED_PAGE =
   /\b(gracias por tu (pedido|compra|reserva)|vielen dank für ihre? (buchung|bestellung)|merci pour votre (commande|réservation)|grazie per (il tuo ordine|la prenotazione)|obrigad[oa] pel[oa] (sua )?(compra|pedido|reserva)|siparişiniz (alındı|onaylandı)|спасибо за (заказ|бронирование)|booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|(il tuo|la tua) (ordine|prenotazione)[^.\n]{0,30} (è stat[oa]) (inviat[oa]|confermat[oa]|ricevut[oa])|seu pedido[^.\n]{0,30} foi (confirmado|enviado|recebido)|ihre (bestellung|buchung)[^.\n]{0,30} wurde (bestätigt|versendet|aufgegeben)|votre (commande|réservation)[^.\n]{0,30} a été (confirmée|envoyée|enregistrée)|tu (pedido|reserva)[^.\n]{0,30} (ha sido|fue) (confirmad[oa]|enviad[oa])|ваш (заказ|бронь)[^.\n]{0,30} (подтвержден|отправлен|оформлен)|预订成功|预约成功|주문이 완료|ご注文ありがとうございます|ご予約ありがとうございます|感谢您的订单/i;
 // Asked to find something, found nothing: information, not a failure of the search itself.
 const NO_RESULTS =
-  /^\s*(no exact matches|no \w+(?: \w+)? found\b|nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
+  /^\s*(no exact matches|no \w+(?: \w+)? found\b|0 \w+(?: \w+)? found\b|nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
 // Twilio and similar put the HTTP status in the body: {"code": 21211, "message": …, "status": 400}.
 const BODY_STATUS = /"(?:status|statut|estado|stato|code)"\s*:\s*([45]\d\d)\b/;
 
@@ -63,15 +65,37 @@ const BODY_STATUS = /"(?:status|statut|estado|stato|code)"\s*:\s*([45]\d\d)\b/;
 const PREVIEW =
   /^\s*(preview|draft|aperçu|brouillon|vista previa|borrador|vorschau|entwurf|anteprima|bozza|pré-visualização|rascunho|önizleme|taslak|предпросмотр|черновик|미리보기|プレビュー|预览)\b[^\n]*\((not sent|not published|non envoyé|non publié|no enviado|no publicado|nicht gesendet|nicht veröffentlicht|non inviato|non pubblicato|não enviado|não publicado|gönderilmedi|yayınlanmadı|не отправлено|не опубликовано)\)/im;
 
+// A page that says it failed, in the languages the judge reads (the English words are the shell reader's).
+const PAGE_FAILED =
+  /\b(erreur|fehler|errore|erro|hata(?: kodu)?|ошибка|refusée?|rechazad[oa]|abgelehnt|rifiutat[oa]|recusad[oa]|reddedildi|отклон[её]н\w*|échoué|fallid[oa]|fehlgeschlagen|non riuscit[oa]|falhou|başarısız|gerçekleştirilemedi|obligatoire|obligatorio|pflichtfeld|obbligatorio|obrigatório|zorunlu|обязательн\w*|is required|are required|please fix|ausgebucht|sin plazas|complet)\b|오류|실패|거절|필수|로그인이 필요|エラー|失敗|拒否|満席|必須|错误|失败|拒绝|已无余票|必填|خطأ|فشل|مرفوض|انتهت صلاحية/i;
+// A page that says it worked ("Reservierung erfolgreich", "Pedido confirmado!", "Votre rendez-vous est confirmé").
+const PAGE_DONE =
+  /\b(erfolgreich|confirmad[oa]|confirmée?|confermat[oa]|onaylandı|подтвержд[её]н\w*|hinzugefügt|ajoutée?|añadid[oa]|aggiunt[oa]|adicionad[oa]|eklendi|добавлен\w*|successfully|confirmed|added to (?:your )?(?:cart|basket|calendar))\b|완료되었습니다|完了しました|成功|تم بنجاح/i;
+
+/** Lines of a page that are not its consent banner. */
+function contentLines(text: string): number {
+  return text
+    .split('\n')
+    .filter(
+      (l) =>
+        l.trim() !== '' && !/cookie|consent|privacy|partners?\b|accept|reject|manage|preferences|settings|personal data|ads?\b/i.test(l),
+    ).length;
+}
+
 const walls: ToolParser = (text) => {
   const out: ToolFinding[] = [];
-  if (SIGN_IN_TITLE.test(text.split('\n')[0] ?? '') || (PASSWORD_FIELD.test(text) && SIGN_IN_TITLE.test(text)))
+  if (SIGN_IN_TITLE.test(text.split('\n')[0] ?? '') || (PASSWORD_FIELD.test(text) && SIGN_IN_LINE.test(text)))
     out.push(finding(-1, 'page:sign-in form'));
-  if (COOKIE_WALL.test(text)) out.push(finding(-1, 'page:cookie wall'));
+  // A consent banner alone hides the page; a banner above the page's content does not.
+  if (COOKIE_WALL.test(text) && contentLines(text) < 3) out.push(finding(-1, 'page:cookie wall'));
   if (BUSY_PAGE.test(text)) out.push(finding(-1, 'page:busy'));
   const errorPage = ERROR_PAGE.exec(text);
   if (errorPage !== null) out.push(finding(-1, `page:${errorPage[1] ?? errorPage[2] ?? errorPage[3]}`));
   if (BOUNCE.test(text)) out.push(finding(-1, 'mail bounced'));
+  if (out.length === 0 && !/^\s*[{[]/.test(text)) {
+    if (PAGE_FAILED.test(text)) out.push(finding(-1, `page:${PAGE_FAILED.exec(text)![0]}`));
+    else if (PAGE_DONE.test(text)) out.push(finding(1, `page:${PAGE_DONE.exec(text)![0]}`));
+  }
   if (CAPTCHA.test(text)) out.push(finding(-1, 'page:captcha wall'));
   if (LOGIN_WALL.test(text)) out.push(finding(-1, 'page:login wall'));
   if (SOLD_OUT.test(text)) out.push(finding(-1, 'sold out'));
@@ -107,7 +131,10 @@ const outcomes: ToolParser = (text) => {
   if (CONFIRMED_PAGE.test(text)) out.push(finding(1, 'confirmed'));
   const meant = DID_YOU_MEAN.exec(text);
   // "0 results … Did you mean: Trattoria da Gigi?", {"valid": false, "message": "Did you mean …?"}: the search or the input was wrong.
-  if (meant !== null && (NO_RESULTS.test(text) || /"valid"\s*:\s*false/i.test(text)))
+  if (
+    meant !== null &&
+    (NO_RESULTS.test(text) || /"valid"\s*:\s*false|\b(?:is not valid|isn'?t valid|invalid|not recogni[sz]ed|unknown)\b/i.test(text))
+  )
     out.push(finding(-1, 'did you mean', meant[0].trim().replace(/^"did_?you_?mean"\s*:\s*"([^"]+)"$/i, 'did you mean $1')));
   else if (out.length === 0 && /"valid"\s*:\s*false/i.test(text)) out.push(finding(-1, 'valid:false'));
   if (out.length === 0 && PREVIEW.test(text)) out.push(finding(0, 'preview'));

@@ -202,9 +202,27 @@ export function readToolOutput(raw: string): ToolReading {
   return readToolOutputByRules(raw);
 }
 
+// A tool call that only reads: by its name ("web_search", "calendar.list_events", "get_weather")
+// or by the sentence that says what was done ("Searched …", "Looked up …", "Checked the status
+// of …"). What it returns is information, not a success of the answer; a failure still fails.
+const LOOKUP_NAME = /(?:^|[._-])(?:search|lookup|list|get|find|fetch|read|query|status|view|browse|open)(?:$|[._-])/i;
+const LOOKUP_SENTENCE =
+  /^(?:[\w -]{1,30}(?:API|tool|Browser)\s*:\s*|(?:the )?assistant\s+|user [^;]{0,60}; )?(?:searched|looked up|checked (?!out\b)(?:the )?(?:status|availability|weather|balance|inbox|opening|open|price|remaining|whether|if)|listed|fetched|queried|read (?!back)|viewed|browsed|opened (?:the )?[^,;]{0,40}(?:page|site|website|status)|called the weather)\b/i;
+
+/** Whether the turn's tools only looked something up. */
+function isLookup(context: { action?: string; toolCalls?: string[] }): boolean {
+  const names = context.toolCalls ?? [];
+  if (names.length > 0) return names.every((n) => LOOKUP_NAME.test(n));
+  return LOOKUP_SENTENCE.test((context.action ?? '').trim());
+}
+
 /** `readToolOutput`, with its confidence (../confidence.ts): what `judge.min_confidence` compares. */
-export function judgeToolOutput(raw: string): ToolReading & { confidence: number; doubts: string[] } {
-  const reading = readToolOutput(raw);
+export function judgeToolOutput(
+  raw: string,
+  context: { action?: string; toolCalls?: string[] } = {},
+): ToolReading & { confidence: number; doubts: string[] } {
+  let reading = readToolOutput(raw);
+  if (reading.score === 1 && isLookup(context)) reading = { score: 0, hint: null, cues: [...reading.cues, 'lookup: information'] };
   const c = toolConfidence(raw, reading.cues, reading.score);
   return { ...reading, confidence: c.value, doubts: c.doubts };
 }
