@@ -116,6 +116,7 @@ async function main(): Promise<void> {
   const mode = `${rulesOnly ? 'offline, rules only (no classifier)' : 'offline (judge.provider: rules)'}, min_confidence ${minConfidence}`;
   console.log(`judge: ${call === null ? mode : `model from ${configPath}`}${redacting ? ', reading replies redacted (--redact)' : ''}`);
   const all: Array<{ item: JudgeSetItem; got: Judgement }> = [];
+  const assistant: Array<{ item: JudgeSetItem; got: Judgement }> = [];
   const timed: JudgeSetItem[] = [];
   let offlineMs = 0;
   for (const set of SETS) {
@@ -144,10 +145,16 @@ async function main(): Promise<void> {
     }
     // Sealed sets count in their own lines only, never in "all development sets".
     if (!SEALED.has(set)) all.push(...results);
+    if (!SEALED.has(set) && set.startsWith('pa-')) assistant.push(...results);
     print(SEALED.has(set) ? `${set} (sealed)` : set, results);
     printGroups(set, results);
   }
   if (all.length > 0) print('all development sets', all);
+  // The personal-assistant family (assistant-brief.md) pooled, per language and for tool outputs.
+  if (assistant.length > 0) {
+    print('assistant dev sets', assistant);
+    printGroups('assistant', assistant);
+  }
   if (redacting) console.log(`replies changed by redaction: ${redactedItems} of ${all.length}`);
   if (call === null && timed.length > 0) {
     // Time again now that the model is loaded and the code is warm (the first reply pays wink's

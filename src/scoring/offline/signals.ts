@@ -69,7 +69,7 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 // A sticker or reaction as the whole message: "[sticker: cat thumbs up]", "[スタンプ: OK]",
 // "Reacted 👍 to your message", a lone "👍". Its picture says the verdict, or nothing.
 const STICKER =
-  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|表情包?|贴纸|이모티콘|스티커|figurinha|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(\S+)\s+(?:to|à|a|на|an)\b.*$/iu;
+  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(?:(?:with|com|con|avec|mit)\s+)?(\S+)\s+(?:to|à|a|на|an)(?=\s|$).*$/iu;
 const REACTION_POSITIVE =
   /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|high.?five|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
 const REACTION_NEGATIVE =

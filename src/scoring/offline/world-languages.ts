@@ -107,7 +107,7 @@ export const WORLD_CUES: Record<WorldLang, Cues> = {
 // languages.ts); function words and chat words each language uses and the others do not.
 export const WORLD_WORDS: Record<'pt' | 'it' | 'tr' | 'hi', ReadonlySet<string>> = {
   pt: new Set(
-    'não nao você voce vc obrigado obrigada valeu vlw tá ta está estou isso isto esse essa aqui muito também tambem agora depois já ja né pra pro com sem mas mais mesmo então entao ainda foi era tem tenho fiz fez deu ficou certo errado perfeito ótimo otimo beleza amanhã amanha hoje ontem meu minha seu sua dele dela um uma uns umas não nós eles elas aí ai cadê cade gente tudo nada'.split(
+    'não nao você voce vc obrigado obrigada brigado brigada brigadão valeu vlw tá ta está estou isso isto esse essa aqui muito também tambem agora depois já ja né pra pro com sem mais mesmo então entao ainda foi era tem tenho fiz fez deu ficou certo errado perfeito ótimo otimo beleza amanhã amanha hoje ontem meu minha seu sua dele dela um uma uns umas nós eles elas aí ai cadê cade gente tudo nada amei adorei mandou pediu tira deixa só nem ninguém cara mano nossa recebeu cá querida querido telemóvel boa marca chegou cheguei perdi tocou do da dos das nos nas ao aos às é ele ela vou vai fica kkkk kkk'.split(
       ' ',
     ),
   ),
@@ -128,7 +128,7 @@ export const WORLD_WORDS: Record<'pt' | 'it' | 'tr' | 'hi', ReadonlySet<string>>
   ),
 };
 export const WORLD_LETTERS: Record<'pt' | 'it' | 'tr' | 'hi', RegExp> = {
-  pt: /[ãõç]|ção|ões/gu,
+  pt: /[ãõç]|ção|ões|nh|lh/gu,
   it: /[àèìòù](?=\s|$|[.,!?])/gu,
   tr: /[ğışİ]/gu,
   hi: /$^/gu,
