@@ -232,4 +232,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   // Sealed for the issue-36 round-1 (98dd53a) and round-2 (09cca38) judges, scored once each; development data since.
   'pa-heldout-1': ['pa-heldout-1'],
   'pa-heldout-2': ['pa-heldout-2'],
+  // Sealed for the issue-36 round-3 judge (f782ff6), scored once; development data since.
+  'pa-heldout-3': ['pa-heldout-3'],
 };
