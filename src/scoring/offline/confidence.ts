@@ -23,11 +23,12 @@ const DOUBT: Record<string, number> = {
   'unclear reaction': 0.3,
   'classifier reads the other sign': 0.4,
   'page read by keywords': 0.45,
+  'consent banner only': 0.45,
 };
 
 // Eye-rolls, facepalms and the written forms of sarcasm, in the languages the judge reads.
 const SARCASM_MARKER =
-  /🙄|🙃|😒|😑|🤦|🤡|😇|😅|\/s\b|\byeah,? right\b|\bsure,? sure\b|\bthanks a lot\b[^.!?]*(\.\.\.|…)|\bwhat a (surprise|shock)\b|\b(great|perfect|wonderful|brilliant|amazing|fantastic|nice),? (just )?(great|what i needed)\b|спасибо,? конечно|ну (спасибо|супер|отлично|класс)|ага,? (конечно|щас)|\b(bravo|complimenti),? (proprio|davvero)\b|\bmuito obrigad[oa],? hein\b|\bvaleu,? hein\b|\bmerci hein\b|\bna (toll|super|klasse)\b|\bah ouais,? (génial|super)\b|\bsí,? claro\b|\bwah,? (kya|bahut)\b|\bçok sağ ol(un)?,? (ya|gerçekten)\b|بجد شكرا|참\s?잘(했|하)네|잘\s?하는\s?짓|さすがです(ね)?(…|\.\.\.)|真(是)?厉害(啊|呢)?(…|\.\.\.)/iu;
+  /🙄|🙃|😒|😑|🤦|🤡|😇|😅|잘한다\s?진짜|잘하네\s?진짜|\bgeniale\b\s*[.!]*$|\/s\b|\byeah,? right\b|\bsure,? sure\b|\bthanks a lot\b[^.!?]*(\.\.\.|…)|\bwhat a (surprise|shock)\b|\b(great|perfect|wonderful|brilliant|amazing|fantastic|nice),? (just )?(great|what i needed)\b|спасибо,? конечно|ну (спасибо|супер|отлично|класс)|ага,? (конечно|щас)|\b(bravo|complimenti),? (proprio|davvero)\b|\bmuito obrigad[oa],? hein\b|\bvaleu,? hein\b|\bmerci hein\b|\bna (toll|super|klasse)\b|\bah ouais,? (génial|super)\b|\bsí,? claro\b|\bwah,? (kya|bahut)\b|\bçok sağ ol(un)?,? (ya|gerçekten)\b|بجد شكرا|참\s?잘(했|하)네|잘\s?하는\s?짓|さすがです(ね)?(…|\.\.\.)|真(是)?厉害(啊|呢)?(…|\.\.\.)/iu;
 
 // A turn after praise: "but", "wait", "only", "however", "except", in every language read.
 const CONTRAST =
@@ -62,7 +63,10 @@ export function replyConfidence(text: string, reading: FeedbackReading, modelSig
  * no program prints: buttons, titles, notices) rather than a program's output.
  */
 export function toolConfidence(text: string, cues: readonly string[], score: 1 | 0 | -1): Confidence {
-  const doubts = score === 1 && cues.length === 1 && cues[0] === 'tool_ok' && looksLikePage(text) ? ['page read by keywords'] : [];
+  const doubts: string[] = [];
+  if (score === 1 && cues.length === 1 && cues[0] === 'tool_ok' && looksLikePage(text)) doubts.push('page read by keywords');
+  // A consent banner alone: writers split between "blocked" and "nothing happened yet".
+  if (score === -1 && cues.length === 1 && cues[0] === 'page:cookie wall') doubts.push('consent banner only');
   return of(doubts);
 }
 

@@ -26,13 +26,13 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
       /(特に問題(ない|なし|ありません|なかった)|問題(ない|なし|ありません)(です)?|文句(は)?(ない|なし|ありません)|(エラー|バグ)(は|が)?(もう)?(出なく|出ません|なくなり|消え)|(崩れ|落ち|固まら|止まら)(なく|ず)なり)/,
     ack: /^(はい|了解|わかりました|分かりました|承知|OK|オッケー)?[、。,.\s]*(了解(です)?|わかりました|分かりました|承知しました|後で|あとで|明日)(試|確認|見)?|(ちょっと|少し)?考え(ます|てみ)|(また|後日|今度)(試|確認|見)/,
     negative:
-      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|固|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|もう[0-9０-９一二三四五]+回目|^はいはい|棒読み|廃止)/,
+      /((?<!何が|どう|どこが)違(う(?!んでしたっけ)|います|いま)|ちが(う|います)|動(か|き)(ない|ません)|エラー|間違|まちが|だめ|ダメ|おかしい|変です|関係ない|関係ありません|意味(が)?(ない|わからない)|直って(ない|いない|いません)|まだ|また同じ|長すぎ|多すぎ|遅すぎ|わかりにくい|分かりにくい|使えない|失敗|もういい|何これ|なにこれ|は？|質問に答えて|違って|はずです(が|けど)|\bNG\b|(もう|既に|すでに)(やった|試した|やりました|試しました)|(長|多|遅|重|難し|複雑|地味|派手|硬|堅|固|うるさ|大き|小さ|細か|短|暗|薄|濃|古|雑|適当)すぎ(る|ます|て|です|かな|じゃ)|(前|さっき)にも(試し|やり)|(さっき|前|先ほど)と同じ|「[^」]+」でしょ|[\d０-９]+[^\s、。]{0,4}でしょ|[\d０-９,]+\S{0,3}(ですよ|ではありません|じゃない)|全然[^。！？]{0,12}(ない|ません)|(届い|送れ|反映され|変わっ)てない|もう[0-9０-９一二三四五]+回目|^はいはい|棒読み|廃止)/,
     // "次はこれを月別に集計したいんですが、できますか？" asks for the next task, not for later answers.
     future: /(次回(から|は)?|次から(は)?|(?<!じゃあ|では)次は(?![^。！？]*(?:も|たい|できますか|ますか))|今後(は)?|これから(は)?)/,
     instruction:
       /(ください|下さい|して(ほしい|欲しい)|にして|してくれ|お願い(します)?|しないで|やめて|(もっと|より)\S+(して|に)|(もっと|より)[^。、]+で$|ないと(ダメ|だめ|いけない|まずい)|て(もらえ|いただけ|くれ)(ます|ません)?か)/,
     positive:
-      /(ありがと|いい感じ|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|爆速|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|通りました|指摘(は)?(なし|ありません|なかった)|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
+      /(ありがと|美味しく|おいしく|いい感じ|助かり|助かった|完璧|素晴らし|すばらし|すごい|いいですね|良いですね|いいね|爆速|ばっちり|バッチリ|動きました|うまくいき|上手くいき|できました|最高|さすが|完璧|助かる|分かりやすい|わかりやすい|勉強になり|なるほど|解決しました|直りました|直った|動いた|いけた|通った|通りました|指摘(は)?(なし|ありません|なかった)|よかった|良かった|神|喜ばれ|ハマ(った|る)|最高|好評)/,
     more: /^(次は|ついでに|あと|それと|じゃあ|では|ところで)|別件|(も|を)?(教えて|お願い|頼む|作って)(もらえ(ます|る)?)?[？?]?$/,
   },
   es: {
@@ -46,7 +46,7 @@ const WRITTEN_CUES: Record<'ja' | 'es' | 'de' | 'fr', Cues> = {
     instruction:
       /\b(por favor|(puedes|podrías|podrias) \w+|ponme|hazlo|hazla|hazlos|ponlo|ponla|pon|cámbialo|cambia|escríbelo|escribe|dámelo|dame|usa|utiliza|quita|elimina|agrega|añade|haz|prefiero|debería|deberías|sin \w+|más (corto|breve|simple|sencillo|claro))\b/i,
     positive:
-      /\b(gracias|perfecto|genial|excelente|brutal|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé|listo)\b/i,
+      /\b(gracias|perfecto|genial|excelente|brutal|chido|le encantó|le encanto|funciona|me encant(a|ó|an|aron)\w*|buenísimo|de lujo|justo lo que|increíble|muy útil|estupendo|maravilla|bien hecho|funcionó|bien explicado|ahora sí|ya funciona|lo entiendo|me salvaste|quedó (perfect[oa]|genial|buenísim[oa]|justo)|funcionó|salió (perfect[oa]|genial|bien)|(todo|todos|todas)[^.!?]{0,20}en verde|olé|listo)\b/i,
     more: /^(y )?(ahora|después|luego|también)\b|\b(me ayudas|puedes ayudarme)( con (eso|esto))?\s*\??$/i,
   },
   de: {

@@ -69,9 +69,9 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 // A sticker or reaction as the whole message: "[sticker: cat thumbs up]", "[スタンプ: OK]",
 // "Reacted 👍 to your message", a lone "👍". Its picture says the verdict, or nothing.
 const STICKER =
-  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(?:(?:with|com|con|avec|mit)\s+)?(\S+)\s+(?:to|à|a|на|an)(?=\s|$).*$/iu;
+  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|动画表情|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(?:(?:with|com|con|avec|mit)\s+)?(\S+)\s+(?:to|à|a|на|an)(?=\s|$).*$/iu;
 const REACTION_POSITIVE =
-  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|high.?five|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
+  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|happy|dance|dancing|bow|high.?five|절하|춤|跳舞|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
 const REACTION_NEGATIVE =
   /👎|😡|🤬|😤|💩|🤦|🙄|thumbs? ?down|angry|facepalm|rage|wütend|enojad|arrabbiat|en colère|kızgın|화난|生气|怒|غاضب|злой/iu;
 
@@ -89,11 +89,11 @@ export function readReaction(text: string): Signal | null {
 
 // "thanks! wait, it's a table for 6 not 4": a second thought that corrects the answer.
 const WAIT_CORRECTION =
-  /(?:^|\n|[.!?。！？]\s*)(?:(?:ah|oh|uh|ay|ops|oops|ой|ah non|ah no|ah não)[,\s]+)?(?:(?:no|non|não|nein|нет|hayır|nahi|아니|but|pero|ma|mais|aber|mas|но|ama|lekin|par)[,\s]+)?(?:wait|espera|aspetta|attends|warte|подожди|погоди|bekle|ruko|ruk|잠깐만?|待って|等等|等一下|استنى|لحظة|peraí|pera)\b[,!\s]+(?=[^?？]*(?:\d|\b(?:not|no|non|pas|nicht|kein|не|değil|nahi|nhi|não|nao)\b|아니|じゃなく|不是|مش|مو))/iu;
+  /(?:^|\n|[.!?。！？]\s*)(?:(?:ah|oh|uh|ay|ops|oops|ой|ah non|ah no|ah não)[,\s]+)?(?:(?:no|non|não|nein|нет|hayır|nahi|아니|but|pero|ma|mais|aber|mas|но|ama|lekin|par)[,\s]+)?(?:wait|espera|aspetta|attends|warte|подожди|погоди|bekle|ruko|ruk|잠깐만?|待って|等等|等一下|استنى|لحظة|peraí|pera)\b[,!\s]+(?=[^?？]*(?:\d|\b(?:not|no|non|pas|nicht|kein|не|değil|nahi|nhi|não|nao|more|less|shorter|formal|casual|change|instead|plus|moins|más|menos|mehr|weniger|più|meno|mais)\b|아니|じゃなく|不是|مش|مو))/iu;
 // "danke dir!\nach so, die Wohnungsnummer ist 14b nicht 14", "спасибо!\nой стоп, у Димы среда, а не четверг":
 // after the first sentence, a value swapped for another ("X not Y", "X, а не Y", "2시 반 아니고 3시").
 const STATED_SWAP =
-  /[\n.!?。！？]\s*[^\n]*?(?:[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
+  /(?:[\n.!?。！？]|\b(?:but|pero|ma|mas|aber|mais|ama|lekin)\b)\s*[^\n]*?(?:\s(?:not|nicht|non|não|nao|pas|nahi|değil)\s+(?:the |il |la |el |le |der |die |das |o |a |à |al )?\p{N}|[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
 // "I said Friday", "alors que j'avais dit vendredi", "大阪って言ったけど": the user points back at what was asked.
 const SAID_OTHERWISE =
   /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che)\b|って言ったけど|と言ったのに|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
@@ -104,11 +104,17 @@ const SECOND_THOUGHT =
 // "Next time …" in the languages read: what follows is a wish for later answers.
 const LATER =
   /(?<!\p{L})(?:next time|from now on|in future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
+// "tşk\nama teyzemle halamı ayrı masalara koymuştuk …": a short thanks, then a "but" on its own line.
+const THANKS_THEN_BUT =
+  /^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:but|ama|pero|ma|mas|aber|mais|но|lekin|لكن|بس)\s+\S+\s+\S+|^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:근데|でも|但是|不过)/iu;
+// Laughter alone: no verdict ("lol", "哈哈哈哈", "ㅋㅋㅋ", "kkkk", "jajaja").
+const LAUGHTER = /^\s*(?:lol|lmao|haha+|hehe+|jaja+|jeje+|kkk+|rsrs+|ㅋㅋ+|ㅎㅎ+|哈哈+|www+|ahah+|хаха+|ххх+)[\s!.]*$/iu;
 // "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
 const GAVE_UP =
   /\b(déjalo|olvídalo|lo hago yo|boşver|kendim hallederim|deixa (pra|para) lá|deixa quieto|eu mesm[oa] faço|lascia (stare|perdere)|faccio (da )?(io|me)|забей|сам[аи]? сделаю|rehne do|main khud|khud kar (lunga|lungi|lenge)|vergiss es|mach(e)? ich selbst|je (le )?(fais|ferai) moi-même|never ?mind,? i'?ll do it|i'?ll do it myself)\b|됐어\s?(그냥|걍)|내가\s?(할게|하지\s?뭐)|انسى (الموضوع|الأمر)|أنا بتصرف|انا بتصرف|算了[，,\s]*我自己|我自己(来|弄)吧|もういい(です)?[、,\s]*自分で/iu;
 // "bu arada …", "a proposito …", "кстати, …": an aside opens a new subject.
-const BY_THE_WAY = /^(?:bu arada|a proposito|tra l'altro|aliás|a propósito|кстати|بالمناسبة|그나저나|참고로|waise|vaise)(?=[,\s])/iu;
+const BY_THE_WAY =
+  /^(?:bu arada|a proposito|tra l'altro|aliás|a propósito|já agora|кстати|بالمناسبة|그나저나|참고로|waise|vaise|aspetta che|wait,? (?:someone|the door|my)|bekle bi)(?=[,\s])/iu;
 
 /** A signal that decides the whole reply, or null to read it clause by clause. */
 export function readSignals(text: string, request?: string): Signal | null {
@@ -147,6 +153,8 @@ export function readIntlSignals(text: string): Signal | null {
   if (reaction !== null) return reaction;
   if (WAIT_CORRECTION.test(text)) return { score: -1, cue: 'correction after wait' };
   if (SECOND_THOUGHT.test(text)) return { score: -1, cue: 'second thought' };
+  if (THANKS_THEN_BUT.test(text)) return { score: -1, cue: 'second thought' };
+  if (LAUGHTER.test(text)) return { score: 0, cue: 'laughter' };
   // "отлично, в след раз пиши в телегу а не смс": a wish for later, not a correction of this answer.
   if (!LATER.test(text) && STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap' };
   if (!LATER.test(text) && SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise' };

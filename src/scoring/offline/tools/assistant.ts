@@ -27,7 +27,7 @@ const BOUNCE =
 const LOGIN_WALL =
   /\b(sign in to (continue|see|view|book|check ?out|your account)|log ?in to (continue|see|view|book|check ?out)|you must (be )?(signed|logged) in|please (sign|log) ?in\b|session (has )?expired|your session timed out|login required|authentication required)\b|faça login para continuar|accedi per continuare|connectez-vous pour continuer|inicia sesión para continuar|melden sie sich an, um|devam etmek için giriş yapın|войдите,? чтобы продолжить|로그인이 필요합니다|ログインしてください|请登录后/i;
 const SOLD_OUT =
-  /\b(out[ _]of[ _]stock|sold[ _]out|no (available )?(times|slots|dates|appointments) (available|left)|currently unavailable|no longer available|not available in your (area|region|country)|no (tables|rooms|seats|slots|tickets) (are )?available|fully booked|no availability)\b|esaurit[oa]|non disponibile|ausverkauft|nicht (mehr )?verfügbar|agotado|sin existencias|no disponible|esgotad[oa]|indisponível|sem estoque|épuisé|rupture de stock|indisponible|complet\b|tükendi|stokta yok|нет в наличии|распродано|품절|재고 없음|매진|在庫切れ|品切れ|売り切れ|满房|缺货|售罄|已售完|غير متوفر|نفدت الكمية|نفذت الكمية|예약 가능한 (시간|날짜)이 없|空席がありません|没有可预约|nessuna disponibilità|keine (freien )?(termine|plätze)|aucune disponibilité|sin disponibilidad|sem disponibilidade|müsait (yer|saat) yok|нет свободных/i;
+  /\b(out[ _]of[ _]stock|sold[ _]out|no (available )?(times|slots|dates|appointments) (available|left)|currently unavailable|no longer available|not available in your (area|region|country)|no (tables|rooms|seats|slots|tickets) (are )?available|fully booked|no availability)\b|esaurit[oa]|non disponibile|ausverkauft|nicht (mehr )?verfügbar|agotado|sin existencias|no disponible|esgotad[oa]|indisponível|sem estoque|épuisé|rupture de stock|indisponible|complet\b|tükendi|stokta yok|нет в наличии|распродано|품절|재고 없음|매진|이미 판매|판매 완료|在庫切れ|品切れ|売り切れ|满房|缺货|售罄|已售完|غير متوفر|نفدت الكمية|نفذت الكمية|예약 가능한 (시간|날짜)이 없|空席がありません|没有可预约|nessuna disponibilità|keine (freien )?(termine|plätze)|aucune disponibilité|sin disponibilidad|sem disponibilidade|müsait (yer|saat) yok|нет свободных/i;
 const NOT_FOUND_PAGE =
   /^\s*(404\b|page not found|this page (isn'?t|is not) available|we can'?t find (that|the) page|the page you (were looking for|requested) (doesn'?t|does not|could not)|pagina non trovata|página não encontrada|página no encontrada|page introuvable|seite nicht gefunden|sayfa bulunamadı|страница не найдена|페이지를 찾을 수 없습니다|ページが見つかりません|页面不存在)/im;
 const PAYMENT_DECLINED =
@@ -50,6 +50,11 @@ const STATUS_DONE =
 // A created thing's body: an object that names its id and reports no error (a task, an event, a message).
 const CREATED =
   /^\s*\{[\s\S]*"(?:id|[a-z]+_id|[a-z]+Id|ts|wamid)"\s*:|"access_token"\s*:\s*"|"(?:successful|succeeded|sent|delivered)[a-z_]*"\s*:\s*\[\s*"/i;
+const SEARCH_RESULTS =
+  /^\s*(?:about |ungefähr |environ |aproximadamente |circa )?[\d.,\s]+ (?:results|ergebnisse|résultats|resultados|risultati|sonuç)\b/im;
+const STATUS_PAGE =
+  /\ball systems operational\b|\bno (?:known )?issues\b[\s\S]*\bno issues\b|alle systeme (?:funktionieren|betriebsbereit)|tous les systèmes sont opérationnels/i;
+const LISTING = /"\w+"\s*:\s*\[\s*\{[^\]]*?\}\s*,\s*\{/;
 const BODY_ERROR = /"(?:error|errors|erreurs|errores|fehler|errori|erros|hatalar|ошибки)"\s*:\s*[[{"]|"(?:valid|ok|success)"\s*:\s*false/i;
 const DID_YOU_MEAN =
   /"did_?you_?mean"\s*:\s*"[^"]+"|\b(?:did you mean|você quis dizer|quisiste decir|meinten sie|vouliez-vous dire|forse cercavi|bunu mu demek istediniz|возможно,? вы имели в виду)\b\s*:?\s*[^\n"?]+\??/i;
@@ -57,20 +62,20 @@ const CONFIRMED_PAGE =
   /\b(gracias por tu (pedido|compra|reserva)|vielen dank für ihre? (buchung|bestellung)|merci pour votre (commande|réservation)|grazie per (il tuo ordine|la prenotazione)|obrigad[oa] pel[oa] (sua )?(compra|pedido|reserva)|siparişiniz (alındı|onaylandı)|спасибо за (заказ|бронирование)|booking (is )?confirmed|reservation (is )?confirmed|your (booking|reservation|order|appointment|table) (is|has been) (confirmed|booked|placed|reserved)|order (placed|confirmed)|thank you for your (order|booking|purchase|reservation)|payment (successful|received|complete)|confirmation (number|code|#)\s*:?\s*\w+)\b|prenotazione confermata|reserva confirmada|réservation confirmée|buchung bestätigt|rezervasyonunuz onaylandı|бронирование подтверждено|예약이 (완료|확정)되었습니다|予約が(完了|確定)しました|(il tuo|la tua) (ordine|prenotazione)[^.\n]{0,30} (è stat[oa]) (inviat[oa]|confermat[oa]|ricevut[oa])|seu pedido[^.\n]{0,30} foi (confirmado|enviado|recebido)|ihre (bestellung|buchung)[^.\n]{0,30} wurde (bestätigt|versendet|aufgegeben)|votre (commande|réservation)[^.\n]{0,30} a été (confirmée|envoyée|enregistrée)|tu (pedido|reserva)[^.\n]{0,30} (ha sido|fue) (confirmad[oa]|enviad[oa])|ваш (заказ|бронь)[^.\n]{0,30} (подтвержден|отправлен|оформлен)|预订成功|预约成功|주문이 완료|ご注文ありがとうございます|ご予約ありがとうございます|感谢您的订单/i;
 // Asked to find something, found nothing: information, not a failure of the search itself.
 const NO_RESULTS =
-  /^\s*(no exact matches|no \w+(?: \w+)? found\b|0 \w+(?: \w+)? found\b|nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results|events|messages|value|data|hits|records|files|contacts)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
+  /"count"\s*:\s*0\b|^\s*(no exact matches|no \w+(?: \w+)? found\b|0 \w+(?: \w+)? found\b|nenhum resultado|ningún resultado|nessun risultato|keine ergebnisse|aucun résultat|sonuç bulunamadı|ничего не найдено|검색 결과가 없습니다|見つかりませんでした|没有找到|no (results|matches|events|messages|emails|items|flights|trains|hotels|restaurants|products|contacts|files) (found|match|for)|0 results|nothing (found|matched)|your search (returned|did not match) no)|"(?:items|results?|events|messages|value|data|hits|records|files|contacts|orders)"\s*:\s*\[\s*\]|"resultSizeEstimate"\s*:\s*0\b|"total(?:_?count|Results|_results)?"\s*:\s*0\b/im;
 // Twilio and similar put the HTTP status in the body: {"code": 21211, "message": …, "status": 400}.
 const BODY_STATUS = /"(?:status|statut|estado|stato|code)"\s*:\s*([45]\d\d)\b/;
 
 // A draft shown before sending: "Preview (not sent)", "Aperçu (non envoyé)".
 const PREVIEW =
-  /^\s*(preview|draft|aperçu|brouillon|vista previa|borrador|vorschau|entwurf|anteprima|bozza|pré-visualização|rascunho|önizleme|taslak|предпросмотр|черновик|미리보기|プレビュー|预览)\b[^\n]*\((not sent|not published|non envoyé|non publié|no enviado|no publicado|nicht gesendet|nicht veröffentlicht|non inviato|non pubblicato|não enviado|não publicado|gönderilmedi|yayınlanmadı|не отправлено|не опубликовано)\)/im;
+  /^\s*(preview|draft|aperçu|brouillon|vista previa|borrador|vorschau|entwurf|anteprima|bozza|pré-visualização|rascunho|önizleme|taslak|предпросмотр|черновик|미리보기|プレビュー|预览)\b[^\n]*\((not sent|not executed|not run|not applied|not saved yet|not published|non envoyé|non publié|no enviado|no publicado|nicht gesendet|nicht veröffentlicht|non inviato|non pubblicato|não enviado|não publicado|gönderilmedi|yayınlanmadı|не отправлено|не опубликовано)\)/im;
 
 // A page that says it failed, in the languages the judge reads (the English words are the shell reader's).
 const PAGE_FAILED =
   /\b(erreur|fehler|errore|erro|hata(?: kodu)?|ошибка|refusée?|rechazad[oa]|abgelehnt|rifiutat[oa]|recusad[oa]|reddedildi|отклон[её]н\w*|échoué|fallid[oa]|fehlgeschlagen|non riuscit[oa]|falhou|başarısız|gerçekleştirilemedi|obligatoire|obligatorio|pflichtfeld|obbligatorio|obrigatório|zorunlu|обязательн\w*|is required|are required|please fix|ausgebucht|sin plazas|complet)\b|오류|실패|거절|필수|로그인이 필요|エラー|失敗|拒否|満席|必須|错误|失败|拒绝|已无余票|必填|خطأ|فشل|مرفوض|انتهت صلاحية/i;
 // A page that says it worked ("Reservierung erfolgreich", "Pedido confirmado!", "Votre rendez-vous est confirmé").
 const PAGE_DONE =
-  /\b(erfolgreich|confirmad[oa]|confirmée?|confermat[oa]|onaylandı|подтвержд[её]н\w*|hinzugefügt|ajoutée?|añadid[oa]|aggiunt[oa]|adicionad[oa]|eklendi|добавлен\w*|successfully|confirmed|added to (?:your )?(?:cart|basket|calendar))\b|완료되었습니다|完了しました|成功|تم بنجاح/i;
+  /\b(erfolgreich|reservad[oa]|quedó reservad[oa]|reservée?|reserviert|prenotat[oa]|rezerve edildi|забронирован\w*|confirmad[oa]|confirmée?|confermat[oa]|onaylandı|подтвержд[её]н\w*|hinzugefügt|ajoutée?|añadid[oa]|aggiunt[oa]|adicionad[oa]|eklendi|добавлен\w*|successfully|confirmed|added to (?:your )?(?:cart|basket|calendar))\b|완료되었습니다|完了しました|成功|تم بنجاح/i;
 
 /** Lines of a page that are not its consent banner. */
 function contentLines(text: string): number {
@@ -127,7 +132,8 @@ const outcomes: ToolParser = (text) => {
   const body = BODY_STATUS.exec(text);
   if (body !== null && /^\s*\{/.test(text)) out.push(finding(-1, `body status:${body[1]}`));
   const done = STATUS_DONE.exec(text);
-  if (done !== null && failed === null) out.push(finding(1, `status:${done[1]}`));
+  // {"ok": true, "result": []}: the call worked and found nothing (information, below).
+  if (done !== null && failed === null && !NO_RESULTS.test(text)) out.push(finding(1, `status:${done[1]}`));
   if (CONFIRMED_PAGE.test(text)) out.push(finding(1, 'confirmed'));
   const meant = DID_YOU_MEAN.exec(text);
   // "0 results … Did you mean: Trattoria da Gigi?", {"valid": false, "message": "Did you mean …?"}: the search or the input was wrong.
@@ -139,7 +145,10 @@ const outcomes: ToolParser = (text) => {
   else if (out.length === 0 && /"valid"\s*:\s*false/i.test(text)) out.push(finding(-1, 'valid:false'));
   if (out.length === 0 && PREVIEW.test(text)) out.push(finding(0, 'preview'));
   if (out.length === 0 && NO_RESULTS.test(text)) out.push(finding(0, 'no results'));
-  if (out.length === 0 && CREATED.test(text) && !BODY_ERROR.test(text)) out.push(finding(1, 'created'));
+  // A page of search results or a status page that reports nothing wrong: information.
+  if (out.length === 0 && (SEARCH_RESULTS.test(text) || STATUS_PAGE.test(text))) out.push(finding(0, 'results or status page'));
+  // A listing of several objects is a read, not a created thing.
+  if (out.length === 0 && CREATED.test(text) && !BODY_ERROR.test(text) && !LISTING.test(text)) out.push(finding(1, 'created'));
   return out;
 };
 
