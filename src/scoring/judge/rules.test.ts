@@ -183,3 +183,10 @@ test('a lookup tool returns information, not a success: by the tool name the ans
   assert.equal((await runRulesPrmJudge(lookup(page, 'places.search'), { m: 1 })).score, 0);
   assert.equal((await runRulesPrmJudge(lookup('HTTP/1.1 503 Service Unavailable', 'places.search'), { m: 1 })).score, -1);
 });
+
+test('a second thought carries its correction as the hint', () => {
+  const v = classifyNextState(user("ok thanks\nwait no it's 45 centerpieces, they added a table"));
+  assert.equal(v.score, -1);
+  assert.match(v.hint ?? '', /45 centerpieces/);
+  assert.match(classifyNextState(user('danke dir!\nach so, die Wohnungsnummer ist 14b nicht 14')).hint ?? '', /14b nicht 14/);
+});

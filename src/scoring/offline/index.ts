@@ -194,7 +194,7 @@ function readReplyByRules(text: string, context: { request?: string; answer?: st
   if (lang === 'und') return { score: 0, hint: null, cues: ['language not read'] };
   if (lang !== 'en' && lang !== 'zh') {
     const shared = readIntlSignals(text);
-    return shared !== null ? { score: shared.score, hint: null, cues: [shared.cue] } : readOtherLanguage(text, lang);
+    return shared !== null ? { score: shared.score, hint: shared.hint ?? null, cues: [shared.cue] } : readOtherLanguage(text, lang);
   }
   const signal = readSignals(text, context.request);
   const reading = readClauses(text);
@@ -203,7 +203,7 @@ function readReplyByRules(text: string, context: { request?: string; answer?: st
     return asks && reasksAnswer(text, context.answer) ? { score: -1, hint: null, cues: ['asked again', ...reading.cues] } : reading;
   }
   // A failure signal keeps an instruction the reply also gives ("huh? … please write prose").
-  if (signal.score === -1) return { score: -1, hint: reading.hint, cues: [signal.cue, ...reading.cues] };
+  if (signal.score === -1) return { score: -1, hint: signal.hint ?? reading.hint, cues: [signal.cue, ...reading.cues] };
   if (signal.score === 0) return { score: 0, hint: null, cues: [signal.cue] };
   // "leave it like that, it's good": the approving negation decides; only a wish for later stays.
   const future = reading.hint !== null && reading.cues.some((c) => FUTURE_CUE.test(c));

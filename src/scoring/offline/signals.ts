@@ -7,6 +7,38 @@
 export interface Signal {
   score: 1 | 0 | -1;
   cue: string;
+  /** The correction a second thought states ("it's 45 centerpieces"), when the signal carries one. */
+  hint?: string | null;
+}
+
+/** The rest of the line after a marker, without its filler: what the second thought says. */
+function restOfLine(text: string, marker: RegExp): string | null {
+  const m = marker.exec(text);
+  if (m === null) return null;
+  const rest = text
+    .slice(m.index + m[0].length)
+    .split('\n')[0]
+    .replace(/^[\s,，、.!！:;—–-]+/u, '')
+    .replace(/^(?:(?:no|non|não|nein|нет|nahi|아니|pls|please|bitte|per favore|por favor)[,\s]+)+/iu, '')
+    .trim();
+  return /[\p{L}\p{N}]{2}/u.test(rest) ? rest : null;
+}
+/** The sentence that holds a match (sentences end at . ! ? and line breaks). */
+function sentenceOf(text: string, marker: RegExp): string | null {
+  const m = marker.exec(text);
+  if (m === null) return null;
+  const end = m.index + m[0].length;
+  const start = Math.max(
+    text.lastIndexOf('\n', m.index + 1),
+    ...['. ', '! ', '? ', '。', '！', '？'].map((p) => text.lastIndexOf(p, m.index + 1)),
+  );
+  const from = start < 0 ? 0 : start + 1;
+  const stop = text.slice(end).search(/[.!?。！？\n]/u);
+  const s = text
+    .slice(from, stop < 0 ? undefined : end + stop)
+    .replace(/^\s*(?:but|pero|ma|mas|aber|mais|ama|lekin)\b[,\s]*/iu, '')
+    .trim();
+  return /[\p{L}\p{N}]{2}/u.test(s) ? s : null;
 }
 
 // "nothing to complain about", "no complaints", "leave it as is", "the warnings are gone now",
@@ -151,12 +183,23 @@ export function aboutSurroundings(text: string): boolean {
 export function readIntlSignals(text: string): Signal | null {
   const reaction = readReaction(text);
   if (reaction !== null) return reaction;
-  if (WAIT_CORRECTION.test(text)) return { score: -1, cue: 'correction after wait' };
-  if (SECOND_THOUGHT.test(text)) return { score: -1, cue: 'second thought' };
-  if (THANKS_THEN_BUT.test(text)) return { score: -1, cue: 'second thought' };
+  if (WAIT_CORRECTION.test(text)) return { score: -1, cue: 'correction after wait', hint: restOfLine(text, WAIT_CORRECTION) };
+  if (SECOND_THOUGHT.test(text)) return { score: -1, cue: 'second thought', hint: restOfLine(text, SECOND_THOUGHT) };
+  if (THANKS_THEN_BUT.test(text))
+    return {
+      score: -1,
+      cue: 'second thought',
+      hint:
+        text
+          .split('\n')
+          .slice(1)
+          .join(' ')
+          .replace(/^\s*\S+\s+/u, '')
+          .trim() || null,
+    };
   if (LAUGHTER.test(text)) return { score: 0, cue: 'laughter' };
   // "отлично, в след раз пиши в телегу а не смс": a wish for later, not a correction of this answer.
-  if (!LATER.test(text) && STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap' };
+  if (!LATER.test(text) && STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap', hint: sentenceOf(text, STATED_SWAP) };
   if (!LATER.test(text) && SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise' };
   if (GAVE_UP.test(text)) return { score: -1, cue: 'gave up' };
   if (BY_THE_WAY.test(text.trim())) return { score: 0, cue: 'not about the answer' };
