@@ -23,14 +23,15 @@ function restOfLine(text: string, marker: RegExp): string | null {
     .trim();
   return /[\p{L}\p{N}]{2}/u.test(rest) ? rest : null;
 }
-/** The sentence that holds a match (sentences end at . ! ? and line breaks). */
+/** The clause that holds a match: from the last comma or sentence end before it to the next sentence end. */
 function sentenceOf(text: string, marker: RegExp): string | null {
   const m = marker.exec(text);
   if (m === null) return null;
   const end = m.index + m[0].length;
+  // From the clause that holds the swap ("ach so, die Wohnungsnummer ist 14b nicht 14" → its second clause).
   const start = Math.max(
-    text.lastIndexOf('\n', m.index + 1),
-    ...['. ', '! ', '? ', '。', '！', '？'].map((p) => text.lastIndexOf(p, m.index + 1)),
+    text.lastIndexOf('\n', end - 1),
+    ...['. ', '! ', '? ', '。', '！', '？', ', ', '，', '、'].map((p) => text.lastIndexOf(p, end - 2)),
   );
   const from = start < 0 ? 0 : start + 1;
   const stop = text.slice(end).search(/[.!?。！？\n]/u);
