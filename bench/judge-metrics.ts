@@ -234,4 +234,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-2': ['pa-heldout-2'],
   // Sealed for the issue-36 round-3 judge (f782ff6), scored once; development data since.
   'pa-heldout-3': ['pa-heldout-3'],
+  // Sealed for the issue-36 round-4 judge (8dec993), scored once; development data since.
+  'pa-heldout-4': ['pa-heldout-4'],
 };
