@@ -123,9 +123,11 @@ test('min_confidence: praise beside a contrast or an eye-roll scores 0 (low_conf
   assert.equal(doubted.outcome.reason, 'low_confidence');
   assert.ok(doubted.outcome.confidence < 0.5);
   assert.match(doubted.details[0].raw ?? '', /sarcasm marker/);
-  const contrast = await runRulesPrmJudge(turn(user('Thanks! but why does it say 3pm?')), { m: 3, minConfidence: 0.5 });
+  const contrast = await runRulesPrmJudge(turn(user('nice one, though the font feels a bit heavy')), { m: 3, minConfidence: 0.5 });
   assert.deepEqual([contrast.score, contrast.outcome.reason], [0, 'low_confidence']);
-  assert.match(contrast.details[0].raw ?? '', /contrast after praise, defect question/);
+  assert.match(contrast.details[0].raw ?? '', /contrast after praise/);
+  // Thanks, a "but" and a number in the same message: the fix of this answer it is, not a doubt.
+  assert.equal(score(user('Thanks! but why does it say 3pm?')), -1);
   // A second thought that corrects the answer is read as the failure it is, not doubted.
   assert.equal(score(user('love it! wait, the 14th not the 15th')), -1);
   assert.equal(score(user('gracias!\nah no espera, es mesa para 6 no para 4')), -1);

@@ -188,6 +188,10 @@ const ADDS = unicodeBoundaries(
 const PROCEED = unicodeBoundaries(
   /\b(go ahead|book it|send it|do it|confirm it|бронируй|отправляй|давай|book kar do|bhej do|kar do|buch das|mach das|schick es|reserva(lo|la)?|envíalo|mándalo|réserve|envoie|prenota(lo|la)?|invia(lo|la)?|manda(lo|la)?|envia|rezervasyon(u)? yap|gönder|احجز|ابعت|ارسل)\b|予約(して|しちゃって)|送って|お願いします|예약해|보내\s?줘|订吧|发吧/i,
 );
+// A reply that opens by accepting ("tamam", "gut", "よし", "好", "ok"): what follows builds on the answer.
+const OPENS_WITH_YES = unicodeBoundaries(
+  /^(?:ok|okay|gut|tamam|tmm|vale|va bene|d'accord|ладно|ок|theek hai|ok bhai|تمام)\b|^(?:よし|好的?|좋아|오케이)/i,
+);
 const CHANGES = unicodeBoundaries(
   /\b(instead|rather|shorter|simpler|without|remove|delete|change|wrong|but|mais|pero|aber|ma|però|mas|но|ama|lekin|plus (simple|court)|más (corto|simple)|kürzer|einfacher|più (corto|semplice)|mais (curto|simples)|покороче|проще|daha (kısa|basit)|thoda|bas|less|meno|menos|moins|weniger|меньше|formal|casual|polite|sin|ohne|sans|senza|sem|без|olmadan|bina|tira|quita|enlève|entferne|togli|убери|kaldır|hata do)\b|بدون|بس|근데|하지만|빼|でも|けど|但是|不过|去掉|删掉|덜|ちょっと|もう少し|少し|稍微/i,
 );
@@ -225,12 +229,12 @@ export function readOtherLanguage(text: string, lang: CueLang): FeedbackReading 
   // "passt so, danke, kannst du noch Frau Schulz einladen", "ممتاز، ضيف أختي سارة كمان": after praise,
   // asking to add to the result builds on it; asking to change it ("mais fais plus simple") does not.
   if (
-    positive !== null &&
+    (positive !== null || OPENS_WITH_YES.test(t)) &&
     negative === null &&
     instructions.length > 0 &&
     instructions.every((s) => (ADDS.test(s) || PROCEED.test(s)) && !CHANGES.test(s))
   )
-    return { score: 1, hint: null, cues: [`${lang}:positive:"${positive[0]}"`, 'builds on'] };
+    return { score: 1, hint: null, cues: [positive !== null ? `${lang}:positive:"${positive[0]}"` : `${lang}:accepted`, 'builds on'] };
   // "ただ、…", "pero …", "aber …", "mais …": the joiner belongs to the praise before it.
   const hint = instructions.length > 0 ? instructions.map((s) => s.trim().replace(JOINER, '')).join(' ') : null;
   const future = hint !== null && instructions.every((s) => c.future.test(s));

@@ -129,17 +129,29 @@ const STATED_SWAP =
   /(?:[\n.!?。！？]|\b(?:but|pero|ma|mas|aber|mais|ama|lekin)\b)\s*[^\n]*?(?:\s(?:not|nicht|non|não|nao|pas|nahi|değil)\s+(?:the |il |la |el |le |der |die |das |o |a |à |al )?\p{N}|[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
 // "I said Friday", "alors que j'avais dit vendredi", "大阪って言ったけど": the user points back at what was asked.
 const SAID_OTHERWISE =
-  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che)\b|って言ったけど|と言ったのに|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
+  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che|en vez de|en lugar de|au lieu de|em vez de|no lugar de|statt|anstatt|yerine|вместо|ki jagah)\b|って言ったけど|と言ったのに|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
 // "merci\nah non c'est dimanche en fait", "ありがとうございます\nあ、すみません21日でした": a second
 // message that opens with an "oops" takes the first one back.
 const SECOND_THOUGHT =
   /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|لا,? استنى)(?=[\s,!.،]|$)|\n\s*(?:あ[、,]?\s*(?:すみません|ごめん|違)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
 // "Next time …" in the languages read: what follows is a wish for later answers.
 const LATER =
-  /(?<!\p{L})(?:next time|from now on|in future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
+  /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
 // "tşk\nama teyzemle halamı ayrı masalara koymuştuk …": a short thanks, then a "but" on its own line.
 const THANKS_THEN_BUT =
-  /^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:but|ama|pero|ma|mas|aber|mais|но|lekin|لكن|بس)\s+\S+\s+\S+|^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:근데|でも|但是|不过)/iu;
+  /^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:but|ama|pero|ma|mas|aber|mais|но|lekin|لكن|بس)\s+\S+\s+\S+(?![^\n]*[?？]\s*$)|^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:근데|でも|但是|不过)/iu;
+// "谢谢！不过是周六不是周五", "спасибо! только не в пятницу а в субботу", "obrigada! mas era quinta, não à tarde":
+// thanks, a "but", then a date, a number or a "not": a fix of this answer in the same message.
+const THANKS =
+  '(?:thanks?|thx|ty|thank you|gracias|merci|danke|grazie|obrigad[oa]|valeu|спасибо|спс|teşekkürler|tşk|sağ ?ol|shukriya|شكرا|شكرًا|تسلم|감사|고마워|ありがと|谢谢|多谢)';
+const THANKS_BUT = new RegExp(
+  `${THANKS}[^\\n]{0,25}?(?:(?<!\\p{L})(?:but|pero|mas|ma|aber|mais|но|только|ama|lekin|par)(?!\\p{L})|بس|لكن|でも|ただ|不过|但是|근데|하지만)`,
+  'iu',
+);
+const THANKS_BUT_FIX = new RegExp(
+  `${THANKS_BUT.source}[^?？]*(?:\\d|(?<!\\p{L})(?:not|no|não|nao|non|nicht|pas|не|değil|nahi|nhi)(?!\\p{L})|مو|مش|不是|じゃな|아니)`,
+  'iu',
+);
 // Laughter alone: no verdict ("lol", "哈哈哈哈", "ㅋㅋㅋ", "kkkk", "jajaja").
 const LAUGHTER = /^\s*(?:lol|lmao|haha+|hehe+|jaja+|jeje+|kkk+|rsrs+|ㅋㅋ+|ㅎㅎ+|哈哈+|www+|ahah+|хаха+|ххх+)[\s!.]*$/iu;
 // "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
@@ -201,7 +213,8 @@ export function readIntlSignals(text: string): Signal | null {
   if (LAUGHTER.test(text)) return { score: 0, cue: 'laughter' };
   // "отлично, в след раз пиши в телегу а не смс": a wish for later, not a correction of this answer.
   if (!LATER.test(text) && STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap', hint: sentenceOf(text, STATED_SWAP) };
-  if (!LATER.test(text) && SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise' };
+  if (!LATER.test(text) && SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise', hint: sentenceOf(text, SAID_OTHERWISE) };
+  if (!LATER.test(text) && THANKS_BUT_FIX.test(text)) return { score: -1, cue: 'thanks, then a fix', hint: restOfLine(text, THANKS_BUT) };
   if (GAVE_UP.test(text)) return { score: -1, cue: 'gave up' };
   if (BY_THE_WAY.test(text.trim())) return { score: 0, cue: 'not about the answer' };
   if (ACCEPTS_OFFER.test(text.trim()) || DECLINES_OFFER.test(text.trim())) return { score: 0, cue: 'accepts an offer' };

@@ -25,7 +25,7 @@ const ERROR_PAGE =
 const BOUNCE =
   /\b(delivery status notification \(failure\)|mail delivery (failed|subsystem)|undeliverable:|address not found|wasn'?t delivered to|could not be delivered|message blocked)\b/i;
 const LOGIN_WALL =
-  /\b(sign in to (continue|see|view|book|check ?out|your account)|log ?in to (continue|see|view|book|check ?out)|you must (be )?(signed|logged) in|please (sign|log) ?in\b|session (has )?expired|your session timed out|login required|authentication required)\b|faça login para continuar|accedi per continuare|connectez-vous pour continuer|inicia sesión para continuar|melden sie sich an, um|devam etmek için giriş yapın|войдите,? чтобы продолжить|로그인이 필요합니다|ログインしてください|请登录后/i;
+  /sitzung ist abgelaufen|melden sie sich erneut an|session expirée|sesión ha caducado|sessão expirou|sessione scaduta|oturumunuz sona erdi|сеанс истёк|세션이 만료|セッションの有効期限|会话已过期|\b(sign in to (continue|see|view|book|check ?out|your account)|log ?in to (continue|see|view|book|check ?out)|you must (be )?(signed|logged) in|please (sign|log) ?in\b|session (has )?expired|your session timed out|login required|authentication required)\b|faça login para continuar|accedi per continuare|connectez-vous pour continuer|inicia sesión para continuar|melden sie sich an, um|devam etmek için giriş yapın|войдите,? чтобы продолжить|로그인이 필요합니다|ログインしてください|请登录后/i;
 const SOLD_OUT =
   /\b(out[ _]of[ _]stock|sold[ _]out|no (available )?(times|slots|dates|appointments) (available|left)|currently unavailable|no longer available|not available in your (area|region|country)|no (tables|rooms|seats|slots|tickets) (are )?available|fully booked|no availability)\b|esaurit[oa]|non disponibile|ausverkauft|nicht (mehr )?verfügbar|agotado|sin existencias|no disponible|esgotad[oa]|indisponível|sem estoque|épuisé|rupture de stock|indisponible|complet\b|tükendi|stokta yok|нет в наличии|распродано|품절|재고 없음|매진|이미 판매|판매 완료|在庫切れ|品切れ|売り切れ|满房|缺货|售罄|已售完|غير متوفر|نفدت الكمية|نفذت الكمية|예약 가능한 (시간|날짜)이 없|空席がありません|没有可预约|nessuna disponibilità|keine (freien )?(termine|plätze)|aucune disponibilité|sin disponibilidad|sem disponibilidade|müsait (yer|saat) yok|нет свободных/i;
 const NOT_FOUND_PAGE =
@@ -35,7 +35,7 @@ const PAYMENT_DECLINED =
 // The user said no to the assistant's confirmation: nothing was done.
 // The thing was not done: "Your application has not been submitted.", GOV.UK's "There is a problem".
 const NOT_DONE =
-  /^\s*sorry,? (?:we|you) (?:can only|can'?t|cannot|are unable|were unable|could not|couldn'?t)\b|\b(?:has not been|have not been|was not|wasn'?t|hasn'?t been|could not be|couldn'?t be) (?:submitted|sent|saved|booked|processed|completed|created|placed|delivered|scheduled)\b|^\s*there (?:is|was) a problem\s*$/im;
+  /^\s*please (?:select|enter|choose|fill in|provide)\b|^\s*sorry,? (?:we|you) (?:can only|can'?t|cannot|are unable|were unable|could not|couldn'?t)\b|\b(?:has not been|have not been|was not|wasn'?t|hasn'?t been|could not be|couldn'?t be) (?:submitted|sent|saved|booked|processed|completed|created|placed|delivered|scheduled)\b|^\s*there (?:is|was) a problem\s*$/im;
 const USER_DECLINED =
   /\b((user|you) (tapped|pressed|clicked|selected|chose)\s*:?\s*["[]?(cancel|no|decline|deny|abbrechen|annuler|cancelar|annulla|iptal)|(transfer|payment|message|e-?mail|order|booking) (was )?not (sent|made|placed|completed|booked)|no (transfer|payment|message|e-?mail|order|booking) was (sent|made|placed|booked)|user[_ ]declined|declined by (the )?user|cancell?ed by (the )?user|user (cancell?ed|denied|rejected|aborted)|"confirmed"\s*:\s*false|"approved"\s*:\s*false|confirmation (was )?(declined|denied|rejected)|action (was )?(cancell?ed|aborted)|user chose not to|user said no|not confirmed by (the )?user|permission denied by user)\b/i;
 // "3 of 5 sent", "sent to 2/4 recipients", {"sent": 3, "failed": 2}.
@@ -51,10 +51,10 @@ const STATUS_DONE =
 const CREATED =
   /^\s*\{[\s\S]*"(?:id|[a-z]+_id|[a-z]+Id|ts|wamid)"\s*:|"access_token"\s*:\s*"|"(?:successful|succeeded|sent|delivered)[a-z_]*"\s*:\s*\[\s*"/i;
 const SEARCH_RESULTS =
-  /^\s*(?:about |ungefähr |environ |aproximadamente |circa )?[\d.,\s]+ (?:results|ergebnisse|résultats|resultados|risultati|sonuç)\b/im;
+  /^\s*(?:about |ungefähr |environ |aproximadamente |circa )?[\d.,\s]+ (?:results|ergebnisse|résultats|resultados|risultati|sonuç)\b|共\s*\d+\s*(?:家|条|个|件)|検索結果\s*\d+|\d+\s*件(?:の|が)?(?:結果|ヒット)|검색 결과\s*\d+/im;
 const STATUS_PAGE =
   /\ball systems operational\b|\bno (?:known )?issues\b[\s\S]*\bno issues\b|alle systeme (?:funktionieren|betriebsbereit)|tous les systèmes sont opérationnels/i;
-const LISTING = /"\w+"\s*:\s*\[\s*\{[^\]]*?\}\s*,\s*\{/;
+const LISTING = /^\s*\[\s*\{[^\]]*?\}\s*,\s*\{|"\w+"\s*:\s*\[\s*\{[^\]]*?\}\s*,\s*\{/;
 const BODY_ERROR = /"(?:error|errors|erreurs|errores|fehler|errori|erros|hatalar|ошибки)"\s*:\s*[[{"]|"(?:valid|ok|success)"\s*:\s*false/i;
 const DID_YOU_MEAN =
   /"did_?you_?mean"\s*:\s*"[^"]+"|\b(?:did you mean|você quis dizer|quisiste decir|meinten sie|vouliez-vous dire|forse cercavi|bunu mu demek istediniz|возможно,? вы имели в виду)\b\s*:?\s*[^\n"?]+\??/i;
@@ -133,7 +133,7 @@ const outcomes: ToolParser = (text) => {
   if (body !== null && /^\s*\{/.test(text)) out.push(finding(-1, `body status:${body[1]}`));
   const done = STATUS_DONE.exec(text);
   // {"ok": true, "result": []}: the call worked and found nothing (information, below).
-  if (done !== null && failed === null && !NO_RESULTS.test(text)) out.push(finding(1, `status:${done[1]}`));
+  if (done !== null && failed === null && !NO_RESULTS.test(text) && !LISTING.test(text)) out.push(finding(1, `status:${done[1]}`));
   if (CONFIRMED_PAGE.test(text)) out.push(finding(1, 'confirmed'));
   const meant = DID_YOU_MEAN.exec(text);
   // "0 results … Did you mean: Trattoria da Gigi?", {"valid": false, "message": "Did you mean …?"}: the search or the input was wrong.
