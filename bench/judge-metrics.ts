@@ -236,4 +236,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-3': ['pa-heldout-3'],
   // Sealed for the issue-36 round-4 judge (8dec993), scored once; development data since.
   'pa-heldout-4': ['pa-heldout-4'],
+  // Sealed for the issue-36 round-5 judge (105be3c), scored once; development data since.
+  'pa-heldout-5': ['pa-heldout-5'],
 };
