@@ -104,7 +104,7 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 const STICKER =
   /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|动画表情|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(?:(?:with|com|con|avec|mit)\s+)?(\S+)\s+(?:to|à|a|на|an)(?=\s|$).*$/iu;
 const REACTION_POSITIVE =
-  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|happy|dance|dancing|bow|high.?five|절하|춤|跳舞|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
+  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|happy|dance|dancing|bow|high.?five|applau|aplaud|alkış|お辞儀|鼓掌|拍手|절하|춤|跳舞|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
 const REACTION_NEGATIVE =
   /👎|😡|🤬|😤|💩|🤦|🙄|thumbs? ?down|angry|facepalm|rage|wütend|enojad|arrabbiat|en colère|kızgın|화난|生气|怒|غاضب|злой/iu;
 
@@ -126,14 +126,14 @@ const WAIT_CORRECTION =
 // "danke dir!\nach so, die Wohnungsnummer ist 14b nicht 14", "спасибо!\nой стоп, у Димы среда, а не четверг":
 // after the first sentence, a value swapped for another ("X not Y", "X, а не Y", "2시 반 아니고 3시").
 const STATED_SWAP =
-  /(?:[\n.!?。！？]|\b(?:but|pero|ma|mas|aber|mais|ama|lekin)\b)\s*[^\n]*?(?:\s(?:not|nicht|non|não|nao|pas|nahi|değil)\s+(?:the |il |la |el |le |der |die |das |o |a |à |al )?\p{N}|[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
+  /(?:[\n.!?。！？]|\b(?:but|pero|ma|mas|aber|mais|ama|lekin)\b)\s*[^\n]*?(?:\s(?:not|nicht|non|não|nao|pas|nahi|değil)\s+(?:the |il |la |el |le |der |die |das |o |a |à |al )?\p{N}|[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\s(?:nahi|değil),\s+\S|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
 // "I said Friday", "alors que j'avais dit vendredi", "大阪って言ったけど": the user points back at what was asked.
 const SAID_OTHERWISE =
   /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che|en vez de|en lugar de|au lieu de|em vez de|no lugar de|statt|anstatt|yerine|вместо|ki jagah)\b|って言ったけど|と言ったのに|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
 // "merci\nah non c'est dimanche en fait", "ありがとうございます\nあ、すみません21日でした": a second
 // message that opens with an "oops" takes the first one back.
 const SECOND_THOUGHT =
-  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|لا,? استنى)(?=[\s,!.،]|$)|\n\s*(?:あ[、,]?\s*(?:すみません|ごめん|違)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
+  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|стоп|ach nee|ach nein|dur dur|dur bi|لا,? استنى)(?=[\s,!.،]|$)|(?:\n|[…！!]\s*)(?:あ[、,]?\s*(?:すみません|ごめん|違|宛先|日付|時間)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
 // "Next time …" in the languages read: what follows is a wish for later answers.
 const LATER =
   /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;

@@ -30,12 +30,12 @@ export const WORLD_CUES: Record<WorldLang, Cues> = {
       /\b((всё|все) (норм|нормально|в порядке|ок|ok|четко|чётко)|претензий нет|без (ошибок|проблем|замечаний)|больше не (падает|вылетает|глючит|ругается)|ошибок (больше )?нет|менять ничего не надо|оставь так|так и оставь)\b/i,
     ack: /^(ок|окей|ok|ладно|понял|поняла|понятно|хорошо|ясно|угу|ага|принято)[.!)]*$|\b(потом|позже|завтра|вечером) (посмотрю|проверю|гляну|попробую)\b|\bподумаю\b|\bя подумаю\b/i,
     negative:
-      /\b(не работает|не то|неправильн\w*|не правильно|ошибк\w*|ошибся|ошиблась|опять|снова|не (получилось|сработало|сработал|сработала|пришло|пришла|пришел|пришёл|отправилось|отправил|отправила|вышло|открывается|грузится|тот|та|те|туда|так)|отстой|ужас\w*|бред|издеваешься|фигня|ерунда|перепутал\w*|зачем|что за|а толку|ничего не|до сих пор|так и не|я же (просил|просила|сказал|сказала|писал|писала)|слишком|уже (пробовал|пробовала|делал|делала)|спасибо,? конечно|ага,? (конечно|щас)|ну (спасибо|супер|отлично),|вообще не|не туда|^нет\b|^не\b)/i,
+      /\b(не работает|не то|неправильн\w*|не правильно|ошибк\w*|ошибся|ошиблась|опять|снова|не (получилось|сработало|сработал|сработала|пришло|пришла|пришел|пришёл|отправилось|отправил|отправила|вышло|открывается|грузится|тот|та|те|туда|так)|не завел\w*|не включил\w*|не выключил\w*|отстой|ужас\w*|бред|издеваешься|фигня|ерунда|перепутал\w*|зачем|что за|а толку|ничего не|до сих пор|так и не|я же (просил|просила|сказал|сказала|писал|писала)|слишком|уже (пробовал|пробовала|делал|делала)|спасибо,? конечно|ага,? (конечно|щас)|ну (спасибо|супер|отлично),|вообще не|не туда|^нет\b|^не\b)/i,
     future: /\b(в след(ующий)? раз|впредь|на будущее|теперь всегда|в дальнейшем|всегда)\b/i,
     instruction:
       /\b(пожалуйста|пжл|пж|плиз|сделай|поставь|измени|поменяй|перенеси|убери|добавь|напиши|отправь|пришли|давай лучше|нужно|надо|можешь|можно|лучше|без \w+|покороче|вместо)\b/i,
     positive:
-      /\b(спасибо|спасибки|спс|благодарю|отлично|супер|блеск|именно так и надо( было)?|именно так|так и надо|то что (надо|нужно)|класс|классно|круто|идеально|работает|получилось|то что (надо|нужно)|здорово|шикарно|огонь|красота|молодец|умница|помогло|лучший|пришло|пришла|всё (супер|отлично|получилось)|good|👍)\b/i,
+      /\b(спасибо|спасибки|пасиб|спс|благодарю|отлично|супер|блеск|именно так и надо( было)?|именно так|так и надо|то что (надо|нужно)|класс|классно|круто|идеально|работает|получилось|то что (надо|нужно)|здорово|шикарно|огонь|красота|молодец|умница|помогло|лучший|пришло|пришла|всё (супер|отлично|получилось)|good|👍)\b/i,
     more: /^(теперь|а теперь|ещё|и ещё|а ещё|дальше|потом|кстати,? (ещё|добавь))\b|\bтоже (добавь|сделай|напомни|отправь)\b|\b(добавь|пригласи|отправь)\b[^.!?]*\b(ещё|тоже)\b/i,
   },
   pt: {
@@ -57,7 +57,7 @@ export const WORLD_CUES: Record<WorldLang, Cues> = {
       /\b((nessun|nessuno) (problema|errore)|niente errori|va bene così|lascia così|lascialo così|non (da|dà) più errori|non ci sono più errori|tutto a posto così)\b/i,
     ack: /^(ok|va bene|d'accordo|capito|ricevuto|vabbè|vabbe|ok grazie|ci sta)[.!]*$|\b(dopo|più tardi|piu tardi|domani|stasera) (ci )?(guardo|vedo|controllo|provo)\b|\bci penso\b|\bci devo pensare\b/i,
     negative:
-      /\b(peccato che|non (funziona|va|è quello|e quello|era quello|ha funzionato|è arrivat\w*|e arrivat\w*|c'entra|si apre|parte|è partit\w*|mi serve)|sbagliat\w*|errore|di nuovo|ancora (non|niente|sbagliat\w*)|già (provato|fatto|detto)|gia (provato|fatto|detto)|ho detto|avevo detto|ti avevo|niente da fare|fa schifo|pessim\w*|assurdo|ma dai|ma che|che cavolo|che palle|macché|macche|troppo (lung\w*|car\w*|tardi|presto)|mica|(bravo|complimenti),? (proprio|davvero)|^no\b)/i,
+      /\b(peccato che|sono ancora|non (funziona|va|è quello|e quello|era quello|ha funzionato|è arrivat\w*|e arrivat\w*|c'entra|si apre|parte|è partit\w*|mi serve)|sbagliat\w*|errore|di nuovo|ancora (non|niente|sbagliat\w*)|già (provato|fatto|detto)|gia (provato|fatto|detto)|ho detto|avevo detto|ti avevo|niente da fare|fa schifo|pessim\w*|assurdo|ma dai|ma che|che cavolo|che palle|macché|macche|troppo (lung\w*|car\w*|tardi|presto)|mica|(bravo|complimenti),? (proprio|davvero)|^no\b)/i,
     future: /\b(la prossima volta|d'ora in poi|in futuro|da ora in poi|da adesso in poi|sempre)\b/i,
     instruction:
       /\b(per favore|per piacere|perfavore|xfavore|puoi|potresti|cambia|metti|togli|sposta|aggiungi|scrivi|manda|mandalo|fai|fallo|invece di|senza \w+|più (corto|breve|semplice)|piu (corto|breve|semplice)|meglio|bisogna|serve)\b/i,
@@ -74,14 +74,14 @@ export const WORLD_CUES: Record<WorldLang, Cues> = {
     instruction:
       /\b(lütfen|lutfen|yapar mısın|yapar misin|yapabilir misin|değiştir|degistir|koy|kaldır|kaldir|ekle|yaz|gönder|gonder|olsun|şeklinde|seklinde|yerine|daha (kısa|kisa|basit)|kısalt|kisalt|olmadan)\b/i,
     positive:
-      /\b(teşekkür\w*|tesekkur\w*|teşekkürler|sağ ?ol|sag ?ol|sağolun|eyvallah|süpersin|süper|super|harika|tşk|tatlı olmuş|tatlı olmuşlar|mükemmel|mukemmel|çok iyi|cok iyi|tamamdır|oldu|çalıştı|calisti|çalışıyor|calisiyor|bayıldım|bayildim|efsane|helal|eline sağlık|eline saglik|şahane|sahane|güzel|guzel|👍)\b/i,
+      /\b(teşekkür\w*|tesekkur\w*|teşekkürler|sağ ?ol|sag ?ol|sağolun|eyvallah|süpersin|süper|super|harika|sevindi|bayıldı|tşk|tatlı olmuş|tatlı olmuşlar|mükemmel|mukemmel|çok iyi|cok iyi|tamamdır|oldu|çalıştı|calisti|çalışıyor|calisiyor|bayıldım|bayildim|efsane|helal|eline sağlık|eline saglik|şahane|sahane|güzel|guzel|👍)\b/i,
     more: /^(şimdi|simdi|bir de|ayrıca|ayrica|sonra)\b|\b\S+(y?[ıiuü]|y?[ae])\s+(de|da) (ekle|davet et|gönder|gonder)\b/i,
   },
   ar: {
     approve: /(ما في مشكلة|مافي مشكلة|لا توجد مشكلة|ما فيه مشكلة|مفيش مشكلة|خليه كذا|خليها كذا|خليها كدا|كذا تمام|بدون أخطاء|بدون اخطاء)/,
     ack: /^(تمام|اوكي|أوكي|اوك|ok|طيب|ماشي|حاضر|فهمت|تم|ان شاء الله|إن شاء الله)[.!]*$|(^|\s)(بشوف|بعدين بشوف|لاحقا|لاحقاً|بفكر|أفكر فيها|افكر فيها)(\s|$)/,
     negative:
-      /(طويل مره|طويل جدا|ما انسجل|ما تسجل|ما انحجز|غلط|خطأ|خطا|مش شغال|ما اشتغل|مااشتغل|ما نفع|مانفع|مو صح|مش صح|ليش|لماذا|ما وصل|ماوصل|موصلش|لم يصل|لم يعمل|لا يعمل|مرة ثانية|مرة تانية|مرة أخرى|برضو|بردو|ما زال|مازال|لسه|لسا|قلت لك|قلتلك|مو هذا|مش هذا|مش ده|سيء|سيئ|زفت|فاشل|طويل جدا|طويل جداً|^لا\b|^لأ)/,
+      /(مش هيك|الغيه|ألغيه|طويل مره|طويل جدا|ما انسجل|ما تسجل|ما انحجز|غلط|خطأ|خطا|مش شغال|ما اشتغل|مااشتغل|ما نفع|مانفع|مو صح|مش صح|ليش|لماذا|ما وصل|ماوصل|موصلش|لم يصل|لم يعمل|لا يعمل|مرة ثانية|مرة تانية|مرة أخرى|برضو|بردو|ما زال|مازال|لسه|لسا|قلت لك|قلتلك|مو هذا|مش هذا|مش ده|سيء|سيئ|زفت|فاشل|طويل جدا|طويل جداً|^لا\b|^لأ)/,
     future: /(المرة الجاية|المرة القادمة|المرة الجاي|المره الجايه|بعد كذا|من الآن|من الان|دايما|دائما|دائماً|مستقبلا|مستقبلاً)/,
     instruction:
       /(لو سمحت|من فضلك|رجاء|رجاءً|ممكن|(?:^|\s)خلي(?:ها|ه)?(?=\s|$)|غير|غيّر|بدل|حط|احذف|شيل|ضيف|أضف|اضف|اكتب|ابعت|ارسل|أرسل|بدون|أقصر|اقصر|اختصر|بدلا من|بدلاً من)/,
@@ -118,7 +118,7 @@ export const WORLD_WORDS: Record<'pt' | 'it' | 'tr' | 'hi', ReadonlySet<string>>
     ),
   ),
   tr: new Set(
-    'bir bu şu ve ile için icin ama de da mi mı mu mü ne çok cok daha değil degil var yok oldu olmadı olmadi tamam teşekkürler tesekkurler sağol sagol lütfen lutfen yine hala hâlâ ben sen biz siz onu bunu şimdi simdi yarın yarin bugün bugun dün dun neden niye abi abla hocam gibi kadar sonra önce once artık artik'.split(
+    'bir bu şu ve ile için icin ama de da mi mı mu mü ne çok cok daha değil degil var yok oldu olmadı olmadi tamam teşekkürler tesekkurler sağol sagol süper süpersin sağ ol lütfen lutfen yine hala hâlâ ben sen biz siz onu bunu şimdi simdi yarın yarin bugün bugun dün dun neden niye abi abla hocam gibi kadar sonra önce once artık artik'.split(
       ' ',
     ),
   ),
