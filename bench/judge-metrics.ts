@@ -238,4 +238,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-4': ['pa-heldout-4'],
   // Sealed for the issue-36 round-5 judge (105be3c), scored once; development data since.
   'pa-heldout-5': ['pa-heldout-5'],
+  // Sealed for the issue-36 round-6 judge (250806d), scored once; development data since.
+  'pa-heldout-6': ['pa-heldout-6'],
 };
