@@ -23,7 +23,8 @@ import { Redactor } from '../src/privacy/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import { channelJudgeCall, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
 import { JudgeSchema } from '../src/config/schema.ts';
-import { abstainBelow, judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/offline/index.ts';
+import { judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/offline/index.ts';
+import { majorityVote } from '../src/scoring/vote.ts';
 import type { ReplyModel } from '../src/scoring/offline/reply-model.ts';
 import {
   DEVELOPMENT_SETS,
@@ -185,8 +186,8 @@ function offlineJudge(item: JudgeSetItem, replyModel: ReplyModel | null): Judgem
     item.role === 'tool'
       ? judgeToolOutput(item.text, { action: item.context })
       : judgeReply(item.text, judgeContext(item) ?? {}, replyModel);
-  const v = abstainBelow(r, minConfidence);
-  return { score: v.score, hint: v.hint };
+  // The rules judge's own rule: its one reading as a vote, below the minimum confidence a 0.
+  return { score: majorityVote([r.score], { minConfidence, confidence: r.confidence }).score, hint: r.hint };
 }
 
 function printMiss({ item, got }: { item: JudgeSetItem; got: Judgement }): void {

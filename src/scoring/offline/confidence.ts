@@ -94,9 +94,3 @@ function contrastAfterPraise(text: string): boolean {
   const after = text.slice(m.index + m[0].length);
   return /[\p{L}\p{N}]{2}/u.test(after) && m.index + m[0].length < text.length - 2;
 }
-
-/** A verdict as `judge.min_confidence` leaves it: 0 when less sure than `min` (the hint stays, for OPD). */
-export function abstainBelow<V extends { score: 1 | 0 | -1; cues: string[]; confidence: number; doubts: string[] }>(v: V, min: number): V {
-  if (v.score === 0 || v.confidence >= min) return v;
-  return { ...v, score: 0, cues: [...v.cues, `abstained:${v.confidence.toFixed(2)} (${v.doubts.join(', ')})`] };
-}

@@ -5,7 +5,7 @@
 // only once the reply is read as a failure (−1): the last segment (sentence, or part after a
 // dash, semicolon or colon) that carries such a cue, from the cue on when the cue opens a clause.
 
-import type { Lang, ReplyLang } from './languages.ts';
+import { type Lang, type ReplyLang, isSixLanguage } from './languages.ts';
 
 // Cues that open the correction: the hint starts at the cue ("… but you left out X" → "you left out X").
 const OPENING: Record<Lang, RegExp> = {
@@ -44,8 +44,8 @@ function segments(text: string): string[] {
 
 /** The last stated correction in a failing reply, or null (always null in a language without correction cues). */
 export function correctionHint(text: string, replyLang: ReplyLang): string | null {
-  if (!(replyLang in OPENING)) return null;
-  const lang = replyLang as Lang;
+  if (!isSixLanguage(replyLang)) return null;
+  const lang: Lang = replyLang;
   const parts = segments(text);
   // The detected language's cues first, then the others' (a short reply may be detected wrongly).
   const langs = [lang, ...(Object.keys(OPENING) as Lang[]).filter((l) => l !== lang)];

@@ -24,7 +24,7 @@ import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } f
 import { correctionHint, mergeHints } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
 import { quotedHint } from './hint-extent.ts';
-import { type ReplyLang, detectLanguage, readOtherLanguage } from './languages.ts';
+import { detectLanguage, isSixLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
 import { committedModel } from './committed-model.ts';
 import { replyConfidence } from './confidence.ts';
@@ -57,9 +57,6 @@ const POSITIVE_AT = 0.25;
 /** A clause at or below this polarity complains. */
 const NEGATIVE_AT = -0.25;
 
-/** Languages the reply classifier was trained on. */
-const SIX: ReadonlySet<string> = new Set(['en', 'zh', 'ja', 'es', 'de', 'fr']);
-
 /** The classifier overrules the rules only when at least this sure (leave-one-group-out, docs/judge.md). */
 const OVERRIDE_AT = 0.6;
 
@@ -76,11 +73,6 @@ const RESULT =
 /** The committed classifier (reply-model.json, written by scripts/train-judge.ts), loaded once; null if absent. */
 export const loadReplyModel = committedModel<ReplyModel>(join(import.meta.dirname, 'reply-model.json'));
 
-/**
- * Reads a user's reply (plain text, internal context already removed): the rules' reading, then
- * the classifier's score over it (`model` null: the rules alone). The hint is the rules': looked
- * for on −1, and on +1 only when the rules read a wish for later; never on 0.
- */
 /** A reading with the judge's confidence in it and the doubts that lowered it (confidence.ts). */
 export interface JudgedReading extends FeedbackReading {
   confidence: number;
@@ -97,7 +89,7 @@ export function judgeReply(
   let sign: 1 | 0 | -1 | null = null;
   const lang = detectLanguage(text);
   // A whole-reply signal the rules are sure of (a correction after "wait", a sticker) is not doubted by the classifier.
-  if (model !== null && SIX.has(lang) && !reading.cues.some((c) => SURE_SIGNAL.test(c))) {
+  if (model !== null && isSixLanguage(lang) && !reading.cues.some((c) => SURE_SIGNAL.test(c))) {
     const { score, probs } = predictScore(model, replyFeatures(text, reading, lang));
     if (probs[score + 1] >= OVERRIDE_AT) sign = score;
   }
@@ -138,7 +130,7 @@ export function overruledByModel(
   overrideAt = OVERRIDE_AT,
 ): FeedbackReading {
   // The classifier learned from the first six languages' sets; it does not overrule another's reader.
-  if (!SIX.has(lang)) return rules;
+  if (!isSixLanguage(lang)) return rules;
   const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
   if (score === rules.score || probs[score + 1] < overrideAt || rulesAreSure(rules, score)) return rules;
   // A wish for later the rules read as a change ("Parfait ! Pour les prochaines fois, écris …") stays the hint of a +1.
@@ -356,4 +348,3 @@ export function judgeCueWords(): string[] {
   ];
 }
 export { judgeToolOutput, readToolOutput } from './tools/index.ts';
-export { abstainBelow } from './confidence.ts';

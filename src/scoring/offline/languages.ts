@@ -9,6 +9,11 @@ import { WORLD_CUES, WORLD_LETTERS, WORLD_WORDS, type WorldLang } from './world-
 
 /** The six languages every part of the reader knows (corrections, hints, cue lists). */
 export type Lang = 'en' | 'zh' | 'ja' | 'es' | 'de' | 'fr';
+const SIX: ReadonlySet<string> = new Set<Lang>(['en', 'zh', 'ja', 'es', 'de', 'fr']);
+/** Whether a language is one of the six every part of the reader knows (the classifier, corrections). */
+export function isSixLanguage(lang: string): lang is Lang {
+  return SIX.has(lang);
+}
 /** A reply's language: the six, the world languages read by cue lists, or `und` (a script no reader knows). */
 export type ReplyLang = Lang | WorldLang | 'und';
 type CueLang = Exclude<ReplyLang, 'en' | 'zh' | 'und'>;
@@ -143,6 +148,8 @@ const SCRIPTS: Array<[RegExp, ReplyLang]> = [
 
 type LatinLang = 'es' | 'de' | 'fr' | 'pt' | 'it' | 'tr' | 'hi';
 const LATIN: readonly LatinLang[] = ['es', 'de', 'fr', 'pt', 'it', 'tr', 'hi'];
+const LATIN_WORDS: Record<LatinLang, ReadonlySet<string>> = { ...WORDS, ...WORLD_WORDS };
+const LATIN_LETTERS: Record<LatinLang, RegExp> = { ...LETTERS, ...WORLD_LETTERS };
 
 function readLanguage(text: string): ReplyLang {
   // The script of most letters decides ("ok 감사합니다" is Korean, a Korean name in English is not).
@@ -157,19 +164,12 @@ function readLanguage(text: string): ReplyLang {
   let best: ReplyLang = 'en';
   let bestHits = 0;
   for (const lang of LATIN) {
-    let hits = (text.toLowerCase().match(latinLetters(lang)) ?? []).length;
-    for (const w of words) if (latinWords(lang).has(w) || (lang in PREFIXES && PREFIXES[lang as 'es'].test(w))) hits++;
+    let hits = (text.toLowerCase().match(LATIN_LETTERS[lang]) ?? []).length;
+    for (const w of words) if (LATIN_WORDS[lang].has(w) || (lang in PREFIXES && PREFIXES[lang as 'es'].test(w))) hits++;
     if (hits > bestHits) [best, bestHits] = [lang, hits];
   }
   const english = words.filter((w) => ENGLISH.has(w)).length;
   return bestHits > english && (bestHits >= 2 || words.length <= 3) ? best : 'en';
-}
-
-function latinWords(lang: LatinLang): ReadonlySet<string> {
-  return lang === 'es' || lang === 'de' || lang === 'fr' ? WORDS[lang] : WORLD_WORDS[lang];
-}
-function latinLetters(lang: LatinLang): RegExp {
-  return lang === 'es' || lang === 'de' || lang === 'fr' ? LETTERS[lang] : WORLD_LETTERS[lang];
 }
 
 // "son 12, no 10", "à droite, pas à gauche", "die, nicht der": the answer said the second.

@@ -197,9 +197,9 @@ export function isRetryAdvice(hint: string): boolean {
   return RETRY_ADVICE.test(hint.trim());
 }
 
-/** Reads a tool's output (plain text). */
-export function readToolOutput(raw: string): ToolReading {
-  return readToolOutputByRules(raw);
+/** A stated fix as the hint: none when it only says to wait. */
+function fixOrNull(hint: string | null): string | null {
+  return hint === null || isRetryAdvice(hint) ? null : hint;
 }
 
 // A tool call that only reads: by its name ("web_search", "calendar.list_events", "get_weather")
@@ -227,8 +227,8 @@ export function judgeToolOutput(
   return { ...reading, confidence: c.value, doubts: c.doubts };
 }
 
-/** The parsers alone (see the file comment). */
-export function readToolOutputByRules(raw: string): ToolReading {
+/** Reads a tool's output (plain text) by the parsers (see the file comment). */
+export function readToolOutput(raw: string): ToolReading {
   const { text, exit } = unwrap(raw);
   const all = text.split('\n');
   const lines = all.filter((l) => l.trim() !== '');
@@ -247,7 +247,7 @@ export function readToolOutputByRules(raw: string): ToolReading {
   const cues = found.map((f) => f.cue);
   if (failures.length > 0) {
     const hint = failures.find((f) => f.hint !== null)?.hint ?? statedFix(lines, blankBefore);
-    return { score: -1, hint: hint === null || isRetryAdvice(hint) ? null : hint, cues };
+    return { score: -1, hint: fixOrNull(hint), cues };
   }
   // A dry run previews: rsync's "(DRY RUN)", kubectl's "(dry run)", a script's "[dry-run]" lines.
   const dryRun = DRY_RUN.test(text);
@@ -262,7 +262,7 @@ export function readToolOutputByRules(raw: string): ToolReading {
   const hit = TOOL_ERROR_EN.exec(cleaned) ?? TOOL_ERROR_CLASS.exec(cleaned) ?? TOOL_ERROR_ZH.exec(cleaned);
   if (hit !== null) {
     const hint = statedFix(lines, blankBefore);
-    return { score: -1, hint: hint === null || isRetryAdvice(hint) ? null : hint, cues: [`tool_error:"${hit[0]}"`] };
+    return { score: -1, hint: fixOrNull(hint), cues: [`tool_error:"${hit[0]}"`] };
   }
   if (dryRun) return { score: 0, hint: null, cues: ['dry run'] };
   if (exit === 0 && lines.length === 0) return { score: 0, hint: null, cues: ['empty output'] };

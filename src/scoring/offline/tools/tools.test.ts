@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readToolOutputByRules } from './index.ts';
+import { readToolOutput } from './index.ts';
 
 // The parsers' own verdicts and stated fixes.
 const read = (text: string) => {
-  const r = readToolOutputByRules(text);
+  const r = readToolOutput(text);
   return [r.score, r.hint];
 };
 
