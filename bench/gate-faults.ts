@@ -154,11 +154,11 @@ for (const seed of seeds) {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, number>)
-        .filter((m) => m.gate_probe_entropy !== undefined);
+        .filter((m) => m.gate_passed !== undefined);
       const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
       for (const m of probeSteps)
         console.log(
-          `    step ${m.step}: probe kl ${f(m.gate_probe_kl)}, not answers ${f(m.gate_probe_not_answers)}/${f(m.gate_probe_not_answers_serving)}, entropy ${f(m.gate_probe_entropy)}/${f(m.gate_probe_entropy_serving)}, length ${f(m.gate_probe_length)}/${f(m.gate_probe_length_serving)}, passed ${m.gate_passed}`,
+          `    step ${m.step}: batch gain ${f(m.gate_batch_gain)}, batch liked−disliked ${f(m.gate_batch_direction)} (bound ${f(m.gate_batch_direction_bound)}), probe kl ${f(m.gate_probe_kl)}, not answers ${f(m.gate_probe_not_answers)}/${f(m.gate_probe_not_answers_serving)}, entropy ${f(m.gate_probe_entropy)}/${f(m.gate_probe_entropy_serving)}, length ${f(m.gate_probe_length)}/${f(m.gate_probe_length_serving)}, step ${f(m.step_time_s)} s, passed ${m.gate_passed}`,
         );
       rmSync(outputDir, { recursive: true, force: true });
     }

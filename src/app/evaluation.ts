@@ -39,7 +39,7 @@ export function evaluationPartsFor(
     };
   }
   const render = policy.renderPrompt;
-  if (render !== undefined) parts.render = (messages) => render(messages as ChatMessage[], undefined);
+  if (render !== undefined) parts.render = (messages, tools) => render(messages as ChatMessage[], tools);
   return {
     parts,
     async close() {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { exitCodeFor, OpenClawError } from '../errors/index.ts';
 import { redactSecrets } from '../privacy/index.ts';
-import { loadConfig, type Config } from '../config/index.ts';
+import { loadConfig, TRAIN_DEFAULTS, type Config, type ConfigOverrides } from '../config/index.ts';
 import { MODES } from '../methods/index.ts';
 // personas.ts, not sim/index.ts: the CLI must not load the pretraining code (and tfjs) at start-up.
 import { PERSONA_NAMES } from '../sim/personas.ts';
@@ -41,8 +41,8 @@ function warn(message: string): void {
   process.stderr.write(`openclaw-rl: warning: ${message}\n`);
 }
 
-function configFrom(opts: Record<string, unknown>, cmd: Command): Config {
-  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd), onWarning: warn });
+function configFrom(opts: Record<string, unknown>, cmd: Command, defaults?: ConfigOverrides): Config {
+  return loadConfig(opts.config as string | undefined, { overrides: overridesFrom(opts, cmd), defaults, onWarning: warn });
 }
 
 /** Serves until SIGINT/SIGTERM, then closes everything (records and store flushed). */
@@ -115,7 +115,8 @@ export function buildProgram(): Command {
     .option('--fresh', "start over: move the output folder's previous run to <output_dir>/previous/<time>/ instead of resuming it");
   addTrainingOptions(addServeOptions(train)).action(async (opts, cmd: Command) => {
     await run(async () => {
-      const config = configFrom(opts, cmd);
+      // The regression gate is on unless the config says evaluation.gate: false (docs/evaluation.md).
+      const config = configFrom(opts, cmd, TRAIN_DEFAULTS);
       if (config.rollout.provider === 'openai_compatible') {
         throw new OpenClawError(
           'config',

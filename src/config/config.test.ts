@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, parseConfig, redact } from './index.ts';
+import { loadConfig, parseConfig, redact, TRAIN_DEFAULTS } from './index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { tempDir } from '../../test/support/temp.ts';
 
@@ -163,4 +163,30 @@ test('a missing rollout.model_id is a warning that names the default, per provid
   const out: string[] = [];
   parseConfig({ rollout: { model_id: '${M}' } }, { env: { M: 'x' }, onWarning: (w) => out.push(w) });
   assert.deepEqual(out, []);
+});
+
+test("'train' defaults: the gate on with a held-out share where the config says nothing; the config's own words win", () => {
+  const train = (raw: Record<string, unknown>) => parseConfig(raw, { env: {}, defaults: TRAIN_DEFAULTS });
+  const on = train({});
+  assert.equal(on.evaluation.holdout_fraction, 0.1);
+  assert.equal(on.evaluation.gate?.max_drop, 0.5, 'every gate setting at its default');
+  assert.equal(on.evaluation.gate?.probes.enabled, true);
+  const off = train({ evaluation: { gate: false } });
+  assert.equal(off.evaluation.gate, undefined, 'gate: false turns it off');
+  assert.equal(train({ evaluation: { holdout_fraction: 0.3, gate: { max_drop: 1 } } }).evaluation.holdout_fraction, 0.3);
+  assert.equal(train({ evaluation: { gate: { max_drop: 1 } } }).evaluation.gate?.max_drop, 1);
+  assert.throws(
+    () => train({ evaluation: { holdout_fraction: 0 } }),
+    (e: unknown) =>
+      e instanceof OpenClawError &&
+      /evaluation\.holdout_fraction: must be > 0 when evaluation\.gate is on .*unless evaluation\.gate is false/.test(e.message),
+  );
+  // Without the train defaults (api-server, demo, tests): off unless asked for; true asks with the defaults.
+  assert.equal(parseConfig({}, { env: {} }).evaluation.gate, undefined);
+  assert.equal(parseConfig({ evaluation: { gate: true, holdout_fraction: 0.2 } }, { env: {} }).evaluation.gate?.min_samples, 8);
+  assert.throws(
+    () => parseConfig({ evaluation: { gate: 'yes' } }, { env: {} }),
+    (e: unknown) =>
+      e instanceof OpenClawError && /evaluation\.gate: expected false \(off\), true \(on with the defaults\) or a mapping/.test(e.message),
+  );
 });

@@ -24,6 +24,15 @@ function setPath(tree: Record<string, unknown>, dotted: string, value: unknown):
   node[keys[keys.length - 1]] = value;
 }
 
+function getPath(tree: Record<string, unknown>, dotted: string): unknown {
+  let node: unknown = tree;
+  for (const k of dotted.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[k];
+  }
+  return node;
+}
+
 function formatZodError(err: ZodError, source: string): OpenClawError {
   const lines = err.issues.map((issue) => {
     const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
@@ -40,6 +49,11 @@ function formatZodError(err: ZodError, source: string): OpenClawError {
 export interface ParseOptions {
   env?: NodeJS.ProcessEnv;
   overrides?: ConfigOverrides;
+  /**
+   * Dotted key path → value, applied only where neither the file nor `overrides` set the key (a
+   * command's own defaults, e.g. TRAIN_DEFAULTS).
+   */
+  defaults?: ConfigOverrides;
   /** Called once per setting that was left to a default the user probably did not mean (see warnings.ts). */
   onWarning?: (message: string) => void;
 }
@@ -53,6 +67,9 @@ export function parseConfig(raw: unknown, opts: ParseOptions & { source?: string
   const expanded = expandEnv(raw ?? {}, opts.env ?? process.env) as Record<string, unknown>;
   for (const [k, v] of Object.entries(opts.overrides ?? {})) {
     if (v !== undefined) setPath(expanded, k, v);
+  }
+  for (const [k, v] of Object.entries(opts.defaults ?? {})) {
+    if (getPath(expanded, k) === undefined) setPath(expanded, k, structuredClone(v));
   }
   const result = ConfigSchema.safeParse(expanded);
   if (!result.success) throw formatZodError(result.error, source);

@@ -22,6 +22,20 @@ test('probe lines: messages or a prompt; blank lines skipped', () => {
   assert.equal(probes[1].messages[1].content, 'why?');
 });
 
+test("a probe may offer tools in OpenAI's function shape; a malformed tool names its field", () => {
+  const weather = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', required: ['city'] } } };
+  const [p] = parseProbes(`${JSON.stringify({ prompt: 'weather in Oslo?', tools: [weather] })}\n`, 'p.jsonl');
+  assert.deepEqual(p.tools, [weather]);
+  assert.throws(
+    () => parseProbes(JSON.stringify({ prompt: 'x', tools: [{ type: 'function', function: { name: '' } }] }), 'p.jsonl'),
+    configError(/p\.jsonl:1: tools\.0\.function\.name: must not be empty/),
+  );
+  assert.throws(
+    () => parseProbes(JSON.stringify({ prompt: 'x', tools: [] }), 'p.jsonl'),
+    configError(/tools: must list at least one tool/),
+  );
+});
+
 test('a bad probe line is a config error naming file:line and what is wrong', () => {
   assert.throws(
     () => parseProbes('{"prompt": "ok"}\n{"prompt": ', 'p.jsonl'),

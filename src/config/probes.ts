@@ -1,5 +1,7 @@
 // The drift probe file (`evaluation.probe_file`): JSONL, one prompt per line, either
-// `{"messages": [{"role": "user", "content": "…"}, …]}` or `{"prompt": "…"}` (one user message).
+// `{"messages": [{"role": "user", "content": "…"}, …]}` or `{"prompt": "…"}` (one user message),
+// each with optional `"tools"` in OpenAI's function shape: the answer's tool calls are then checked
+// against them (the gate's tool-call validity).
 // Read and validated once when the config is loaded, with errors that name file:line; the trainer
 // takes the parsed probes from `probesOf(config)`.
 import { readFileSync } from 'node:fs';
@@ -15,14 +17,35 @@ const ProbeMessage = z
   })
   .strict();
 
-const MessagesLine = z.object({ messages: z.array(ProbeMessage).min(1, 'must hold at least one message') }).strict();
-const PromptLine = z.object({ prompt: z.string().min(1, 'must not be empty') }).strict();
+/** A function the probe offers the model, as an OpenAI chat request lists it. */
+const ProbeTool = z
+  .object({
+    type: z.literal('function'),
+    function: z
+      .object({
+        name: z.string().min(1, 'must not be empty'),
+        description: z.string().optional(),
+        parameters: z
+          .object({ required: z.array(z.string()).optional() })
+          .passthrough()
+          .optional(),
+      })
+      .passthrough(),
+  })
+  .strict();
+export type ProbeTool = z.infer<typeof ProbeTool>;
+
+const tools = z.array(ProbeTool).min(1, 'must list at least one tool').optional();
+const MessagesLine = z.object({ messages: z.array(ProbeMessage).min(1, 'must hold at least one message'), tools }).strict();
+const PromptLine = z.object({ prompt: z.string().min(1, 'must not be empty'), tools }).strict();
 
 /** One probe: the chat messages a new version answers. */
 export interface Probe {
   /** `file:line`, for messages. */
   where: string;
   messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
+  /** Functions offered with the messages: an answer that calls one must call it well. */
+  tools?: ProbeTool[];
 }
 
 function lineError(where: string, message: string): OpenClawError {
@@ -36,20 +59,20 @@ function describe(err: z.ZodError): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
-/** A line's probe messages: the `messages` form or the `prompt` form, whichever key it has. */
-function probeMessages(json: unknown, where: string): Probe['messages'] {
+/** A line's probe: the `messages` form or the `prompt` form, whichever key it has. */
+function probeOf(json: unknown, where: string): Probe {
   const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
   if (isObject && 'messages' in json) {
     const parsed = MessagesLine.safeParse(json);
     if (!parsed.success) throw lineError(where, describe(parsed.error));
-    return parsed.data.messages;
+    return { where, messages: parsed.data.messages, ...(parsed.data.tools ? { tools: parsed.data.tools } : {}) };
   }
   if (isObject && 'prompt' in json) {
     const parsed = PromptLine.safeParse(json);
     if (!parsed.success) throw lineError(where, describe(parsed.error));
-    return [{ role: 'user', content: parsed.data.prompt }];
+    return { where, messages: [{ role: 'user', content: parsed.data.prompt }], ...(parsed.data.tools ? { tools: parsed.data.tools } : {}) };
   }
-  throw lineError(where, 'expected {"messages": [{"role": …, "content": …}, …]} or {"prompt": "…"}');
+  throw lineError(where, 'expected {"messages": [{"role": …, "content": …}, …]} or {"prompt": "…"}, each with optional "tools"');
 }
 
 /** Parses probe JSONL text; `file` names it in errors. Blank lines are skipped. */
@@ -65,7 +88,7 @@ export function parseProbes(text: string, file: string): Probe[] {
     } catch (err) {
       throw lineError(where, `not valid JSON (${(err as Error).message})`);
     }
-    probes.push({ where, messages: probeMessages(json, where) });
+    probes.push(probeOf(json, where));
   });
   if (probes.length === 0) throw lineError(file, 'holds no probes (one JSON object per line)');
   return probes;

@@ -249,6 +249,69 @@ export const StorageSchema = z
   })
   .strict();
 
+/** The regression gate's settings (evaluation.gate). */
+const GateSchema = z
+  .object({
+    /**
+     * `holdout_reward_logprob` (higher is better): Σ reward · mean log-prob the new weights give
+     * the held-out answers, per sample. `holdout_teacher_gap` (lower is better): mean
+     * |teacher − student| log-prob over held-out answer tokens (samples with teacher scores).
+     * `auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise.
+     */
+    metric: z.enum(['auto', 'holdout_reward_logprob', 'holdout_teacher_gap']).default('auto'),
+    /**
+     * How much worse than the serving version still serves, in nats per token, judged by a
+     * one-sided 97.5% bound over the held-out samples (rl/paired.ts): liked answers' mean
+     * log-prob may fall by this much (reward metric), the teacher gap widen by this much.
+     */
+    max_drop: z.number().min(0).default(0.5),
+    /**
+     * The largest mean log-prob fall per token of all held-out answers, liked or not (and of
+     * the batch just trained), that is still learning and not a collapse (same bound).
+     */
+    max_shift: z.number().positive().default(2),
+    /**
+     * How far liked held-out answers may fall against disliked ones, since each was first
+     * scored, before training counts as moving backwards (nats per token, same bound, Welch).
+     */
+    max_reverse: z.number().min(0).default(0.05),
+    /**
+     * How much a step must raise the objective it trained on, measured on its own batch: the mean
+     * over answers of advantage × log-prob change per token (rl/paired.ts surrogateGain). A step
+     * that follows its gradient raises it; one applied the wrong way (inverted advantages) lowers it.
+     */
+    min_batch_gain: z.number().default(0),
+    /** Fewer held-out samples than this: the gate passes the version and says why. */
+    min_samples: positiveInt.default(8),
+    /** `hold`: keep training from the refused weights; `rollback`: from the serving version's checkpoint. */
+    on_fail: z.enum(['hold', 'rollback']).default('rollback'),
+    /**
+     * The probe collapse check (rl/collapse.ts): the candidate and the serving version answer
+     * the default probes (evaluation/default-probes.ts) and those of `probe_file`, with the same
+     * seeds; past any of these limits the candidate is refused, whatever the held-out numbers say.
+     * Runs where the engine can sample unpublished weights (embedded, Tinker).
+     */
+    probes: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** KL(candidate ‖ serving) per token on the candidate's own probe answers, nats. */
+        max_kl: z.number().positive().default(3),
+        /** Rise in the share of probe answers that are garbled or empty. */
+        max_not_answer_rise: z.number().min(0).max(1).default(0.25),
+        /** Ratio of the two versions' per-token entropies on the probes, either way. */
+        max_entropy_ratio: z.number().gt(1).default(4),
+        /** Ratio of the two versions' mean probe answer lengths, either way. */
+        max_length_ratio: z.number().gt(1).default(4),
+        /** Rise in the share of answers to probes with tools whose tool calls are broken (not JSON, an unknown tool, a required argument missing). */
+        max_tool_error_rise: z.number().min(0).max(1).default(0.25),
+        /** Longest probe answer the check samples, in tokens. */
+        max_tokens: positiveInt.default(48),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
 /** Judge-free evaluation of new versions on held-out turns, and the regression gate (docs/evaluation.md). */
 export const EvaluationSchema = z
   .object({
@@ -273,63 +336,29 @@ export const EvaluationSchema = z
     probe_file: z.string().min(1).optional(),
     /** Longest answer to a probe. */
     probe_max_tokens: positiveInt.default(128),
-    /** Gate a trained version on the held-out set before it serves (absent: every step serves). */
+    /**
+     * Gate a trained version before it serves (docs/evaluation.md "The regression gate"): `true`
+     * or a mapping of settings turns it on. `false` or absent: every step serves — except under `openclaw-rl train`, where absent means on
+     * (TRAIN_DEFAULTS).
+     */
     gate: z
-      .object({
-        /**
-         * `holdout_reward_logprob` (higher is better): Σ reward · mean log-prob the new weights give
-         * the held-out answers, per sample. `holdout_teacher_gap` (lower is better): mean
-         * |teacher − student| log-prob over held-out answer tokens (samples with teacher scores).
-         * `auto`: the teacher gap in openclaw-opd, the reward log-prob otherwise.
-         */
-        metric: z.enum(['auto', 'holdout_reward_logprob', 'holdout_teacher_gap']).default('auto'),
-        /**
-         * How much worse than the serving version still serves, in nats per token, judged by a
-         * one-sided 97.5% bound over the held-out samples (rl/paired.ts): liked answers' mean
-         * log-prob may fall by this much (reward metric), the teacher gap widen by this much.
-         */
-        max_drop: z.number().min(0).default(0.5),
-        /**
-         * The largest mean log-prob fall per token of all held-out answers, liked or not (and of
-         * the batch just trained), that is still learning and not a collapse (same bound).
-         */
-        max_shift: z.number().positive().default(2),
-        /**
-         * How far liked held-out answers may fall against disliked ones, since each was first
-         * scored, before training counts as moving backwards (nats per token, same bound, Welch).
-         */
-        max_reverse: z.number().min(0).default(0.05),
-        /** Fewer held-out samples than this: the gate passes the version and says why. */
-        min_samples: positiveInt.default(8),
-        /** `hold`: keep training from the refused weights; `rollback`: from the serving version's checkpoint. */
-        on_fail: z.enum(['hold', 'rollback']).default('rollback'),
-        /**
-         * The probe collapse check (rl/collapse.ts): the candidate and the serving version answer
-         * the default probes (evaluation/default-probes.ts) and those of `probe_file`, with the same
-         * seeds; past any of these limits the candidate is refused, whatever the held-out numbers say.
-         * Runs where the engine can sample unpublished weights (embedded, Tinker).
-         */
-        probes: z
-          .object({
-            enabled: z.boolean().default(true),
-            /** KL(candidate ‖ serving) per token on the candidate's own probe answers, nats. */
-            max_kl: z.number().positive().default(3),
-            /** Rise in the share of probe answers that are garbled or empty. */
-            max_not_answer_rise: z.number().min(0).max(1).default(0.25),
-            /** Ratio of the two versions' per-token entropies on the probes, either way. */
-            max_entropy_ratio: z.number().gt(1).default(4),
-            /** Ratio of the two versions' mean probe answer lengths, either way. */
-            max_length_ratio: z.number().gt(1).default(4),
-            /** Longest probe answer the check samples, in tokens. */
-            max_tokens: positiveInt.default(48),
-          })
-          .strict()
-          .default({}),
+      .union([z.literal(false).transform(() => undefined), z.literal(true).transform(() => GateSchema.parse({})), GateSchema], {
+        errorMap: (issue, ctx) => ({
+          message:
+            issue.code === 'invalid_union'
+              ? 'expected false (off), true (on with the defaults) or a mapping of gate settings'
+              : ctx.defaultError,
+        }),
       })
-      .strict()
       .optional(),
   })
   .strict();
+
+/** What `openclaw-rl train` sets where the config leaves a key out: the gate on, with the held-out share it needs. */
+export const TRAIN_DEFAULTS = {
+  'evaluation.gate': {},
+  'evaluation.holdout_fraction': 0.1,
+} as const;
 
 export const ConfigSchema = z
   .object({
@@ -355,7 +384,8 @@ export const ConfigSchema = z
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ['evaluation', 'holdout_fraction'],
-        message: 'must be > 0 when evaluation.gate is set: the gate evaluates new versions on held-out turns',
+        message:
+          "must be > 0 when evaluation.gate is on (and 'openclaw-rl train' turns it on unless evaluation.gate is false): the gate evaluates new versions on held-out turns",
       });
     }
     const needsUrl: Array<[string, { provider: string; base_url?: string }]> = [

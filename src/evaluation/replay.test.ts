@@ -4,6 +4,7 @@ import type { GenerateRequest, ScoreRequest } from '../engines/types.ts';
 import { makeSample } from '../../test/support/sample-fixtures.ts';
 import type { StoredSample } from '../samples/index.ts';
 import type { Teacher } from '../scoring/index.ts';
+import { HermesOutputParser } from '../chat/index.ts';
 import { replayHeldOut, runProbes, type VersionModel } from './replay.ts';
 
 const STOP = 99;
@@ -144,4 +145,47 @@ test('probes: length, empty and garbled shares; KL against the serving weights w
   assert.deepEqual(r.probe_empty_rate, { value: 1 / 3, samples: 3 });
   assert.deepEqual(r.probe_garbled_rate, { value: 1 / 3, samples: 3 }, 'the loop is garbled; the empty answer is only empty');
   assert.deepEqual(r.probe_kl, { value: 0.5, samples: 3 });
+});
+
+test("probes with tools: the share of finished answers whose calls are broken, read with the policy's parser", async () => {
+  const answers = [
+    { tokenIds: [1, STOP], text: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>', finish: 'stop' },
+    { tokenIds: [2, STOP], text: '<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>', finish: 'stop' },
+    { tokenIds: [3, STOP], text: 'It is sunny in Oslo.', finish: 'stop' },
+    { tokenIds: [4], text: '<tool_call>\n{"name": "get_wea', finish: 'length' },
+    { tokenIds: [5, STOP], text: '<tool_call>{"name": "nope"}</tool_call>', finish: 'stop' },
+  ] as const;
+  let i = 0;
+  const model: VersionModel = {
+    async generate() {
+      const a = answers[i++];
+      return { tokenIds: [...a.tokenIds], logprobs: a.tokenIds.map(() => -1), finishReason: a.finish, version: 1 };
+    },
+    async score(req) {
+      return { logprobs: req.responseIds.map(() => -1), version: 1 };
+    },
+  };
+  const texts = new Map<string, string>(answers.map((a) => [a.tokenIds.filter((t) => t !== STOP).join(','), a.text]));
+  const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { required: ['city'] } } }];
+  const rendered: unknown[] = [];
+  const probes = answers.map((_, k) => ({
+    where: `p:${k}`,
+    messages: [{ role: 'user' as const, content: 'weather?' }],
+    ...(k < 4 ? { tools } : {}),
+  }));
+  const r = await runProbes(probes, model, {
+    temperature: 1,
+    maxTokens: 8,
+    stopTokenIds: [STOP],
+    decode: (ids) => texts.get(ids.join(',')) ?? '',
+    parser: () => new HermesOutputParser(),
+    render: (_m, t) => {
+      rendered.push(t);
+      return [1];
+    },
+  });
+  assert.deepEqual(rendered, [tools, tools, tools, tools, undefined], 'the tools reach the chat template');
+  // Read: the good call, the call without its required city (broken), the answer in words; the
+  // answer cut at max_tokens and the probe without tools are not.
+  assert.deepEqual(r.probe_tool_error_rate, { value: 1 / 3, samples: 3 });
 });

@@ -14,7 +14,9 @@ import type { Probe } from '../config/index.ts';
 import { probeKl, rateOf, replayOpdAdvantage, replaySeed, type TokenMean } from '../rl/index.ts';
 import type { StoredSample } from '../samples/index.ts';
 import type { Teacher } from '../scoring/index.ts';
+import type { OutputParser } from '../chat/index.ts';
 import { garbledReason } from './garbled.ts';
+import { toolCallError } from './tool-calls.ts';
 import { hintSatisfied, type HintCheckSettings } from './hint-check.ts';
 
 /** The weights under evaluation: sample and score with them. */
@@ -31,6 +33,8 @@ export interface AnswerSettings {
   stopTokenIds: number[];
   /** Answer text without stop tokens (the judge and the garbled test read text). */
   decode?: (ids: number[]) => string;
+  /** The policy's reader of an answer's tool calls (absent: tool calls are not checked). */
+  parser?: (promptIds: readonly number[]) => OutputParser;
 }
 
 /** A metric value and the number of samples or probes behind it. */
@@ -48,6 +52,7 @@ export type ReplayMetrics = Partial<
     | 'probe_length_mean'
     | 'probe_empty_rate'
     | 'probe_garbled_rate'
+    | 'probe_tool_error_rate'
     | 'probe_entropy',
     MetricValue
   >
@@ -120,25 +125,30 @@ export async function replayHeldOut(held: readonly StoredSample[], model: Versio
 
 /** Settings of the drift probes. */
 export interface ProbeSettings extends AnswerSettings {
-  /** Probe messages → prompt ids with the policy's chat template. */
-  render: (messages: Probe['messages']) => number[] | Promise<number[]>;
+  /** Probe messages (and tools) → prompt ids with the policy's chat template. */
+  render: (messages: Probe['messages'], tools?: Probe['tools']) => number[] | Promise<number[]>;
   /** The serving weights' log-probs (probe_kl); absent when the version evaluated is the serving one. */
   serving?: (req: ScoreRequest) => Promise<ScoreResult>;
   onSkip?: (probe: string, err: unknown) => void;
 }
 
-/** probe_kl, probe_length_mean, probe_empty_rate, probe_garbled_rate, probe_entropy of `model` on the probes. */
+/**
+ * probe_kl, probe_length_mean, probe_empty_rate, probe_garbled_rate, probe_entropy of `model` on
+ * the probes, and probe_tool_error_rate: of the answers to probes with tools that ended (not cut
+ * at max_tokens), the share whose tool calls are broken (tool-calls.ts).
+ */
 export async function runProbes(probes: readonly Probe[], model: VersionModel, s: ProbeSettings): Promise<ReplayMetrics> {
   const pairs: Array<{ candidate: number[]; serving: number[] }> = [];
   const lengths: number[] = [];
   const empty: boolean[] = [];
   const garbled: boolean[] = [];
+  const toolErrors: boolean[] = [];
   // The answers' own surprise, −log p per sampled token: an estimate of the policy's entropy on them.
   let surprise = 0;
   let tokens = 0;
   for (const probe of probes) {
     try {
-      const promptIds = await s.render(probe.messages);
+      const promptIds = await s.render(probe.messages, probe.tools);
       const g = await model.generate(answerRequest(promptIds, JSON.stringify(probe.messages), s));
       const content = g.tokenIds.filter((id) => !s.stopTokenIds.includes(id));
       lengths.push(content.length);
@@ -150,6 +160,9 @@ export async function runProbes(probes: readonly Probe[], model: VersionModel, s
       const isEmpty = content.length === 0 || (text !== undefined && text.trim() === '');
       empty.push(isEmpty);
       if (text !== undefined) garbled.push(!isEmpty && garbledReason(text) !== null);
+      // An answer cut at max_tokens may hold half a call: only finished answers are read.
+      if (probe.tools !== undefined && s.parser !== undefined && g.finishReason === 'stop' && text !== undefined)
+        toolErrors.push(toolCallError(text, probe.tools, s.parser(promptIds)) !== null);
       if (s.serving !== undefined && g.tokenIds.length > 0) {
         const serving = await s.serving({ promptIds, responseIds: g.tokenIds, temperature: s.temperature });
         pairs.push({ candidate: g.logprobs, serving: serving.logprobs });
@@ -166,6 +179,8 @@ export async function runProbes(probes: readonly Probe[], model: VersionModel, s
   if (e !== undefined) out.probe_empty_rate = e;
   const gb = metric(rateOf(garbled));
   if (gb !== undefined) out.probe_garbled_rate = gb;
+  const te = metric(rateOf(toolErrors));
+  if (te !== undefined) out.probe_tool_error_rate = te;
   if (tokens > 0) out.probe_entropy = { value: surprise / tokens, samples: lengths.length };
   return out;
 }

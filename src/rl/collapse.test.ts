@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { probeCollapse, type ProbeSummary } from './collapse.ts';
 
-const LIMITS = { max_kl: 3, max_not_answer_rise: 0.25, max_entropy_ratio: 4, max_length_ratio: 4 };
+const LIMITS = { max_kl: 3, max_not_answer_rise: 0.25, max_entropy_ratio: 4, max_length_ratio: 4, max_tool_error_rise: 0.25 };
 const serving: ProbeSummary = { probes: 12, notAnswers: 0, entropy: 0.6, length: 40 };
 
 test('a candidate that answers the probes like the serving version passes', () => {
@@ -23,4 +23,14 @@ test('each way of collapsing is refused with its numbers and the limit that caug
 test('nothing answered, or KL not measured: no verdict from what is missing', () => {
   assert.equal(probeCollapse(serving, { ...serving, probes: 0 }, undefined, LIMITS), null);
   assert.equal(probeCollapse(serving, serving, undefined, LIMITS), null);
+});
+
+test('tool calls that stopped working are refused; answering in words instead is not', () => {
+  const base = { ...serving, toolErrors: 0 };
+  assert.match(
+    probeCollapse(base, { ...serving, toolErrors: 2 / 3 }, 0.1, LIMITS)!,
+    /67% of its answers to probes with tools call them wrongly .* against 0% .*max_tool_error_rise 0\.25/,
+  );
+  assert.equal(probeCollapse(base, { ...serving, toolErrors: 0 }, 0.1, LIMITS), null);
+  assert.equal(probeCollapse(serving, serving, 0.1, LIMITS), null, 'a policy that writes no tool calls: nothing to compare');
 });

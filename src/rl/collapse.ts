@@ -13,6 +13,8 @@ export interface ProbeSummary {
   entropy: number;
   /** Mean answer length in tokens. */
   length: number;
+  /** Share of finished answers to probes with tools whose tool calls are broken (absent: no such answer). */
+  toolErrors?: number;
 }
 
 /** How far a candidate may move on the probes before it counts as broken (evaluation.gate.probes). */
@@ -25,6 +27,8 @@ export interface CollapseLimits {
   max_entropy_ratio: number;
   /** Largest ratio between the two versions' mean answer lengths, either way (plus one token each). */
   max_length_ratio: number;
+  /** Largest rise in the share of answers to probes with tools whose tool calls are broken. */
+  max_tool_error_rise: number;
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -46,6 +50,8 @@ export function probeCollapse(
   const rise = candidate.notAnswers - serving.notAnswers;
   if (rise > limits.max_not_answer_rise)
     return `${pct(candidate.notAnswers)} of its answers to ${candidate.probes} probes are not answers (garbled or empty), against ${pct(serving.notAnswers)} from ${against} (evaluation.gate.probes.max_not_answer_rise ${limits.max_not_answer_rise})`;
+  if (candidate.toolErrors !== undefined && candidate.toolErrors - (serving.toolErrors ?? 0) > limits.max_tool_error_rise)
+    return `${pct(candidate.toolErrors)} of its answers to probes with tools call them wrongly (not JSON, an unknown tool, a required argument missing), against ${pct(serving.toolErrors ?? 0)} from ${against} (evaluation.gate.probes.max_tool_error_rise ${limits.max_tool_error_rise})`;
   if (kl !== undefined && kl > limits.max_kl)
     return `its probe answers are ${kl.toFixed(2)} nats/token from ${against}'s (KL), above evaluation.gate.probes.max_kl ${limits.max_kl}`;
   const floor = 0.1;

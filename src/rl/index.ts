@@ -35,11 +35,13 @@ export {
   compareTeacherGap,
   directionEstimate,
   shiftEstimate,
+  surrogateGain,
   type AnchoredScore,
   type DirectionEstimate,
   type PairedScore,
   type PairedVerdict,
   type ShiftEstimate,
+  type TrainedScore,
 } from './paired.ts';
 export { probeCollapse, type CollapseLimits, type ProbeSummary } from './collapse.ts';
 export {

@@ -2,7 +2,7 @@
 // of liked answers does, and the teacher gap's bound works the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareLikelihood, compareTeacherGap, directionEstimate, shiftEstimate } from './paired.ts';
+import { compareLikelihood, compareTeacherGap, directionEstimate, shiftEstimate, surrogateGain } from './paired.ts';
 import { holdoutMetric } from './holdout.ts';
 
 /** A sample whose answer has `t` tokens at log-prob `serving` before and `candidate` after. */
@@ -90,4 +90,19 @@ test('direction: liked answers falling against disliked ones since they were fir
   const healthy = directionEstimate([...jitters.map((j) => item(1, -0.2 + j, j)), ...jitters.map((j) => item(-1, -0.3 - j, j))])!;
   assert.ok(healthy.diff > 0 && healthy.high > 0);
   assert.equal(directionEstimate([item(1, 0, 0), item(-1, 0, 0), item(-1, 0, 0)]), null, 'one liked answer: no estimate');
+});
+
+test('surrogateGain: advantage × log-prob change per token, per answer; the sign says which way the step went', () => {
+  const up = { advantages: [1, 1], before: [-2, -2], after: [-1.5, -1] }; // liked, made likelier: (0.5 + 1) / 2
+  const down = { advantages: [-1, -1], before: [-1, -1], after: [-2, -2] }; // disliked, made rarer: 1
+  const healthy = surrogateGain([up, down])!;
+  assert.equal(healthy.n, 2);
+  assert.equal(healthy.mean, (0.75 + 1) / 2);
+  const inverted = surrogateGain([
+    { ...up, after: [-2.5, -3] },
+    { ...down, after: [-0.5, -0.5] },
+  ])!;
+  assert.ok(inverted.mean < 0);
+  assert.equal(surrogateGain([{ advantages: [0, 0], before: [-1, -1], after: [-3, -3] }]), null, 'masked: no advantage, no gain');
+  assert.equal(surrogateGain([{ advantages: [1], before: [-1], after: [-1, -2] }]), null, 'lengths that disagree are skipped');
 });

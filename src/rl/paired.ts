@@ -160,3 +160,35 @@ export function directionEstimate(items: readonly AnchoredScore[]): DirectionEst
   const diff = liked.mean - disliked.mean;
   return { liked, disliked, diff, high: diff + tQuantile975(df) * se };
 }
+
+/** One trained answer: the per-token advantages it was trained with, and its log-probs before and after. */
+export interface TrainedScore {
+  advantages: ArrayLike<number>;
+  before: readonly number[];
+  after: readonly number[];
+}
+
+/**
+ * How much one step moved its own batch the way its advantages asked, per answer:
+ *   g_i = (1/T) Σ_t A_t · (log π_after(a_t) − log π_before(a_t))
+ * the first-order gain of the policy-gradient objective the step maximised. Any update that
+ * follows its gradient makes it positive, clipped or not; an update applied with the wrong sign
+ * (or to the wrong tokens) makes it negative, however small the step — which a likelihood check
+ * cannot tell from healthy learning. Answers with no advantage (masked) are left out.
+ */
+export function surrogateGain(items: readonly TrainedScore[]): ShiftEstimate | null {
+  const gains: number[] = [];
+  for (const s of items) {
+    const T = s.before.length;
+    if (T === 0 || s.after.length !== T || s.advantages.length !== T) continue;
+    let g = 0;
+    let any = false;
+    for (let t = 0; t < T; t++) {
+      const a = s.advantages[t];
+      if (a !== 0) any = true;
+      g += a * (s.after[t] - s.before[t]);
+    }
+    if (any) gains.push(g / T);
+  }
+  return shiftEstimate(gains);
+}

@@ -4,6 +4,7 @@
 // what it costs in the step line, and the per-version rows in the store. An evaluation that fails
 // is logged and skipped: it never fails a training step.
 import type { Logger } from 'pino';
+import type { OutputParser } from '../chat/index.ts';
 import { probesOf, type Config, type Probe } from '../config/index.ts';
 import type { PolicyEngine, ScoreRequest, ScoreResult } from '../engines/types.ts';
 import {
@@ -24,9 +25,9 @@ export interface EvaluationParts {
   /** A model judge: replay_hint_satisfied. */
   hintCheck?: HintCheckSettings;
   /** The policy's chat tokenizer: answer text and where an answer ends. */
-  tokenizer?: { decode(ids: number[]): string; stopTokenIds: number[] };
-  /** Probe messages → prompt ids (the policy's chat template). */
-  render?: (messages: Probe['messages']) => number[] | Promise<number[]>;
+  tokenizer?: { decode(ids: number[]): string; stopTokenIds: number[]; outputParser?(promptIds: readonly number[]): OutputParser };
+  /** Probe messages and tools → prompt ids (the policy's chat template). */
+  render?: (messages: Probe['messages'], tools?: Probe['tools']) => number[] | Promise<number[]>;
 }
 
 /** One evaluation's numbers and its wall time. */
@@ -80,6 +81,7 @@ export function answerSettings(config: Config, tokenizer: EvaluationParts['token
     maxTokens,
     stopTokenIds: tokenizer?.stopTokenIds ?? [],
     decode: tokenizer ? (ids) => tokenizer.decode(ids) : undefined,
+    parser: tokenizer?.outputParser ? (promptIds) => tokenizer.outputParser!(promptIds) : undefined,
   };
 }
 

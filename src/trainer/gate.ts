@@ -10,10 +10,13 @@ import {
   compareTeacherGap,
   directionEstimate,
   holdoutMetric,
+  surrogateGain,
+  type AnchoredScore,
   holdoutPoint,
   type HoldoutMetric,
   type HoldoutValue,
   type PairedScore,
+  type TrainedScore,
 } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
 import { turnKey } from '../util/turn-key.ts';
@@ -159,24 +162,71 @@ export function judgeCandidate(
 }
 
 /**
- * The collapse check on the batch just trained, which runs whatever the held-out count (the gate
- * is otherwise open until min_samples answers are held out, and a wrong learning rate breaks a model
+ * The checks on the batch just trained, which run whatever the held-out count (the gate is
+ * otherwise open until min_samples answers are held out, and a wrong learning rate breaks a model
  * in its first step): the trained weights score the batch's answers, against the log-probs they
- * were sampled with. Training moves liked answers up and disliked ones down within PPO's clip; a
- * broken update makes all of them much less likely (max_shift). Returns a refusal, or undefined.
+ * were sampled with.
+ * - A collapse (max_shift): training moves liked answers up and disliked ones down within PPO's
+ *   clip; a broken update makes all of them much less likely.
+ * - The wrong way: the step must have moved its own batch the way the trainer's advantages asked
+ *   (rl/paired.ts surrogateGain, refused when its mean is below min_batch_gain), and liked answers
+ *   up against disliked ones by the judge's rewards alone (directionEstimate, max_reverse) — an
+ *   update applied with the wrong sign is as small as a healthy one, so only its direction shows it.
+ * `advantages[i]`: the per-token advantages batch[i] was trained with. Returns a refusal (or none)
+ * and the numbers for the step line.
  */
-export async function batchCollapse(config: Config, batch: StoredSample[], score: Score): Promise<GateVerdict | undefined> {
+export async function batchCheck(
+  config: Config,
+  batch: StoredSample[],
+  advantages: ReadonlyArray<ArrayLike<number>>,
+  score: Score,
+): Promise<{ refusal?: GateVerdict; metrics: Record<string, number> }> {
   const gate = config.evaluation.gate!;
   const temperature = config.rollout.temperature;
   const paired: PairedScore[] = [];
-  for (const s of batch) {
+  const trained: TrainedScore[] = [];
+  const anchored: AnchoredScore[] = [];
+  for (const [i, s] of batch.entries()) {
     if (s.rolloutLogprobs.length !== s.responseIds.length) continue;
     const r = await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature });
     paired.push({ reward: s.reward, serving: s.rolloutLogprobs, candidate: r.logprobs });
+    if (s.lossMask !== 1) continue;
+    trained.push({ advantages: advantages[i], before: s.rolloutLogprobs, after: r.logprobs });
+    anchored.push({ reward: s.reward, anchor: s.rolloutLogprobs, candidate: r.logprobs });
   }
+  const gain = surrogateGain(trained);
+  const direction = directionEstimate(anchored);
+  const metrics: Record<string, number> = {
+    ...(gain !== null ? { gate_batch_gain: gain.mean } : {}),
+    ...(direction !== null ? { gate_batch_direction: direction.diff, gate_batch_direction_bound: direction.high } : {}),
+  };
   const v = compareLikelihood(paired, Number.POSITIVE_INFINITY, gate.max_shift);
-  if (v.pass || v.all === null) return undefined;
-  return refusalOf(config, `on the batch just trained: ${v.reason}`, v.all.n, -v.all.mean, -v.all.high);
+  if (!v.pass && v.all !== null)
+    return { metrics, refusal: refusalOf(config, `on the batch just trained: ${v.reason}`, v.all.n, -v.all.mean, -v.all.high) };
+  // Not an estimate with noise to bound: the batch is the whole population the step was computed
+  // on, and following the gradient (Adam's included) raises this to first order.
+  if (gain !== null && gain.mean < gate.min_batch_gain)
+    return {
+      metrics,
+      refusal: refusalOf(
+        config,
+        `on the batch just trained: the step lowered the objective it trained on — mean advantage × log-prob change ${gain.mean.toFixed(4)} per token over ${gain.n} answers (a step that follows its gradient raises it; evaluation.gate.min_batch_gain ${gate.min_batch_gain})`,
+        gain.n,
+        -gain.mean,
+      ),
+    };
+  if (direction !== null && direction.high < -gate.max_reverse)
+    return {
+      metrics,
+      refusal: refusalOf(
+        config,
+        `on the batch just trained: liked answers fell behind disliked ones — changed by ${direction.liked.mean.toFixed(4)} and ${direction.disliked.mean.toFixed(4)} nats/token (n=${direction.liked.n}/${direction.disliked.n}); liked minus disliked ${direction.diff.toFixed(4)}, bound ${direction.high.toFixed(4)} < −max_reverse ${gate.max_reverse}`,
+        direction.liked.n + direction.disliked.n,
+        -direction.diff,
+        -direction.high,
+      ),
+    };
+  return { metrics };
 }
 
 /** A refusal by a check that has no held-out metric values of its own (the batch and probe checks). */

@@ -19,6 +19,7 @@ function summaryOf(m: ReplayMetrics): ProbeSummary | undefined {
     notAnswers: (m.probe_empty_rate?.value ?? 0) + (m.probe_garbled_rate?.value ?? 0),
     entropy: m.probe_entropy?.value ?? 0,
     length: length.value,
+    ...(m.probe_tool_error_rate !== undefined ? { toolErrors: m.probe_tool_error_rate.value } : {}),
   };
 }
 
@@ -75,6 +76,8 @@ export class ProbeGate {
       gate_probe_length: cand.length,
       gate_probe_length_serving: base.length,
       ...(kl !== undefined ? { gate_probe_kl: kl } : {}),
+      ...(cand.toolErrors !== undefined ? { gate_probe_tool_errors: cand.toolErrors } : {}),
+      ...(base.toolErrors !== undefined ? { gate_probe_tool_errors_serving: base.toolErrors } : {}),
     };
     const limits = this.config.evaluation.gate!.probes;
     // Against the serving version: every rule. Against the anchor: only whether answers are still

@@ -15,7 +15,7 @@ import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
 import { ProbeGate } from './probe-gate.ts';
-import { HoldoutReserver, batchCollapse, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
+import { HoldoutReserver, batchCheck, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
 import {
   evaluationStepMetrics,
@@ -355,6 +355,7 @@ export class Trainer {
       updated = engineMetrics !== undefined;
       let verdict: GateVerdict | undefined;
       let probeMetrics: Record<string, number> | undefined;
+      let batchMetrics: Record<string, number> | undefined;
       if (held !== undefined && baseline !== undefined) {
         const enough = held.length >= config.evaluation.gate!.min_samples;
         const candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
@@ -366,7 +367,11 @@ export class Trainer {
           held.map((s) => this.anchors.get(s.id)!),
         );
         // A collapse is refused whatever the held-out answers say, and with none held out yet.
-        if (verdict.pass && updated) verdict = (await batchCollapse(config, lease.samples, engine.scoreTrained!.bind(engine))) ?? verdict;
+        if (updated) {
+          const batch = await batchCheck(config, lease.samples, advantages, engine.scoreTrained!.bind(engine));
+          batchMetrics = batch.metrics;
+          if (verdict.pass) verdict = batch.refusal ?? verdict;
+        }
         // And so is a version whose answers to the probes stopped being answers or moved far (its
         // numbers go in the step line whatever refused the version).
         if (updated) {
@@ -446,6 +451,7 @@ export class Trainer {
               ...(verdict.baseline !== undefined ? { gate_baseline: verdict.baseline } : {}),
             }
           : {}),
+        ...(batchMetrics ?? {}),
         ...(probeMetrics ?? {}),
         ...(evaluation !== undefined ? evaluationStepMetrics(evaluation) : {}),
         ...(this.deps.extraStats?.() ?? {}),

@@ -88,7 +88,11 @@ test('the regression gate refuses versions trained on inverted advantages; servi
     assert.ok(strict.statuses.length > 0 && strict.statuses.every((s) => s === 200), 'chats answered 200 throughout');
 
     // The same run with a lenient gate: the (bad) versions serve.
-    const lenient = await run(checkpoint, 1e9, { 'evaluation.gate.max_reverse': 1e9, 'evaluation.gate.probes.enabled': false });
+    const lenient = await run(checkpoint, 1e9, {
+      'evaluation.gate.max_reverse': 1e9,
+      'evaluation.gate.min_batch_gain': -1e9,
+      'evaluation.gate.probes.enabled': false,
+    });
     assert.ok(lenient.version > 0, 'a passing version serves');
     assert.ok(lenient.metrics.some((m) => m.gate_passed === 1 && m.gate_candidate !== undefined));
   } finally {
@@ -109,6 +113,32 @@ test('a learning rate 1000x too high is refused by the collapse check on the tra
     );
     assert.equal(broken.version, 0, 'the broken weights never served');
     assert.ok(broken.statuses.every((s) => s === 200));
+  } finally {
+    rmSync(checkpoint, { recursive: true, force: true });
+  }
+});
+
+test('inverted advantages are refused on the batch just trained, before any answer is held out: the step lowered its own objective', async () => {
+  const checkpoint = await tinyCheckpoint();
+  try {
+    const inverted = await run(checkpoint, 0.5, { 'evaluation.holdout_fraction': 1e-9, 'evaluation.gate.probes.enabled': false });
+    const refused = inverted.metrics.filter((m) => m.event === 'gate_refused');
+    assert.ok(refused.length > 0, `the inverted steps were refused: ${JSON.stringify(inverted.metrics)}`);
+    assert.ok(
+      refused.every((m) => /^on the batch just trained: the step lowered the objective it trained on/.test(String(m.reason))),
+      JSON.stringify(refused),
+    );
+    const steps = inverted.metrics.filter((m) => m.gate_batch_gain !== undefined);
+    assert.ok(
+      steps.length > 0 && steps.every((m) => m.gate_batch_gain < 0),
+      `every step moved its batch the wrong way: ${JSON.stringify(steps)}`,
+    );
+    assert.equal(inverted.version, 0, 'no inverted version served');
+    // The same training with its advantages as they are raises its objective and serves.
+    const healthy = await run(checkpoint, 1e9, { 'evaluation.holdout_fraction': 1e-9, 'evaluation.gate.probes.enabled': false }, false);
+    const gains = healthy.metrics.filter((m) => m.gate_batch_gain !== undefined);
+    assert.ok(gains.length > 0 && gains.every((m) => m.gate_batch_gain > 0 && m.gate_passed === 1), JSON.stringify(gains));
+    assert.ok(healthy.version > 0);
   } finally {
     rmSync(checkpoint, { recursive: true, force: true });
   }
