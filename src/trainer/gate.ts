@@ -83,6 +83,34 @@ export async function holdoutLogprobs(config: Config, held: StoredSample[], scor
   return out;
 }
 
+/**
+ * The serving version's log-probs of the held-out answers, kept between steps. A version that
+ * passed was scored as the candidate, and the same weights give the same log-probs once they serve
+ * (on either thread, after a rollback to them too), so a step's baseline scores only the answers
+ * held out since.
+ */
+export class ServingHeldOutScores {
+  private version: number | undefined;
+  private byId = new Map<string, number[]>();
+
+  /** `held`'s log-probs under the weights of serving `version`, scoring with `score` those not known. */
+  async of(config: Config, held: StoredSample[], version: number, score: Score): Promise<number[][]> {
+    const known = this.version === version ? this.byId : new Map<string, number[]>();
+    const missing = held.filter((s) => !known.has(s.id));
+    const scored = await holdoutLogprobs(config, missing, score);
+    missing.forEach((s, i) => known.set(s.id, scored[i]));
+    const out = held.map((s) => known.get(s.id)!);
+    this.keep(version, held, out);
+    return out;
+  }
+
+  /** Remembers `scores` of `held` as those of `version`'s weights (the answers no longer held out are forgotten). */
+  keep(version: number, held: StoredSample[], scores: number[][]): void {
+    this.version = version;
+    this.byId = new Map(held.map((s, i) => [s.id, scores[i]]));
+  }
+}
+
 /** The gate's metric of held-out samples from their log-probs under one version. */
 export function holdoutValueOf(config: Config, held: StoredSample[], logprobs: number[][]): HoldoutValue {
   return holdoutMetric(

@@ -29,6 +29,8 @@ export class ProbeGate {
   /** The first serving version's answers in this process: drift that passes step by step adds up against it. */
   private anchor: ProbeSummary | undefined;
   private readonly canStage: () => Promise<boolean>;
+  /** The last candidate's answers: once it serves, they are the serving version's (same weights, same seeds). */
+  private lastCandidate: ProbeSummary | undefined;
 
   constructor(
     private readonly config: Config,
@@ -50,12 +52,19 @@ export class ProbeGate {
     return { ...answerSettings(this.config, this.parts.tokenizer, limits.max_tokens), render: this.parts.render!, serving };
   }
 
+  /** The candidate last checked now serves as `version`: its answers need not be sampled again. */
+  served(version: number): void {
+    if (this.lastCandidate !== undefined) this.serving = { version, summary: this.lastCandidate };
+    this.lastCandidate = undefined;
+  }
+
   /**
    * The candidate (the engine's staged weights) against the serving version on the probes: a
    * refusal when it collapsed (else none), and the step-line numbers it read (none when it could
    * not run on this engine).
    */
   async check(servingVersion: number): Promise<{ refusal?: GateVerdict; metrics?: Record<string, number> }> {
+    this.lastCandidate = undefined;
     if (!this.enabled || !(await this.canStage())) return {};
     const e = this.engine;
     const serving: VersionModel = { generate: (r) => e.generate(r), score: (r) => e.score(r) };
@@ -66,6 +75,7 @@ export class ProbeGate {
     const measured = await runProbes(this.probes, candidate, this.settings(serving.score));
     const base = this.serving.summary;
     const cand = summaryOf(measured);
+    this.lastCandidate = cand;
     if (base === undefined || cand === undefined) return {};
     const kl = measured.probe_kl?.value;
     const metrics: Record<string, number> = {

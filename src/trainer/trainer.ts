@@ -15,7 +15,7 @@ import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
 import { ProbeGate } from './probe-gate.ts';
-import { HoldoutReserver, batchCheck, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
+import { HoldoutReserver, ServingHeldOutScores, batchCheck, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
 import {
   evaluationStepMetrics,
@@ -145,6 +145,7 @@ export class Trainer {
   private readonly probeGate: ProbeGate;
   /** Each held-out answer's log-probs the first time this process scored it (the gate's direction check). */
   private anchors = new Map<string, number[]>();
+  private readonly servingHeld = new ServingHeldOutScores();
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -341,11 +342,14 @@ export class Trainer {
       );
       const held = train.length > 0 && gated ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
       let baseline: number[][] | undefined;
+      // Wall time the gate's checks take in this step (gate_time_s: what the gate costs).
+      let gateStart = performance.now();
       if (held !== undefined) {
         const scoreTrained = engine.scoreTrained!.bind(engine);
-        baseline = await holdoutLogprobs(config, held, this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
+        baseline = await this.servingHeld.of(config, held, engine.version(), this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
         this.anchorHeldOut(held, baseline);
       }
+      let gateMs = performance.now() - gateStart;
       // Replay evaluation: the serving version once (the first version a run trains from), then each
       // new one — staged on the training thread where the engine can, else after it is published.
       const evaluator = train.length > 0 ? this.evaluator : undefined;
@@ -356,9 +360,11 @@ export class Trainer {
       let verdict: GateVerdict | undefined;
       let probeMetrics: Record<string, number> | undefined;
       let batchMetrics: Record<string, number> | undefined;
+      let candidate: number[][] | undefined;
       if (held !== undefined && baseline !== undefined) {
+        gateStart = performance.now();
         const enough = held.length >= config.evaluation.gate!.min_samples;
-        const candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
+        candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
         verdict = judgeCandidate(
           config,
           held,
@@ -379,6 +385,7 @@ export class Trainer {
           probeMetrics = probes.metrics;
           if (verdict.pass) verdict = probes.refusal ?? verdict;
         }
+        gateMs += performance.now() - gateStart;
       }
       const refused = verdict !== undefined && !verdict.pass;
       let evaluation: VersionEvaluationResult | undefined;
@@ -399,6 +406,9 @@ export class Trainer {
         if (train.length > 0 && engine.publish) {
           this.trainedIsServed = true;
           this.lastServedAt = Date.now();
+          // The candidate's held-out scores are the new serving version's.
+          if (held !== undefined && candidate !== undefined) this.servingHeld.keep(version, held, candidate);
+          this.probeGate.served(version);
         }
         store.markTrained(lease.leaseId, step);
         // Engines that cannot sample staged weights: the version just published, one prompt at a time.
@@ -444,6 +454,7 @@ export class Trainer {
         ...(verdict !== undefined
           ? {
               gate_passed: verdict.pass ? 1 : 0,
+              gate_time_s: gateMs / 1000,
               gate_drop: verdict.drop,
               ...(verdict.bound !== undefined ? { gate_bound: verdict.bound } : {}),
               gate_samples: verdict.samples,
