@@ -158,7 +158,7 @@ for (const seed of seeds) {
       const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
       for (const m of probeSteps)
         console.log(
-          `    step ${m.step}: batch gain ${f(m.gate_batch_gain)}, batch liked−disliked ${f(m.gate_batch_direction)} (bound ${f(m.gate_batch_direction_bound)}), probe kl ${f(m.gate_probe_kl)}, not answers ${f(m.gate_probe_not_answers)}/${f(m.gate_probe_not_answers_serving)}, entropy ${f(m.gate_probe_entropy)}/${f(m.gate_probe_entropy_serving)}, length ${f(m.gate_probe_length)}/${f(m.gate_probe_length_serving)}, step ${f(m.step_time_s)} s (gate ${f(m.gate_time_s)} s), passed ${m.gate_passed}`,
+          `    step ${m.step}: batch gain ${f(m.gate_batch_gain)}, batch liked−disliked ${f(m.gate_batch_direction)} (bound ${f(m.gate_batch_direction_bound)}), probe kl ${f(m.gate_probe_kl)}, not answers ${f(m.gate_probe_not_answers)}/${f(m.gate_probe_not_answers_serving)}, entropy ${f(m.gate_probe_entropy)}/${f(m.gate_probe_entropy_serving)}, length ${f(m.gate_probe_length)}/${f(m.gate_probe_length_serving)}, step ${f(m.step_time_s)} s (gate ${f(m.gate_time_s)} s, probes ${f(m.gate_probe_time_s)} s), passed ${m.gate_passed}`,
         );
       // What the gate costs, measured in the same steps: its checks' wall time against the rest of the step.
       const gateS = probeSteps.reduce((a, m) => a + (m.gate_time_s ?? 0), 0);

@@ -13,7 +13,7 @@ if (process.argv.includes('--faults')) {
 import pino from 'pino';
 import { BASE_CHECKPOINT, startServer } from '../src/app/index.ts';
 import { makeSample } from '../test/support/sample-fixtures.ts';
-import { holdoutLogprobs, judgeCandidate } from '../src/trainer/gate.ts';
+import { holdoutLogprobs, judgeCandidate, trainedScorer } from '../src/trainer/gate.ts';
 import { tempDir } from '../test/support/temp.ts';
 import { embeddedTrainConfig } from '../test/support/train-sessions.ts';
 import { PROMPTS, latencyDuring, latencyReport } from './serving-latency.ts';
@@ -59,7 +59,7 @@ const checkMs: number[] = [];
 const { idle, during } = await latencyDuring(server.url, { rounds: CHECKS, chats: CHATS }, async () => {
   const t0 = performance.now();
   const held = server.store.holdoutSamples(N);
-  const scoreTrained = engine.scoreTrained!.bind(engine);
+  const scoreTrained = trainedScorer(engine);
   judgeCandidate(config, held, await holdoutLogprobs(config, held, scoreTrained), await holdoutLogprobs(config, held, scoreTrained));
   checkMs.push(performance.now() - t0);
 });

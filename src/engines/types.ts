@@ -134,6 +134,11 @@ export interface PolicyEngine {
    */
   scoreTrained?(req: ScoreRequest): Promise<ScoreResult>;
   /**
+   * `scoreTrained` of many answers at one temperature in one call, where the engine can batch them
+   * (the gate scores dozens per step); log-probs in request order. Absent: one call per answer.
+   */
+  scoreTrainedMany?(reqs: ScoreRequest[]): Promise<number[][]>;
+  /**
    * Whether `generateTrained` works against this engine's backend (a Tinker engine can only on
    * servers whose sampler paths are independent of the training model); absent: it does when
    * `generateTrained` is present.

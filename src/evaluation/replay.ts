@@ -143,6 +143,7 @@ export async function runProbes(probes: readonly Probe[], model: VersionModel, s
   const empty: boolean[] = [];
   const garbled: boolean[] = [];
   const toolErrors: boolean[] = [];
+  const scoring: Promise<unknown>[] = [];
   // The answers' own surprise, −log p per sampled token: an estimate of the policy's entropy on them.
   let surprise = 0;
   let tokens = 0;
@@ -163,14 +164,20 @@ export async function runProbes(probes: readonly Probe[], model: VersionModel, s
       // An answer cut at max_tokens may hold half a call: only finished answers are read.
       if (probe.tools !== undefined && s.parser !== undefined && g.finishReason === 'stop' && text !== undefined)
         toolErrors.push(toolCallError(text, probe.tools, s.parser(promptIds)) !== null);
-      if (s.serving !== undefined && g.tokenIds.length > 0) {
-        const serving = await s.serving({ promptIds, responseIds: g.tokenIds, temperature: s.temperature });
-        pairs.push({ candidate: g.logprobs, serving: serving.logprobs });
-      }
+      // The serving weights score this answer while the next probe is answered (two threads on
+      // the embedded engine): the KL costs no wall time of its own.
+      if (s.serving !== undefined && g.tokenIds.length > 0)
+        scoring.push(
+          s
+            .serving({ promptIds, responseIds: g.tokenIds, temperature: s.temperature })
+            .then((serving) => pairs.push({ candidate: g.logprobs, serving: serving.logprobs }))
+            .catch((err) => s.onSkip?.(probe.where, err)),
+        );
     } catch (err) {
       s.onSkip?.(probe.where, err);
     }
   }
+  await Promise.all(scoring);
   const out: ReplayMetrics = {};
   const kl = metric(probeKl(pairs));
   if (kl !== undefined) out.probe_kl = kl;

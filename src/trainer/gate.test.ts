@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseConfig } from '../config/index.ts';
 import { makeSample } from '../../test/support/sample-fixtures.ts';
 import type { StoredSample } from '../samples/index.ts';
-import { ServingHeldOutScores } from './gate.ts';
+import { ServingHeldOutScores, oneByOne } from './gate.ts';
 
 const held = (id: number): StoredSample => ({
   ...makeSample('h', id),
@@ -16,10 +16,10 @@ const held = (id: number): StoredSample => ({
 test("the serving version's held-out scores are kept: a step scores only answers held out since, and all of them for other weights", async () => {
   const config = parseConfig({ evaluation: { holdout_fraction: 0.2, gate: {} } }, { env: {} });
   const scored: number[][] = [];
-  const score = async (r: { responseIds: number[] }) => {
+  const score = oneByOne(async (r) => {
     scored.push(r.responseIds);
     return { logprobs: r.responseIds.map(() => -1) };
-  };
+  });
   const cache = new ServingHeldOutScores();
   const [a, b, c] = [held(1), held(2), held(3)];
   await cache.of(config, [a, b], 4, score);

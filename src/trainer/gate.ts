@@ -4,6 +4,7 @@
 // serve, from the per-sample paired changes and their confidence bounds (rl/paired.ts), with both
 // versions' metric values for the step line.
 import type { Config } from '../config/index.ts';
+import type { PolicyEngine, ScoreRequest } from '../engines/types.ts';
 import { modeSpec } from '../methods/index.ts';
 import {
   compareLikelihood,
@@ -67,8 +68,24 @@ export interface GateVerdict {
   reason: string;
 }
 
-/** Log-probs of an answer under some weights (the serving ones, or the trained ones). */
-type Score = (req: { promptIds: number[]; responseIds: number[]; temperature: number }) => Promise<{ logprobs: number[] }>;
+/** Log-probs of answers under some weights (the serving ones, or the trained ones), in request order. */
+export type ScoreMany = (reqs: ScoreRequest[]) => Promise<number[][]>;
+
+/** One answer at a time, for weights an engine cannot score in batches. */
+export function oneByOne(score: (req: ScoreRequest) => Promise<{ logprobs: number[] }>): ScoreMany {
+  return async (reqs) => {
+    const out: number[][] = [];
+    for (const r of reqs) out.push((await score(r)).logprobs);
+    return out;
+  };
+}
+
+/** The trained (unpublished) weights of an engine that can score them: in batches where it can. */
+export function trainedScorer(engine: PolicyEngine): ScoreMany {
+  const many = engine.scoreTrainedMany?.bind(engine);
+  if (many !== undefined) return (reqs) => (reqs.length === 0 ? Promise.resolve([]) : many(reqs));
+  return oneByOne(engine.scoreTrained!.bind(engine));
+}
 
 /** The temperature the gate scores at: the teacher's for the teacher gap (it compares with the teacher's log-probs), the rollout's otherwise. */
 function gateTemperature(config: Config): number {
@@ -76,11 +93,9 @@ function gateTemperature(config: Config): number {
 }
 
 /** Each held-out answer's log-probs under `score`'s weights (the serving or the trained ones), teacher-forced. */
-export async function holdoutLogprobs(config: Config, held: StoredSample[], score: Score): Promise<number[][]> {
+export async function holdoutLogprobs(config: Config, held: StoredSample[], score: ScoreMany): Promise<number[][]> {
   const temperature = gateTemperature(config);
-  const out: number[][] = [];
-  for (const s of held) out.push((await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature })).logprobs);
-  return out;
+  return score(held.map((s) => ({ promptIds: s.promptIds, responseIds: s.responseIds, temperature })));
 }
 
 /**
@@ -94,7 +109,7 @@ export class ServingHeldOutScores {
   private byId = new Map<string, number[]>();
 
   /** `held`'s log-probs under the weights of serving `version`, scoring with `score` those not known. */
-  async of(config: Config, held: StoredSample[], version: number, score: Score): Promise<number[][]> {
+  async of(config: Config, held: StoredSample[], version: number, score: ScoreMany): Promise<number[][]> {
     const known = this.version === version ? this.byId : new Map<string, number[]>();
     const missing = held.filter((s) => !known.has(s.id));
     const scored = await holdoutLogprobs(config, missing, score);
@@ -207,21 +222,23 @@ export async function batchCheck(
   config: Config,
   batch: StoredSample[],
   advantages: ReadonlyArray<ArrayLike<number>>,
-  score: Score,
+  score: ScoreMany,
 ): Promise<{ refusal?: GateVerdict; metrics: Record<string, number> }> {
   const gate = config.evaluation.gate!;
   const temperature = config.rollout.temperature;
   const paired: PairedScore[] = [];
   const trained: TrainedScore[] = [];
   const anchored: AnchoredScore[] = [];
-  for (const [i, s] of batch.entries()) {
-    if (s.rolloutLogprobs.length !== s.responseIds.length) continue;
-    const r = await score({ promptIds: s.promptIds, responseIds: s.responseIds, temperature });
-    paired.push({ reward: s.reward, serving: s.rolloutLogprobs, candidate: r.logprobs });
-    if (s.lossMask !== 1) continue;
-    trained.push({ advantages: advantages[i], before: s.rolloutLogprobs, after: r.logprobs });
-    anchored.push({ reward: s.reward, anchor: s.rolloutLogprobs, candidate: r.logprobs });
-  }
+  const usable = [...batch.keys()].filter((i) => batch[i].rolloutLogprobs.length === batch[i].responseIds.length);
+  const scores = await score(usable.map((i) => ({ promptIds: batch[i].promptIds, responseIds: batch[i].responseIds, temperature })));
+  usable.forEach((i, k) => {
+    const s = batch[i];
+    const after = scores[k];
+    paired.push({ reward: s.reward, serving: s.rolloutLogprobs, candidate: after });
+    if (s.lossMask !== 1) return;
+    trained.push({ advantages: advantages[i], before: s.rolloutLogprobs, after });
+    anchored.push({ reward: s.reward, anchor: s.rolloutLogprobs, candidate: after });
+  });
   const gain = surrogateGain(trained);
   const direction = directionEstimate(anchored);
   const metrics: Record<string, number> = {

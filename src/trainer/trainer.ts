@@ -15,7 +15,16 @@ import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
 import { ProbeGate } from './probe-gate.ts';
-import { HoldoutReserver, ServingHeldOutScores, batchCheck, holdoutLogprobs, judgeCandidate, type GateVerdict } from './gate.ts';
+import {
+  HoldoutReserver,
+  ServingHeldOutScores,
+  batchCheck,
+  holdoutLogprobs,
+  judgeCandidate,
+  oneByOne,
+  trainedScorer,
+  type GateVerdict,
+} from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
 import {
   evaluationStepMetrics,
@@ -345,8 +354,12 @@ export class Trainer {
       // Wall time the gate's checks take in this step (gate_time_s: what the gate costs).
       let gateStart = performance.now();
       if (held !== undefined) {
-        const scoreTrained = engine.scoreTrained!.bind(engine);
-        baseline = await this.servingHeld.of(config, held, engine.version(), this.trainedIsServed ? scoreTrained : (r) => engine.score(r));
+        baseline = await this.servingHeld.of(
+          config,
+          held,
+          engine.version(),
+          this.trainedIsServed ? trainedScorer(engine) : oneByOne((r) => engine.score(r)),
+        );
         this.anchorHeldOut(held, baseline);
       }
       let gateMs = performance.now() - gateStart;
@@ -364,7 +377,7 @@ export class Trainer {
       if (held !== undefined && baseline !== undefined) {
         gateStart = performance.now();
         const enough = held.length >= config.evaluation.gate!.min_samples;
-        candidate = enough ? await holdoutLogprobs(config, held, engine.scoreTrained!.bind(engine)) : undefined;
+        candidate = enough ? await holdoutLogprobs(config, held, trainedScorer(engine)) : undefined;
         verdict = judgeCandidate(
           config,
           held,
@@ -374,15 +387,16 @@ export class Trainer {
         );
         // A collapse is refused whatever the held-out answers say, and with none held out yet.
         if (updated) {
-          const batch = await batchCheck(config, lease.samples, advantages, engine.scoreTrained!.bind(engine));
+          const batch = await batchCheck(config, lease.samples, advantages, trainedScorer(engine));
           batchMetrics = batch.metrics;
           if (verdict.pass) verdict = batch.refusal ?? verdict;
         }
         // And so is a version whose answers to the probes stopped being answers or moved far (its
         // numbers go in the step line whatever refused the version).
         if (updated) {
+          const probeStart = performance.now();
           const probes = await this.probeGate.check(engine.version());
-          probeMetrics = probes.metrics;
+          probeMetrics = probes.metrics && { ...probes.metrics, gate_probe_time_s: (performance.now() - probeStart) / 1000 };
           if (verdict.pass) verdict = probes.refusal ?? verdict;
         }
         gateMs += performance.now() - gateStart;

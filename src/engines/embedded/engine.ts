@@ -5,7 +5,7 @@
 // A generation that is running when publish() happens finishes on the snapshot it started with.
 
 import * as tf from '@tensorflow/tfjs';
-import { OpenClawError } from '../../errors/index.ts';
+import { OpenClawError, invalidRequest } from '../../errors/index.ts';
 import type {
   GenerateRequest,
   GenerateResult,
@@ -20,7 +20,7 @@ import { initBackend } from './backend.ts';
 import { fromHost, readCheckpoint, toHost, writeCheckpoint } from './checkpoint.ts';
 import { Gpt, type GptConfig } from './model.ts';
 import { AdamW, type AdamWConfig } from './optimizer.ts';
-import { generateTokens, scoreTokens } from './sampling.ts';
+import { generateTokens, scoreTokens, scoreTokensMany } from './sampling.ts';
 import type { HostTensor } from './safetensors.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { ServedSnapshot } from './snapshot.ts';
@@ -125,6 +125,15 @@ export class EmbeddedEngine implements PolicyEngine {
       ...scoreTokens(this.policy, req.promptIds, req.responseIds, req.temperature, req.topK),
       version: this.served.version,
     };
+  }
+
+  /** Log-probs of many answers under the trained weights, several per forward pass (the gate). */
+  async scoreTrainedMany(reqs: ScoreRequest[]): Promise<number[][]> {
+    this.assertOpen();
+    const temperature = reqs[0]?.temperature ?? 1;
+    if (reqs.some((r) => r.temperature !== temperature))
+      throw invalidRequest('scoreTrainedMany: every request must have the same temperature', 'temperature');
+    return scoreTokensMany(this.policy, reqs, temperature);
   }
 
   /** Samples with the trained weights, which may be ahead of the served ones (the replay evaluation). */

@@ -205,3 +205,74 @@ export function scoreTokens(
     tf.dispose(Object.values(out));
   }
 }
+
+/** Sequences per forward pass of scoreTokensMany: 2–4 halved the gate's scoring time on the base model; 16 and more were slower (the [B, heads, T, T] attention of padded rows). */
+const SCORE_BATCH = 4;
+
+/**
+ * Log-probs of many (prompt, response) pairs at one temperature, several sequences per forward
+ * pass: the gate scores dozens of held-out answers per step, and on a small model one pass per
+ * answer is mostly per-operation overhead. Sequences are padded on the right; attention is
+ * causal, so padding never reaches the rows read. Equal to scoreTokens per pair up to float
+ * rounding.
+ */
+export function scoreTokensMany(
+  model: Gpt,
+  reqs: ReadonlyArray<{ promptIds: readonly number[]; responseIds: readonly number[] }>,
+  temperature: number,
+): number[][] {
+  const { vocabSize } = model.config;
+  const out: number[][] = reqs.map(() => []);
+  reqs.forEach((r, i) => {
+    if (r.promptIds.length === 0)
+      throw invalidRequest(`reqs[${i}].promptIds is empty: scoring needs at least one prompt token`, 'promptIds');
+    checkTokens('promptIds', r.promptIds, vocabSize);
+    checkTokens('responseIds', r.responseIds, vocabSize);
+  });
+  // Similar lengths side by side: less padding.
+  const order = reqs
+    .map((_, i) => i)
+    .filter((i) => reqs[i].responseIds.length > 0)
+    .sort((a, b) => reqs[a].promptIds.length + reqs[a].responseIds.length - (reqs[b].promptIds.length + reqs[b].responseIds.length));
+  const rowsPer = Math.max(1, Math.floor(SCORE_CHUNK_ELEMENTS / vocabSize));
+  for (let c = 0; c < order.length; c += SCORE_BATCH) {
+    const group = order.slice(c, c + SCORE_BATCH);
+    const T = Math.max(...group.map((i) => reqs[i].promptIds.length + reqs[i].responseIds.length - 1));
+    const tokens = new Int32Array(group.length * T);
+    const rows: number[] = [];
+    const picks: number[] = [];
+    group.forEach((i, b) => {
+      const { promptIds: p, responseIds: r } = reqs[i];
+      tokens.set([...p, ...r].slice(0, p.length + r.length - 1), b * T);
+      for (let t = 0; t < r.length; t++) {
+        rows.push(b * T + p.length - 1 + t);
+        picks.push(r[t]);
+      }
+    });
+    const chosen = tf.tidy(() => {
+      const h = model.hidden(tokens, group.length, T);
+      const parts: tf.Tensor[] = [];
+      for (let s = 0; s < rows.length; s += rowsPer) {
+        const n = Math.min(rowsPer, rows.length - s);
+        parts.push(
+          tf.tidy(() => {
+            const sel = tf.gather(h, tf.tensor1d(Int32Array.from(rows.slice(s, s + n)), 'int32')) as tf.Tensor2D;
+            const lp = tf.logSoftmax(tf.div(model.logits(sel), logprobTemperature(temperature)));
+            const flat = Int32Array.from(picks.slice(s, s + n), (id, k) => k * vocabSize + id);
+            return tf.gather(tf.reshape(lp, [-1]), tf.tensor1d(flat, 'int32'));
+          }),
+        );
+      }
+      return parts.length === 1 ? parts[0] : tf.concat(parts);
+    });
+    const values = Array.from(chosen.dataSync());
+    chosen.dispose();
+    let at = 0;
+    for (const i of group) {
+      const R = reqs[i].responseIds.length;
+      out[i] = values.slice(at, at + R);
+      at += R;
+    }
+  }
+  return out;
+}

@@ -138,6 +138,10 @@ export class WorkerEngine implements PolicyEngine {
     return this.trainer().request<ScoreResult>('score', req);
   }
 
+  async scoreTrainedMany(reqs: ScoreRequest[]): Promise<number[][]> {
+    return this.trainer().request<number[][]>('score-many', reqs);
+  }
+
   /** Samples with the trained weights on the training thread, so serving is not slowed (the replay evaluation). */
   async generateTrained(req: GenerateRequest): Promise<GenerateResult> {
     const { signal: _signal, ...rest } = req; // an AbortSignal cannot cross threads

@@ -31,6 +31,8 @@ export class TrainingHandler implements ThreadHandler {
         return this.weights();
       case 'score':
         return { result: await this.current().scoreTrained(args as ScoreRequest) };
+      case 'score-many':
+        return { result: await this.current().scoreTrainedMany(args as ScoreRequest[]) };
       case 'generate':
         return { result: await this.current().generateTrained(args as GenerateRequest) };
       case 'save':
