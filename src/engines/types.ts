@@ -139,6 +139,11 @@ export interface PolicyEngine {
    */
   scoreTrainedMany?(reqs: ScoreRequest[]): Promise<number[][]>;
   /**
+   * `generateTrained` of several requests in one call, decoded together where the engine can (the
+   * gate's probes); results in request order. Absent: one call per request.
+   */
+  generateTrainedMany?(reqs: GenerateRequest[]): Promise<GenerateResult[]>;
+  /**
    * Whether `generateTrained` works against this engine's backend (a Tinker engine can only on
    * servers whose sampler paths are independent of the training model); absent: it does when
    * `generateTrained` is present.

@@ -189,3 +189,41 @@ test("probes with tools: the share of finished answers whose calls are broken, r
   // answer cut at max_tokens and the probe without tools are not.
   assert.deepEqual(r.probe_tool_error_rate, { value: 1 / 3, samples: 3 });
 });
+
+test('probes are answered in one call where the model decodes several together; if that call fails, one by one, skipping only what fails', async () => {
+  const probes = ['a', 'b', 'c'].map((p, k) => ({ where: `p:${k}`, messages: [{ role: 'user' as const, content: p }] }));
+  const answer = { tokenIds: [7, 8, STOP], logprobs: [-1, -1, -1], finishReason: 'stop' as const, version: 1 };
+  const settings = {
+    temperature: 1,
+    maxTokens: 8,
+    stopTokenIds: [STOP],
+    render: (m: { content: string }[]) => [1, m[0].content.charCodeAt(0)],
+  };
+  const batched: number[] = [];
+  const together = await runProbes(
+    probes,
+    {
+      generate: async () => assert.fail('one at a time'),
+      generateMany: async (reqs) => {
+        batched.push(reqs.length);
+        return reqs.map(() => answer);
+      },
+      score: async (r) => ({ logprobs: r.responseIds.map(() => -1), version: 1 }),
+    },
+    settings,
+  );
+  assert.deepEqual(batched, [3]);
+  assert.equal(together.probe_length_mean?.samples, 3);
+  const skipped: string[] = [];
+  const alone = await runProbes(
+    probes,
+    {
+      generate: async (r) => (r.promptIds[1] === 'b'.charCodeAt(0) ? Promise.reject(new Error('too long')) : answer),
+      generateMany: async () => Promise.reject(new Error('too long')),
+      score: async (r) => ({ logprobs: r.responseIds.map(() => -1), version: 1 }),
+    },
+    { ...settings, onSkip: (where) => skipped.push(where) },
+  );
+  assert.deepEqual(skipped, ['p:1']);
+  assert.equal(alone.probe_length_mean?.samples, 2);
+});

@@ -22,6 +22,8 @@ import { hintSatisfied, type HintCheckSettings } from './hint-check.ts';
 /** The weights under evaluation: sample and score with them. */
 export interface VersionModel {
   generate(req: GenerateRequest): Promise<GenerateResult>;
+  /** Several answers in one call, decoded together (absent: one `generate` per answer). */
+  generateMany?(reqs: GenerateRequest[]): Promise<GenerateResult[]>;
   score(req: ScoreRequest): Promise<ScoreResult>;
 }
 
@@ -133,6 +135,27 @@ export interface ProbeSettings extends AnswerSettings {
 }
 
 /**
+ * The model's answers to `reqs`: all in one call where it can decode them together, else one at a
+ * time; an answer that fails is undefined (told to `onSkip`), the others stand.
+ */
+async function answerAll(
+  model: VersionModel,
+  reqs: GenerateRequest[],
+  onSkip: (i: number, err: unknown) => void,
+): Promise<Array<GenerateResult | undefined>> {
+  if (model.generateMany !== undefined && reqs.length > 0) {
+    try {
+      return await model.generateMany(reqs);
+    } catch {
+      // One request the batch could not take (a prompt too long): each on its own, to skip only it.
+    }
+  }
+  const out: Array<GenerateResult | undefined> = [];
+  for (const [i, r] of reqs.entries()) out.push(await model.generate(r).catch((err) => void onSkip(i, err)));
+  return out;
+}
+
+/**
  * probe_kl, probe_length_mean, probe_empty_rate, probe_garbled_rate, probe_entropy of `model` on
  * the probes, and probe_tool_error_rate: of the answers to probes with tools that ended (not cut
  * at max_tokens), the share whose tool calls are broken (tool-calls.ts).
@@ -147,36 +170,43 @@ export async function runProbes(probes: readonly Probe[], model: VersionModel, s
   // The answers' own surprise, −log p per sampled token: an estimate of the policy's entropy on them.
   let surprise = 0;
   let tokens = 0;
+  const rendered: Array<{ probe: Probe; promptIds: number[] }> = [];
   for (const probe of probes) {
     try {
-      const promptIds = await s.render(probe.messages, probe.tools);
-      const g = await model.generate(answerRequest(promptIds, JSON.stringify(probe.messages), s));
-      const content = g.tokenIds.filter((id) => !s.stopTokenIds.includes(id));
-      lengths.push(content.length);
-      for (const lp of g.logprobs) {
-        surprise -= lp;
-        tokens++;
-      }
-      const text = textOf(g.tokenIds, s);
-      const isEmpty = content.length === 0 || (text !== undefined && text.trim() === '');
-      empty.push(isEmpty);
-      if (text !== undefined) garbled.push(!isEmpty && garbledReason(text) !== null);
-      // An answer cut at max_tokens may hold half a call: only finished answers are read.
-      if (probe.tools !== undefined && s.parser !== undefined && g.finishReason === 'stop' && text !== undefined)
-        toolErrors.push(toolCallError(text, probe.tools, s.parser(promptIds)) !== null);
-      // The serving weights score this answer while the next probe is answered (two threads on
-      // the embedded engine): the KL costs no wall time of its own.
-      if (s.serving !== undefined && g.tokenIds.length > 0)
-        scoring.push(
-          s
-            .serving({ promptIds, responseIds: g.tokenIds, temperature: s.temperature })
-            .then((serving) => pairs.push({ candidate: g.logprobs, serving: serving.logprobs }))
-            .catch((err) => s.onSkip?.(probe.where, err)),
-        );
+      rendered.push({ probe, promptIds: await s.render(probe.messages, probe.tools) });
     } catch (err) {
       s.onSkip?.(probe.where, err);
     }
   }
+  const answers = await answerAll(
+    model,
+    rendered.map(({ probe, promptIds }) => answerRequest(promptIds, JSON.stringify(probe.messages), s)),
+    (i, err) => s.onSkip?.(rendered[i].probe.where, err),
+  );
+  rendered.forEach(({ probe, promptIds }, i) => {
+    const g = answers[i];
+    if (g === undefined) return;
+    const content = g.tokenIds.filter((id) => !s.stopTokenIds.includes(id));
+    lengths.push(content.length);
+    for (const lp of g.logprobs) {
+      surprise -= lp;
+      tokens++;
+    }
+    const text = textOf(g.tokenIds, s);
+    const isEmpty = content.length === 0 || (text !== undefined && text.trim() === '');
+    empty.push(isEmpty);
+    if (text !== undefined) garbled.push(!isEmpty && garbledReason(text) !== null);
+    // An answer cut at max_tokens may hold half a call: only finished answers are read.
+    if (probe.tools !== undefined && s.parser !== undefined && g.finishReason === 'stop' && text !== undefined)
+      toolErrors.push(toolCallError(text, probe.tools, s.parser(promptIds)) !== null);
+    if (s.serving !== undefined && g.tokenIds.length > 0)
+      scoring.push(
+        s
+          .serving({ promptIds, responseIds: g.tokenIds, temperature: s.temperature })
+          .then((serving) => pairs.push({ candidate: g.logprobs, serving: serving.logprobs }))
+          .catch((err) => s.onSkip?.(probe.where, err)),
+      );
+  });
   await Promise.all(scoring);
   const out: ReplayMetrics = {};
   const kl = metric(probeKl(pairs));

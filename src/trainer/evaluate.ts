@@ -49,7 +49,12 @@ export function evaluationStepMetrics(r: VersionEvaluationResult): Record<string
 
 /** The trained (staged) weights of an engine that can sample and score them away from serving. */
 export function trainedModel(engine: PolicyEngine): VersionModel {
-  return { generate: (r) => engine.generateTrained!(r), score: (r) => engine.scoreTrained!(r) };
+  const many = engine.generateTrainedMany?.bind(engine);
+  return {
+    generate: (r) => engine.generateTrained!(r),
+    score: (r) => engine.scoreTrained!(r),
+    ...(many !== undefined ? { generateMany: many } : {}),
+  };
 }
 
 /** The serving weights of an engine. */

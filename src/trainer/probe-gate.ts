@@ -7,7 +7,7 @@ import { probesOf, type Config, type Probe } from '../config/index.ts';
 import type { PolicyEngine } from '../engines/types.ts';
 import { DEFAULT_PROBES, runProbes, type ReplayMetrics, type VersionModel } from '../evaluation/index.ts';
 import { probeCollapse, type ProbeSummary } from '../rl/index.ts';
-import { answerSettings, stagingCheck, type EvaluationParts } from './evaluate.ts';
+import { answerSettings, stagingCheck, trainedModel, type EvaluationParts } from './evaluate.ts';
 import { refusalOf, type GateVerdict } from './gate.ts';
 
 /** A version's probe answers as rl/collapse.ts reads them (undefined: no probe was answered). */
@@ -68,7 +68,7 @@ export class ProbeGate {
     if (!this.enabled || !(await this.canStage())) return {};
     const e = this.engine;
     const serving: VersionModel = { generate: (r) => e.generate(r), score: (r) => e.score(r) };
-    const candidate: VersionModel = { generate: (r) => e.generateTrained!(r), score: (r) => e.scoreTrained!(r) };
+    const candidate = trainedModel(e);
     if (this.serving?.version !== servingVersion)
       this.serving = { version: servingVersion, summary: summaryOf(await runProbes(this.probes, serving, this.settings())) };
     this.anchor ??= this.serving.summary;

@@ -20,7 +20,7 @@ import { initBackend } from './backend.ts';
 import { fromHost, readCheckpoint, toHost, writeCheckpoint } from './checkpoint.ts';
 import { Gpt, type GptConfig } from './model.ts';
 import { AdamW, type AdamWConfig } from './optimizer.ts';
-import { generateTokens, scoreTokens, scoreTokensMany } from './sampling.ts';
+import { generateTokens, generateTokensMany, scoreTokens, scoreTokensMany } from './sampling.ts';
 import type { HostTensor } from './safetensors.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { ServedSnapshot } from './snapshot.ts';
@@ -134,6 +134,13 @@ export class EmbeddedEngine implements PolicyEngine {
     if (reqs.some((r) => r.temperature !== temperature))
       throw invalidRequest('scoreTrainedMany: every request must have the same temperature', 'temperature');
     return scoreTokensMany(this.policy, reqs, temperature);
+  }
+
+  /** Samples several answers with the trained weights, decoded together (the gate's probes). */
+  async generateTrainedMany(reqs: GenerateRequest[]): Promise<GenerateResult[]> {
+    this.assertOpen();
+    const version = this.served.version;
+    return (await generateTokensMany(this.policy, reqs)).map((g) => ({ ...g, version }));
   }
 
   /** Samples with the trained weights, which may be ahead of the served ones (the replay evaluation). */

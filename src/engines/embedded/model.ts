@@ -34,6 +34,18 @@ export interface KvCache {
   length: number;
 }
 
+/**
+ * The caches of B sequences of different lengths decoded together: per layer [B·nHead, L, dh]
+ * (sequence-major), each sequence's keys padded on the right to the longest, and an additive key
+ * mask [B·nHead, 1, L] that hides the padding. Positions live in the input embeddings, not in the
+ * attention, so where a key sits in the cache does not matter: only which keys are real.
+ */
+export interface BatchKvCache {
+  k: tf.Tensor3D[];
+  v: tf.Tensor3D[];
+  bias: tf.Tensor3D;
+}
+
 const LN_EPS = 1e-5;
 const MASKED = -1e9;
 
@@ -379,6 +391,67 @@ export class Gpt {
       // One query row per head: these batched products are tiny, so the slow kernel does not matter.
       const probs = tf.softmax(tf.mul(tf.matMul(tf.slice(r, [0, 0, 0], [H, 1, dh]), k, false, true), 1 / Math.sqrt(dh)));
       const att = tf.reshape(tf.matMul(probs, v), [1, d]) as tf.Tensor2D;
+      x = tf.add(x, linear(att, p[`h.${l}.attn.wproj`] as tf.Tensor2D));
+      x = tf.add(x, this.mlp(x, l));
+    }
+    const h = layerNorm(x, p['lnf.g'], p['lnf.b']);
+    return { cache: next, logits: this.logits(h) };
+  }
+
+  /** Batches single-sequence caches (from prefill) into one; the inputs are left as they are. */
+  batchCaches(caches: readonly KvCache[]): BatchKvCache {
+    const { nHead: H } = this.config;
+    const L = Math.max(...caches.map((c) => c.length));
+    const pad = (t: tf.Tensor3D, n: number) =>
+      n === L
+        ? t
+        : (tf.pad(t, [
+            [0, 0],
+            [0, L - n],
+            [0, 0],
+          ]) as tf.Tensor3D);
+    const layers = (which: 'k' | 'v') =>
+      caches[0][which].map(
+        (_, l) =>
+          tf.concat(
+            caches.map((c) => pad(c[which][l], c.length)),
+            0,
+          ) as tf.Tensor3D,
+      );
+    const mask = new Float32Array(caches.length * H * L);
+    caches.forEach((c, b) => {
+      for (let h = 0; h < H; h++) mask.fill(MASKED, (b * H + h) * L + c.length, (b * H + h + 1) * L);
+    });
+    return { k: layers('k'), v: layers('v'), bias: tf.tensor3d(mask, [caches.length * H, 1, L]) };
+  }
+
+  /**
+   * Feeds one token to each of B sequences at their own positions; returns the extended cache and
+   * the next-token logits [B, V]. The same arithmetic as `decode` per sequence, in one pass.
+   */
+  decodeMany(cache: BatchKvCache, tokens: readonly number[], positions: readonly number[]): { cache: BatchKvCache; logits: tf.Tensor2D } {
+    const { dModel: d, nHead: H } = this.config;
+    const dh = d / H;
+    const B = tokens.length;
+    for (const p of positions) this.checkLength(p + 1);
+    const p = this.params;
+    let x = tf.add(
+      tf.gather(p.wte, tf.tensor1d(Int32Array.from(tokens), 'int32')),
+      tf.gather(p.wpe, tf.tensor1d(Int32Array.from(positions), 'int32')),
+    ) as tf.Tensor2D;
+    const bias = tf.concat([cache.bias, tf.zeros([B * H, 1, 1])], 2) as tf.Tensor3D;
+    const next: BatchKvCache = { k: [], v: [], bias };
+    for (let l = 0; l < this.config.nLayer; l++) {
+      const a = layerNorm(x, p[`h.${l}.ln1.g`], p[`h.${l}.ln1.b`]);
+      // [B, 3d] → per part [B·H, 1, dh], sequence-major like the cache.
+      const r = tf.reshape(linear(a, p[`h.${l}.attn.wqkv`] as tf.Tensor2D), [B, 3, H, dh]);
+      const part = (i: number) => tf.reshape(tf.slice(r, [0, i, 0, 0], [B, 1, H, dh]), [B * H, 1, dh]) as tf.Tensor3D;
+      const k = tf.concat([cache.k[l], part(1)], 1) as tf.Tensor3D;
+      const v = tf.concat([cache.v[l], part(2)], 1) as tf.Tensor3D;
+      next.k.push(k);
+      next.v.push(v);
+      const probs = tf.softmax(tf.add(tf.mul(tf.matMul(part(0), k, false, true), 1 / Math.sqrt(dh)), bias));
+      const att = tf.reshape(tf.matMul(probs, v), [B, d]) as tf.Tensor2D;
       x = tf.add(x, linear(att, p[`h.${l}.attn.wproj`] as tf.Tensor2D));
       x = tf.add(x, this.mlp(x, l));
     }

@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError, invalidRequest } from '../../errors/index.ts';
 import { logprobTemperature, type TopK } from '../types.ts';
-import type { Gpt, KvCache } from './model.ts';
+import type { BatchKvCache, Gpt, KvCache } from './model.ts';
 import { Rng } from '../../util/rng.ts';
 
 /** What to sample. */
@@ -69,12 +69,8 @@ function argmax(values: Float32Array): number {
   return best;
 }
 
-/** Samples up to maxTokens after the prompt with a KV cache; yields to the event loop per token. */
-export async function generateTokens(
-  model: Gpt,
-  req: GenerateTokensRequest,
-  onToken?: (id: number, logprob: number) => void,
-): Promise<GeneratedTokens> {
+/** Throws the error a caller can act on for a request the model cannot answer. */
+function checkGenerateRequest(model: Gpt, req: GenerateTokensRequest): void {
   const { ctx, vocabSize } = model.config;
   if (req.promptIds.length === 0) throw invalidRequest('promptIds is empty: the model needs at least one prompt token', 'promptIds');
   if (req.promptIds.length >= ctx) {
@@ -88,6 +84,25 @@ export async function generateTokens(
   const topP = req.topP ?? 1;
   if (!(topP > 0 && topP <= 1)) throw invalidRequest(`top_p must be in (0, 1], got ${topP}`, 'top_p');
   checkTokens('promptIds', req.promptIds, vocabSize);
+}
+
+/** The next token from log-probs `lp`: greedy at temperature 0, else drawn within the top-p nucleus. */
+function drawToken(lp: Float32Array, temperature: number, topP: number, rng: Rng): number {
+  if (temperature === 0) return argmax(lp);
+  const probs = new Float64Array(lp.length);
+  for (let i = 0; i < lp.length; i++) probs[i] = Math.exp(lp[i]);
+  return sampleIndex(probs, topP, rng);
+}
+
+/** Samples up to maxTokens after the prompt with a KV cache; yields to the event loop per token. */
+export async function generateTokens(
+  model: Gpt,
+  req: GenerateTokensRequest,
+  onToken?: (id: number, logprob: number) => void,
+): Promise<GeneratedTokens> {
+  const { ctx } = model.config;
+  checkGenerateRequest(model, req);
+  const topP = req.topP ?? 1;
   const stop = new Set(req.stopTokenIds ?? []);
   const rng = new Rng(req.seed ?? Math.floor(Math.random() * 2 ** 32));
   const temperature = logprobTemperature(req.temperature);
@@ -101,13 +116,7 @@ export async function generateTokens(
       const lpTensor = tf.tidy(() => tf.logSoftmax(tf.div(state.logits, temperature)));
       const lp = lpTensor.dataSync() as Float32Array;
       lpTensor.dispose();
-      let id: number;
-      if (req.temperature === 0) id = argmax(lp);
-      else {
-        const probs = new Float64Array(lp.length);
-        for (let i = 0; i < lp.length; i++) probs[i] = Math.exp(lp[i]);
-        id = sampleIndex(probs, topP, rng);
-      }
+      const id = drawToken(lp, req.temperature, topP, rng);
       const isStop = stop.has(id);
       if (!isStop || (req.includeStopToken ?? true)) {
         tokenIds.push(id);
@@ -275,4 +284,92 @@ export function scoreTokensMany(
     }
   }
   return out;
+}
+
+/** One sequence of generateTokensMany as it grows. */
+interface GrowingAnswer {
+  req: GenerateTokensRequest;
+  rng: Rng;
+  stop: Set<number>;
+  tokenIds: number[];
+  logprobs: number[];
+  finishReason?: 'stop' | 'length';
+  /** The position the next fed token takes (the length of its cache). */
+  position: number;
+  last: number;
+}
+
+/**
+ * generateTokens for several requests at once: each prompt is prefilled on its own, then every
+ * answer is decoded in one batched pass per token (Gpt.decodeMany), so a dozen short answers cost
+ * about as many passes as the longest one instead of their sum (the gate's probes). Each answer
+ * draws with its own seed exactly as generateTokens does; the results match it up to float
+ * rounding. For work off the serving path: no streaming, no abort.
+ */
+export async function generateTokensMany(model: Gpt, reqs: readonly GenerateTokensRequest[]): Promise<GeneratedTokens[]> {
+  const { ctx, vocabSize: V } = model.config;
+  for (const r of reqs) checkGenerateRequest(model, r);
+  if (reqs.length === 0) return [];
+  const answers: GrowingAnswer[] = reqs.map((req) => ({
+    req,
+    rng: new Rng(req.seed ?? Math.floor(Math.random() * 2 ** 32)),
+    stop: new Set(req.stopTokenIds ?? []),
+    tokenIds: [],
+    logprobs: [],
+    position: req.promptIds.length,
+    last: 0,
+  }));
+  const temperatures = tf.tensor2d(
+    reqs.map((r) => logprobTemperature(r.temperature)),
+    [reqs.length, 1],
+  );
+  let logits: tf.Tensor2D | undefined;
+  let cache: BatchKvCache | undefined;
+  try {
+    const states = reqs.map((r) => tidyState(() => model.prefill(r.promptIds)));
+    logits = tf.concat(states.map((st) => st.logits)) as tf.Tensor2D;
+    cache = tf.tidy(() => model.batchCaches(states.map((st) => st.cache)) as unknown as tf.TensorContainer) as unknown as BatchKvCache;
+    for (const st of states) disposeState(st);
+    for (;;) {
+      const lpTensor = tf.tidy(() => tf.logSoftmax(tf.div(logits!, temperatures)));
+      const all = lpTensor.dataSync() as Float32Array;
+      lpTensor.dispose();
+      answers.forEach((a, b) => {
+        if (a.finishReason !== undefined) return;
+        if (a.tokenIds.length >= a.req.maxTokens) {
+          a.finishReason = 'length';
+          return;
+        }
+        const lp = all.subarray(b * V, (b + 1) * V);
+        const id = drawToken(lp, a.req.temperature, a.req.topP ?? 1, a.rng);
+        const isStop = a.stop.has(id);
+        if (!isStop || (a.req.includeStopToken ?? true)) {
+          a.tokenIds.push(id);
+          a.logprobs.push(lp[id]);
+        }
+        if (isStop) a.finishReason = 'stop';
+        else if (a.position + 1 > ctx || a.tokenIds.length >= a.req.maxTokens) a.finishReason = 'length';
+        a.last = id;
+      });
+      if (answers.every((a) => a.finishReason !== undefined)) break;
+      // Finished answers ride along with a placeholder token; their rows are not read.
+      const tokens = answers.map((a) => (a.finishReason === undefined ? a.last : 0));
+      const positions = answers.map((a) => (a.finishReason === undefined ? a.position : 0));
+      const previous: BatchKvCache = cache;
+      const previousLogits: tf.Tensor2D = logits;
+      const step = tf.tidy(() => {
+        const r = model.decodeMany(previous, tokens, positions);
+        return [r.logits, r.cache.bias, ...r.cache.k, ...r.cache.v] as tf.Tensor[];
+      });
+      const L = model.config.nLayer;
+      logits = step[0] as tf.Tensor2D;
+      cache = { bias: step[1] as tf.Tensor3D, k: step.slice(2, 2 + L) as tf.Tensor3D[], v: step.slice(2 + L) as tf.Tensor3D[] };
+      tf.dispose([previousLogits, previous.bias, ...previous.k, ...previous.v]);
+      for (const a of answers) if (a.finishReason === undefined) a.position++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return answers.map((a) => ({ tokenIds: a.tokenIds, logprobs: a.logprobs, finishReason: a.finishReason! }));
+  } finally {
+    tf.dispose([temperatures, ...(logits ? [logits] : []), ...(cache ? [cache.bias, ...cache.k, ...cache.v] : [])]);
+  }
 }

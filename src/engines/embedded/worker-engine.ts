@@ -142,6 +142,13 @@ export class WorkerEngine implements PolicyEngine {
     return this.trainer().request<number[][]>('score-many', reqs);
   }
 
+  async generateTrainedMany(reqs: GenerateRequest[]): Promise<GenerateResult[]> {
+    return this.trainer().request<GenerateResult[]>(
+      'generate-many',
+      reqs.map(({ signal: _signal, ...rest }) => rest),
+    );
+  }
+
   /** Samples with the trained weights on the training thread, so serving is not slowed (the replay evaluation). */
   async generateTrained(req: GenerateRequest): Promise<GenerateResult> {
     const { signal: _signal, ...rest } = req; // an AbortSignal cannot cross threads

@@ -33,6 +33,8 @@ export class TrainingHandler implements ThreadHandler {
         return { result: await this.current().scoreTrained(args as ScoreRequest) };
       case 'score-many':
         return { result: await this.current().scoreTrainedMany(args as ScoreRequest[]) };
+      case 'generate-many':
+        return { result: await this.current().generateTrainedMany(args as GenerateRequest[]) };
       case 'generate':
         return { result: await this.current().generateTrained(args as GenerateRequest) };
       case 'save':
