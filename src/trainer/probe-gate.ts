@@ -52,6 +52,19 @@ export class ProbeGate {
     return { ...answerSettings(this.config, this.parts.tokenizer, limits.max_tokens), render: this.parts.render!, serving };
   }
 
+  /**
+   * The serving version's answers, measured before a step while the training weights are the
+   * served ones (on the training thread, all probes decoded together), so `check` has none to
+   * sample on the serving thread, beside chats.
+   */
+  async servingBaseline(servingVersion: number): Promise<void> {
+    if (!this.enabled || this.serving?.version === servingVersion || !(await this.canStage())) return;
+    this.serving = {
+      version: servingVersion,
+      summary: summaryOf(await runProbes(this.probes, trainedModel(this.engine), this.settings())),
+    };
+  }
+
   /** The candidate last checked now serves as `version`: its answers need not be sampled again. */
   served(version: number): void {
     if (this.lastCandidate !== undefined) this.serving = { version, summary: this.lastCandidate };

@@ -361,6 +361,7 @@ export class Trainer {
           this.trainedIsServed ? trainedScorer(engine) : oneByOne((r) => engine.score(r)),
         );
         this.anchorHeldOut(held, baseline);
+        if (this.trainedIsServed) await this.probeGate.servingBaseline(engine.version());
       }
       let gateMs = performance.now() - gateStart;
       // Replay evaluation: the serving version once (the first version a run trains from), then each
