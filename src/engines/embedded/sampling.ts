@@ -352,7 +352,7 @@ export async function generateTokensMany(model: Gpt, reqs: readonly GenerateToke
         a.last = id;
       });
       if (answers.every((a) => a.finishReason !== undefined)) break;
-      // Finished answers ride along with a placeholder token; their rows are not read.
+      // Finished answers ride along with token 0; their rows are not read.
       const tokens = answers.map((a) => (a.finishReason === undefined ? a.last : 0));
       const positions = answers.map((a) => (a.finishReason === undefined ? a.position : 0));
       const previous: BatchKvCache = cache;
