@@ -172,6 +172,19 @@ test('second thoughts and stated swaps after thanks are failures, in any languag
   assert.equal(score(user('top! la prossima volta però mettilo alle 21 di default')), 1);
 });
 
+test('a reported non-delivery, cancellation or refusal is a failure; reactions in Russian and Arabic read their picture', () => {
+  assert.equal(score(user("the invite never arrived, she didn't get the invitation at all")), -1);
+  assert.equal(score(user('die SMS kam gar nicht an')), -1);
+  assert.equal(score(user('они отменили бронь, письмо только что пришло')), -1);
+  assert.equal(score(user('ordine annullato, dice che il pagamento è stato rifiutato')), -1);
+  assert.equal(score(user('妈妈说还是没收到短信')), -1);
+  assert.equal(score(user("I didn't get any errors this time")), 1, 'no error is not a missing delivery');
+  assert.equal(score(user('Отреагировала 👍 на ваше сообщение')), 1);
+  assert.equal(score(user('تفاعل بـ 👍 على رسالتك')), 1);
+  assert.equal(score(user('спасибо!\nа, стоп, не в среду, а в четверг')), -1);
+  assert.equal(score(user('我问了，她不是晚上吃药所以九点是对的，谢谢')), 1, 'a confirmed value is not a swap');
+});
+
 test('a lookup tool returns information, not a success: by the tool name the answer called; its failures still fail', async () => {
   const lookup = (content: string, name: string): JudgedTurnInput => ({
     promptMessages: [{ role: 'user', content: 'Any vegan bakery near Kreuzberg?' }],

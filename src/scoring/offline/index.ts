@@ -62,7 +62,7 @@ const OVERRIDE_AT = 0.6;
 
 /** Whole-reply readings the classifier may not overrule: more work on a result, asides, deferrals. */
 const SURE_SIGNAL =
-  /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement|correction after wait|second thought|stated swap|said otherwise|gave up|reaction:.*)$/;
+  /^(builds on|not about the answer|accepts an offer|exclaimed yes|deferred|asked again|\w\w:acknowledgement|correction after wait|second thought|stated swap|said otherwise|gave up|reported failure|reaction:.*)$/;
 
 const KEEPS_THIS_ONE =
   /^(?:\W|but|and|though)*(this one(?:'?s| is) (fine|just \w+[^.!?]*no (biggie|big deal))|no (biggie|big deal)|this one is fine|no need to (redo|change) (this|it)|not needed (for|in) this one|这次(不用|不必)改|这次就这样)\W*$/i;

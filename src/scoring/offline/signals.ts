@@ -102,7 +102,7 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 // A sticker or reaction as the whole message: "[sticker: cat thumbs up]", "[スタンプ: OK]",
 // "Reacted 👍 to your message", a lone "👍". Its picture says the verdict, or nothing.
 const STICKER =
-  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|动画表情|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\w*)\s+(?:(?:with|com|con|avec|mit)\s+)?(\S+)\s+(?:to|à|a|на|an)(?=\s|$).*$/iu;
+  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|动画表情|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\p{L}*(?:\s?\(а\))?|تفاعل\p{L}*)\s+(?:(?:with|com|con|avec|mit|بـ|ب)\s*)?(\S+)\s+(?:to|à|a|на|an|على)(?=\s|$).*$/iu;
 const REACTION_POSITIVE =
   /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|happy|dance|dancing|bow|high.?five|applau|aplaud|alkış|お辞儀|鼓掌|拍手|절하|춤|跳舞|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
 const REACTION_NEGATIVE =
@@ -126,14 +126,14 @@ const WAIT_CORRECTION =
 // "danke dir!\nach so, die Wohnungsnummer ist 14b nicht 14", "спасибо!\nой стоп, у Димы среда, а не четверг":
 // after the first sentence, a value swapped for another ("X not Y", "X, а не Y", "2시 반 아니고 3시").
 const STATED_SWAP =
-  /(?:[\n.!?。！？]|\b(?:but|pero|ma|mas|aber|mais|ama|lekin)\b)\s*[^\n]*?(?:\s(?:not|nicht|non|não|nao|pas|nahi|değil)\s+(?:the |il |la |el |le |der |die |das |o |a |à |al )?\p{N}|[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\s(?:nahi|değil),\s+\S|\S+,?\s+а не\s+\S|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
+  /(?:[\n.!?。！？]|\b(?:but|pero|ma|mas|aber|mais|ama|lekin)\b)\s*[^\n]*?(?:\s(?:not|nicht|non|não|nao|pas|nahi|değil)\s+(?:the |il |la |el |le |der |die |das |o |a |à |al )?\p{N}|[\p{Lu}\p{N}][\p{L}\p{N}.,:]*,?\s+(?:not|nicht|non|não|nao|pas|nahi|nhi|değil|no)\s+(?:the |il |la |el |le |der |die |das |o |a |à )?[\p{Lu}\p{N}])|\s(?:nahi|değil),\s+\S|\S+,?\s+а не\s+\S|(?<!\p{L})не\s+[\p{L}\p{N}]+(?:\s+[\p{L}\p{N}]+)?,\s*а\s+[\p{L}\p{N}]|,\s*а мне\s+[\p{L}\p{N}]+\s+нуж\p{L}*|\S+\s?(?:아니고|아니라)\s?\S|じゃなくて|ではなく|不是[^，。,]{1,8}(?:是|而是)(?!对|没错|正确)|\n\s*(?:[Oo]h,? )?[Aa]ctually,? (?:make|change|it'?s|it should|use|can you|could you)\b/u;
 // "I said Friday", "alors que j'avais dit vendredi", "大阪って言ったけど": the user points back at what was asked.
 const SAID_OTHERWISE =
-  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che|en vez de|en lugar de|au lieu de|em vez de|no lugar de|statt|anstatt|yerine|вместо|ki jagah)\b|って言ったけど|と言ったのに|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
+  /\b(?:i (?:said|told you)|i asked (?:you )?(?:for|to)|j'avais dit|je t'avais dit|te dije|te había dicho|ti avevo detto|avevo detto|eu (?:disse|falei)|ich hatte (?:doch )?gesagt|hab(?:e)? ich (?:doch )?gesagt|я же (?:сказал|сказала|говорил|говорила|просил|просила)|dedim ya|demiştim|maine (?:bola|kaha) tha|invece che|en vez de|en lugar de|au lieu de|em vez de|no lugar de|statt|anstatt|yerine|вместо|ki jagah)\b|って言ったけど|って言ったのに|と言ったのに|って言ったじゃん|我说的是|我说了|我要的是|我要去的是|말했잖아|라고 했잖아|قلت لك/iu;
 // "merci\nah non c'est dimanche en fait", "ありがとうございます\nあ、すみません21日でした": a second
 // message that opens with an "oops" takes the first one back.
 const SECOND_THOUGHT =
-  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|стоп|ach nee|ach nein|dur dur|dur bi|لا,? استنى)(?=[\s,!.،]|$)|(?:\n|[…！!]\s*)(?:あ[、,]?\s*(?:すみません|ごめん|違|宛先|日付|時間)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
+  /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|(?:а,?\s*)?стоп|ah,? (?:mince|zut)|mince|zut|ach nee|ach nein|dur dur|dur bi|لا,? استنى)(?=[\s,!.،]|$)|(?:\n|[…！!]\s*)(?:あ[、,]?\s*(?:すみません|ごめん|違|宛先|日付|時間)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
 // "Next time …" in the languages read: what follows is a wish for later answers.
 const LATER =
   /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
@@ -152,6 +152,10 @@ const THANKS_BUT_FIX = new RegExp(
   `${THANKS_BUT.source}[^?？]*(?:\\d|(?<!\\p{L})(?:not|no|não|nao|non|nicht|pas|не|değil|nahi|nhi)(?!\\p{L})|مو|مش|不是|じゃな|아니)`,
   'iu',
 );
+// "I didn't get the reminder at all", "Die Erinnerung kam gar nicht", "stokta yok diye iptal ettiler",
+// "她说没收到": what the assistant sent or booked did not arrive, was cancelled or refused.
+const REPORTED_FAILURE =
+  /\b(?:didn'?t|did not|never|hasn'?t|haven'?t)\s+(?:get|got|receive|received)\s+(?:the|my|her|his|their|your|any|a|an)\s+(?:reminder|message|text|sms|e-?mail|mail|notification|invite|invitation|alert|confirmation|package|parcel|order|delivery|call|ticket|money|payment|transfer|link|code)s?\b|\b(?:nothing|it never|they never)\s+(?:came|arrived|showed up|came through|went through)\b|\b(?:never|didn'?t|did not)\s+(?:arrive|arrived|go off|went off|ring|rang|come through|go through)\b|\bkam (?:gar |überhaupt |leider )?nicht\b|\b(?:nie|nicht) angekommen\b|\b(?:nichts|nicht|nie) bekommen\b|\b(?:pas|rien|jamais) reçu\b|\b(?:a été|est) annulée?\b|\b(?:paiement|carte) refusée?\b|\bno (?:me |nos )?(?:ha|han) llegado\b|\bnunca llegó\b|\bno (?:he|hemos) recibido\b|\bcancelaron\b|\bno tienen ninguna reserva\b|\b(?:pago|tarjeta) rechazad[oa]\b|\bnon (?:mi |ci )?(?:è|e) (?:mai )?arrivat\p{L}*|\bnon (?:ho|abbiamo) ricevuto\b|\bmai arrivat\p{L}*|\b(?:dice|è stato|è stata) annullat\p{L}*|\bordine annullat\p{L}*|\b(?:pagamento|carta)\b[^.!?\n]{0,12}\brifiutat\p{L}*|\b(?:não|nao) (?:me )?chegou\b|\b(?:não|nao) recebi\b|\bnunca chegou\b|\bcancelaram\b|\b(?:pagamento|cartão) recusado\b|\b(?:tá|ta|está|estava) fechad[oa]\b|(?<!\p{L})не (?:пришл\p{L}*|получил\p{L}*|дошл\p{L}*)|(?<!\p{L})отменили(?!\p{L})|\biptal (?:ettiler|edilmiş|edildi)\b|\bstokta yok\p{L}*|\b(?:almadık|almadım|ulaşmadı)\b|\b(?:mila|mili|aaya|aayi|pahucha|pahuncha) hi nahi\b|\bcancel ho (?:gaya|gayi|gya)\b|没收到|没有收到|被取消|被拒|届いてない|届いていない|届かなかった|来なかった|鳴らなかった|キャンセルされ|안\s?왔|못\s?받았|취소됐|취소되었|ما وصلني|ما وصلتني|لم يصل|تلغى|انلغى|اتلغى|ما بقاش/iu;
 // Laughter alone: no verdict ("lol", "哈哈哈哈", "ㅋㅋㅋ", "kkkk", "jajaja").
 const LAUGHTER = /^\s*(?:lol|lmao|haha+|hehe+|jaja+|jeje+|kkk+|rsrs+|ㅋㅋ+|ㅎㅎ+|哈哈+|www+|ahah+|хаха+|ххх+)[\s!.]*$/iu;
 // "ya déjalo, lo hago yo", "됐어 그냥 내가 할게", "boşver, kendim hallederim": the user gives up on the answer.
@@ -215,6 +219,7 @@ export function readIntlSignals(text: string): Signal | null {
   if (!LATER.test(text) && STATED_SWAP.test(text)) return { score: -1, cue: 'stated swap', hint: sentenceOf(text, STATED_SWAP) };
   if (!LATER.test(text) && SAID_OTHERWISE.test(text)) return { score: -1, cue: 'said otherwise', hint: sentenceOf(text, SAID_OTHERWISE) };
   if (!LATER.test(text) && THANKS_BUT_FIX.test(text)) return { score: -1, cue: 'thanks, then a fix', hint: restOfLine(text, THANKS_BUT) };
+  if (REPORTED_FAILURE.test(text)) return { score: -1, cue: 'reported failure' };
   if (GAVE_UP.test(text)) return { score: -1, cue: 'gave up' };
   if (BY_THE_WAY.test(text.trim())) return { score: 0, cue: 'not about the answer' };
   if (ACCEPTS_OFFER.test(text.trim()) || DECLINES_OFFER.test(text.trim())) return { score: 0, cue: 'accepts an offer' };

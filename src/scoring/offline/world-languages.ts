@@ -62,7 +62,7 @@ export const WORLD_CUES: Record<WorldLang, Cues> = {
     instruction:
       /\b(per favore|per piacere|perfavore|xfavore|puoi|potresti|cambia|metti|togli|sposta|aggiungi|scrivi|manda|mandalo|fai|fallo|invece di|senza \w+|più (corto|breve|semplice)|piu (corto|breve|semplice)|meglio|bisogna|serve)\b/i,
     positive:
-      /\b(grazie|grz|perfett[oa]|ottim[oa]|fantastic[oa]|bravo|brava|bravissim[oa]|benissimo|bell[ie]|come l[ie] volevo|funziona|ha funzionato|top|grande|stupend[oa]|eccellente|mitic[oa]|splendid[oa]|tutto ok|tutto a posto|sei un mito|gentilissim\w*|comodissimo|arrivat[oa]|accettat[oa]|🙌|👍)\b/i,
+      /\b(grazie|grz|carin[oaie]|perfett[oa]|ottim[oa]|fantastic[oa]|bravo|brava|bravissim[oa]|benissimo|bell[ie]|come l[ie] volevo|funziona|ha funzionato|top|grande|stupend[oa]|eccellente|mitic[oa]|splendid[oa]|tutto ok|tutto a posto|sei un mito|gentilissim\w*|comodissimo|arrivat[oa]|accettat[oa]|🙌|👍)\b/i,
     more: /^(adesso|ora|poi|e poi|anche|inoltre|già che ci sei)\b|\b(aggiungi|invita|manda)\b[^.!?]*\banche\b/i,
   },
   tr: {
