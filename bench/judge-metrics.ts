@@ -240,4 +240,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-5': ['pa-heldout-5'],
   // Sealed for the issue-36 round-6 judge (250806d), scored once; development data since.
   'pa-heldout-6': ['pa-heldout-6'],
+  // Sealed for the issue-36 round-7 judge (c4890e3), scored once; development data since.
+  'pa-heldout-7': ['pa-heldout-7'],
 };
