@@ -185,6 +185,23 @@ test('a reported non-delivery, cancellation or refusal is a failure; reactions i
   assert.equal(score(user('我问了，她不是晚上吃药所以九点是对的，谢谢')), 1, 'a confirmed value is not a swap');
 });
 
+test('picking one of the offered options builds on the answer; an eye-roll beside words is sarcasm; applause after a report is doubted', () => {
+  assert.equal(score(user('ok take the second one, the one with parking')), 1);
+  assert.equal(score(user('prendi la seconda, quella vicino alla stazione')), 1);
+  assert.equal(score(user('no, take the second one')), -1, 'a "no" first corrects the choice');
+  assert.equal(score(user('super. der Termin ist jetzt mitten in meiner Schicht 🙄')), -1);
+});
+
+test('applause after a report of what was done is doubted: 0 at the default min_confidence', async () => {
+  const clap = await runRulesPrmJudge(turn(user('great, you booked the hotel by the airport for my sister 👏 thanks')), {
+    m: 3,
+    minConfidence: 0.5,
+  });
+  assert.deepEqual([clap.score, clap.outcome.reason], [0, 'low_confidence']);
+  assert.match(clap.details[0].raw ?? '', /applause beside a report/);
+  assert.equal(score(user('👏👏')), 1, 'applause alone is praise');
+});
+
 test('a lookup tool returns information, not a success: by the tool name the answer called; its failures still fail', async () => {
   const lookup = (content: string, name: string): JudgedTurnInput => ({
     promptMessages: [{ role: 'user', content: 'Any vegan bakery near Kreuzberg?' }],

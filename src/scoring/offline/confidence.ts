@@ -18,6 +18,7 @@ export interface Confidence {
 /** How much each doubt leaves of the confidence (the lowest one counts). */
 const DOUBT: Record<string, number> = {
   'sarcasm marker': 0.3,
+  'applause beside a report': 0.35,
   'angry face': 0.3,
   'contrast after praise': 0.35,
   'defect question': 0.35,
@@ -51,6 +52,8 @@ export function replyConfidence(text: string, reading: FeedbackReading, modelSig
   if (reading.score === 1) {
     if (SARCASM_MARKER.test(t)) doubts.push('sarcasm marker');
     if (/😤|😡|🤬|👎|😠/u.test(t)) doubts.push('angry face');
+    // Applause after a sentence of what was done: as often sarcasm ("booked for last Saturday 👏👏") as not.
+    if (/👏/u.test(t) && (t.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 6) doubts.push('applause beside a report');
     // A +1 with a hint holds a wish for later ("great, but next time ..."): its contrast is expected.
     if (reading.hint === null && contrastAfterPraise(t)) doubts.push('contrast after praise');
     if (/[?？]/.test(t) && t.split(/(?<=[.!。！\n])/).some((s) => /[?？]/.test(s) && DEFECT_WORDS.test(s))) doubts.push('defect question');

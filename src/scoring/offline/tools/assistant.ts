@@ -55,7 +55,8 @@ const SEARCH_RESULTS =
 const STATUS_PAGE =
   /\ball systems operational\b|\bno (?:known )?issues\b[\s\S]*\bno issues\b|alle systeme (?:funktionieren|betriebsbereit)|tous les systèmes sont opérationnels/i;
 const LISTING = /^\s*\[\s*\{[^\]]*?\}\s*,\s*\{|"\w+"\s*:\s*\[\s*\{[^\]]*?\}\s*,\s*\{/;
-const BODY_ERROR = /"(?:error|errors|erreurs|errores|fehler|errori|erros|hatalar|ошибки)"\s*:\s*[[{"]|"(?:valid|ok|success)"\s*:\s*false/i;
+const BODY_ERROR =
+  /"(?:error|errors|erreurs|errores|fehler|errori|erros|hatalar|ошибки)"\s*:\s*[[{"]|"(?:valid|valido|válido|valide|gültig|ok|success)"\s*:\s*false/i;
 const DID_YOU_MEAN =
   /"did_?you_?mean"\s*:\s*"[^"]+"|\b(?:did you mean|você quis dizer|quisiste decir|meinten sie|vouliez-vous dire|forse cercavi|bunu mu demek istediniz|возможно,? вы имели в виду)\b\s*:?\s*[^\n"?]+\??/i;
 const CONFIRMED_PAGE =
@@ -139,10 +140,11 @@ const outcomes: ToolParser = (text) => {
   // "0 results … Did you mean: Trattoria da Gigi?", {"valid": false, "message": "Did you mean …?"}: the search or the input was wrong.
   if (
     meant !== null &&
-    (NO_RESULTS.test(text) || /"valid"\s*:\s*false|\b(?:is not valid|isn'?t valid|invalid|not recogni[sz]ed|unknown)\b/i.test(text))
+    (NO_RESULTS.test(text) ||
+      /"(?:valid|valido|válido|valide|gültig)"\s*:\s*false|\b(?:is not valid|isn'?t valid|invalid|not recogni[sz]ed|unknown)\b/i.test(text))
   )
     out.push(finding(-1, 'did you mean', meant[0].trim().replace(/^"did_?you_?mean"\s*:\s*"([^"]+)"$/i, 'did you mean $1')));
-  else if (out.length === 0 && /"valid"\s*:\s*false/i.test(text)) out.push(finding(-1, 'valid:false'));
+  else if (out.length === 0 && /"(?:valid|valido|válido|valide|gültig)"\s*:\s*false/i.test(text)) out.push(finding(-1, 'valid:false'));
   if (out.length === 0 && PREVIEW.test(text)) out.push(finding(0, 'preview'));
   if (out.length === 0 && NO_RESULTS.test(text)) out.push(finding(0, 'no results'));
   // A page of search results or a status page that reports nothing wrong: information.
@@ -150,6 +152,8 @@ const outcomes: ToolParser = (text) => {
   // {"result_code": 0}, {"errcode": 0}: the API's own success code; any other is its failure.
   const code = /"(?:result_?code|err_?code|error_?code|errcode|ret_?code)"\s*:\s*(-?\d+)/i.exec(text);
   if (out.length === 0 && code !== null) out.push(finding(Number(code[1]) === 0 ? 1 : -1, `code:${code[1]}`));
+  // {"code": 0, "msg": "success", "data": {…}}: the envelope of many shop and delivery APIs.
+  if (out.length === 0 && /"(?:msg|message)"\s*:\s*"(?:success|succeeded|ok|成功)"/i.test(text)) out.push(finding(1, 'msg:success'));
   // A listing of several objects is a read, not a created thing.
   if (out.length === 0 && CREATED.test(text) && !BODY_ERROR.test(text) && !LISTING.test(text)) out.push(finding(1, 'created'));
   return out;

@@ -39,6 +39,8 @@ function jsonError(text: string): string | null {
   if (/"ok"\s*:\s*false/.test(text)) return 'ok:false';
   if (/"success"\s*:\s*false/.test(text)) return 'success:false';
   if (/"errors"\s*:\s*\[\s*\{/.test(text)) return 'errors[]';
+  // Discord's {"errors": {"content": {"_errors": [...]}}}: errors keyed by the field.
+  if (/"errors"\s*:\s*\{\s*"/.test(text)) return 'errors{}';
   if (/"status"\s*:\s*"(?:error|fail|failed|failure)"/i.test(text)) return 'status:error';
   if (/"error"\s*:\s*(?:"[^"]|\{)/.test(text)) return 'error';
   return null;
