@@ -242,4 +242,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-6': ['pa-heldout-6'],
   // Sealed for the issue-36 round-7 judge (c4890e3), scored once; development data since.
   'pa-heldout-7': ['pa-heldout-7'],
+  // Sealed for the issue-36 round-8 judge (489dc38), scored once; development data since.
+  'pa-heldout-8': ['pa-heldout-8'],
 };
