@@ -88,7 +88,10 @@ test('a crontab listing is information', () => {
 });
 
 test('API envelopes: errors keyed by field fail, a "valido": false with a suggestion fails, code 0 with msg success passes', () => {
-  assert.equal(score('{"message": "Invalid Form Body", "code": 50035, "errors": {"embeds": {"_errors": [{"code": "BASE_TYPE_REQUIRED"}]}}}'), -1);
+  assert.equal(
+    score('{"message": "Invalid Form Body", "code": 50035, "errors": {"embeds": {"_errors": [{"code": "BASE_TYPE_REQUIRED"}]}}}'),
+    -1,
+  );
   assert.equal(score('{"valido": false, "mensaje": "Código postal desconocido. ¿Quisiste decir 28013?"}'), -1);
   assert.equal(score('{"code": 0, "msg": "success", "data": {"order_no": "A7731", "eta": "19:05"}}'), 1);
   assert.equal(score('{"errors": {}}'), 0, 'an empty errors object reports nothing');
