@@ -42,7 +42,7 @@ const PHONE_WORDS =
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation)|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장)(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -291,7 +291,8 @@ function innValid(s: string): boolean {
 
 const NAMED_IDS: Array<{ words: string; value: string; valid: (s: string) => boolean }> = [
   { words: 'ИНН|INN', value: String.raw`\d{12}`, valid: innValid },
-  { words: 'TC|T\\.C\\.|kimlik', value: String.raw`[1-9]\d{10}`, valid: tcKimlikValid },
+  { words: 'TC|T\\.C\\.|kimlik|tckn|tc_?kimlik_?no', value: String.raw`[1-9]\d{10}`, valid: tcKimlikValid },
+  { words: 'תעודת זהות|ת\\.ז\\.?|teudat zehut', value: String.raw`\d{9}`, valid: (s) => luhn(s) },
   { words: 'PESEL', value: String.raw`\d{11}`, valid: peselValid },
   { words: 'NIF|contribuinte', value: String.raw`[1-35-9]\d{8}`, valid: nifPtValid },
   { words: 'マイナンバー|個人番号|My ?Number', value: String.raw`\d{4} ?\d{4} ?\d{4}`, valid: myNumberValid },
@@ -320,7 +321,8 @@ const NAMED_IDS: Array<{ words: string; value: string; valid: (s: string) => boo
   },
 ];
 const NAMED_ID_RES = NAMED_IDS.map(({ words, value, valid }) => ({
-  re: new RegExp(String.raw`(?<![\p{L}])(?:${words})(?![\p{L}])[^\d\n]{0,40}?(?<v>${value})(?![\dA-Za-z])`, 'giud'),
+  // Latin and Cyrillic words end at a letter; a Japanese or Hebrew one may have a particle glued on (マイナンバーは).
+  re: new RegExp(String.raw`(?<![\p{L}])(?:${words})(?![A-Za-zÀ-ɏЀ-ӿ])[^\d\n]{0,40}?(?<v>${value})(?![\dA-Za-z])`, 'giud'),
   valid,
 }));
 

@@ -115,3 +115,25 @@ test('ids told apart by the word before them and their check digits; numbers ins
   assert.deepEqual(found('total 27 136 069,00 ₽'), []);
   assert.deepEqual(found('text me at +1 961 417 3725'), [['phone', '+1 961 417 3725']]);
 });
+
+test('secrets said after words in Hebrew, Greek, Vietnamese and Ukrainian, safe codes, recovery-code lists, revealed and shown-once tokens', () => {
+  assert.deepEqual(found('Ο κωδικός του router είναι Lemon#4471!'), [['other_secret', 'Lemon#4471!']]);
+  assert.deepEqual(found('הסיסמה של הוויפי היא Tamar2290$'), [['other_secret', 'Tamar2290$']]);
+  assert.deepEqual(found('Mật khẩu wifi: Xoai.8812'), [['other_secret', 'Xoai.8812']]);
+  assert.deepEqual(found('Пароль до банку — Kvitka-5531!'), [['other_secret', 'Kvitka-5531!']]);
+  assert.deepEqual(found('la combinazione della cassaforte è 7391'), [['other_secret', '7391']]);
+  assert.deepEqual(found('Backup codes for your account\n1. kq7m 2xzp\n2. wrtb nm4c\nKeep them safe.'), [
+    ['other_secret', 'kq7m 2xzp'],
+    ['other_secret', 'wrtb nm4c'],
+  ]);
+  assert.deepEqual(found('$ aws configure\nAWS Secret Access Key [None]: Qw7pL0zR3tY6uI9oP2aS5dF8gH1jK4lZ7xC0vB3n'), [
+    ['aws_secret_key', 'Qw7pL0zR3tY6uI9oP2aS5dF8gH1jK4lZ7xC0vB3n'],
+  ]);
+  assert.deepEqual(found('Token created. Copy it now, it will not be shown again.\nv7Rt2Lx9Qm4Kp8Zw3Nc6Hs1B'), [
+    ['other_secret', 'v7Rt2Lx9Qm4Kp8Zw3Nc6Hs1B'],
+  ]);
+  // Not secrets: a database port and path after a password variable, a hashing algorithm, a tracking number.
+  assert.deepEqual(found('DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app'), []);
+  assert.deepEqual(found('password_hash: argon2id'), []);
+  assert.deepEqual(found('ヤマト伝票番号 9904-6730-3786'), []);
+});

@@ -15,12 +15,12 @@ const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase)[A-Za-z0-9_.-]*`;
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
-const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|पासवर्ड)`;
+const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא])\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|पासवर्ड)`;
 /**
  * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
  * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
  */
-const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
 /** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
 const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
@@ -34,7 +34,7 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('aws_access_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
   row(
     'aws_secret_key',
-    String.raw`(?:secret[_ ]?access[_ ]?key|aws[_-]?secret[A-Za-z_]*|SecretAccessKey|secretKey|MINIO_SECRET_KEY|MINIO_ROOT_PASSWORD)["']?\s*[:=]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
+    String.raw`(?:secret[_ ]?access[_ ]?key|aws[_-]?secret[A-Za-z_]*|SecretAccessKey|secretKey|MINIO_SECRET_KEY|MINIO_ROOT_PASSWORD)["']?(?: \[[^\]\n]*\])?\s*[:=]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
     'i',
   ),
   row('gcp_api_key', String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`),
@@ -120,7 +120,22 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   // what `netsh wlan show profile key=clear` prints as the Wi-Fi key.
   row(
     'other_secret',
-    String.raw`(?:(?<!\p{L})(?:PIN|PUK|digicode|door ?code|gate ?code|alarm ?code|access ?code|entry ?code|keypad ?code|T[üu]rcode|Torcode|Alarmcode|c[óo]digo (?:de acesso|da porta|do port[ãa]o|de la puerta|de la alarma)|код (?:от двери|домофона|сигнализации)|Key Content)(?!\p{L})|暗証番号|門禁密码|门禁密码|Zugangscode\p{L}*|şifre\p{L}{0,5}|الرقم السري|비밀번호\p{L}?|비번\p{L}?)[^\d\n]{0,45}?(?<v>(?<![\dA-Za-z])[A-Z]?\d{4,8}(?![\dA-Za-z]| \d)|(?<=Key Content\s*:\s*)\S{8,})`,
+    String.raw`(?:(?<!\p{L})(?:PIN|PUK|digicode|door ?code|gate ?code|alarm ?code|access ?code|entry ?code|keypad ?code|T[üu]rcode|Torcode|Alarmcode|c[óo]digo (?:de acesso|da porta|do port[ãa]o|de la puerta|de la alarma)|код (?:от двери|домофона|сигнализации)|Key Content|код (?:от|для|до) \p{L}+|сейф\p{L}*|safe|Tresor\p{L}*|cassaforte|caja fuerte|coffre(?:-fort)?|combinazione|combinación|combinaison|Kombination|lockbox|key ?box|cassetta delle chiavi)(?!\p{L})|暗証番号|門禁密码|门禁密码|Zugangscode\p{L}*|şifre\p{L}{0,5}|الرقم السري|비밀번호\p{L}?|비번\p{L}?)[^\d\n]{0,45}?(?<v>(?<![\dA-Za-z])[A-Z]?\d{4,8}(?![\dA-Za-z]| \d)|(?<=Key Content\s*:\s*)\S{8,})`,
+    'iu',
+  ),
+  // Recovery and backup codes listed under their heading ("GitHub two-factor recovery codes", "バックアップコード"):
+  // each line's code, numbered or not.
+  row(
+    'other_secret',
+    String.raw`(?<=(?:recovery|backup|two-factor|2FA) codes?[\s\S]{0,400}|バックアップ ?コード[\s\S]{0,400}|(?:códigos|codes|codici|Codes) (?:de |di )?(?:recuperação|récupération|recuperación|recupero|Wiederherstellung)[\s\S]{0,400}|(?:резервные|запасные) коды[\s\S]{0,400})^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?<v>(?=[a-z0-9 -]*\d)(?=[a-z0-9 -]*[a-z])[a-z0-9]{4,5}[ -][a-z0-9]{4,5})[ \t]*$`,
+    'imu',
+  ),
+  // A password manager asked to reveal: \`op item get … --reveal\` prints "user,password".
+  row('other_secret', String.raw`\bop item get\b[^\n]*--reveal[^\n]*\n(?:[^\n,]*,)*(?<v>[^\s,]{8,})[ \t]*(?:\n|$)`),
+  // A token a page shows once ("it won't be shown again", "wird nicht erneut angezeigt"): the line of it.
+  row(
+    'other_secret',
+    String.raw`(?:won'?t be shown again|will not be shown again|only be shown once|nicht erneut angezeigt|ne sera plus affiché|no se volverá a mostrar|non verrà (?:più )?mostrat\p{L}|não será (?:exibid|mostrad)\p{L}|больше не будет показан\p{L}*)[^\n]*\n(?:[^\n]*\n)?[ \t]*(?<v>(?=[^\s]*\d)[A-Za-z0-9_.-]{20,})[ \t]*(?:\n|$)`,
     'iu',
   ),
   // TOTP seeds as apps show them: base32 in groups of four ("6MHO RO2R NS6A …").
