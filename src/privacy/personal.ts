@@ -18,7 +18,7 @@ function* matches(text: string, re: RegExp): Generator<RegExpExecArray> {
 }
 
 const EXAMPLE_DOMAIN =
-  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
+  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 
 function emails(text: string): Span[] {
@@ -58,6 +58,10 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
     return false;
   // SSN and EIN shapes ("666-12-3456", "12-3456789") are ids, not phones.
   if (/^\d{3}-\d{2}-\d{4}$|^\d{2}-\d{7}$|^\d{4} \d{4} \d{4}$/.test(raw)) return false;
+  // A card number in its four groups (one that fails Luhn is still not a phone) and a US ZIP+4 ("94107-1234").
+  if (/^\d{4}([ -])\d{4}\1\d{4}\1\d{4}$|^\d{5}-\d{4}$/.test(raw)) return false;
+  // The seconds of a time and a zone offset ("14:22:10 +0100 40" in `git blame`).
+  if (/\d:$/.test(text.slice(Math.max(0, start - 2), start))) return false;
   // A size or a count ("298276483 bytes").
   if (/^\)?\s*(?:bytes|B|KB|MB|GB|KiB|MiB|ms|tokens|%)\b/.test(text.slice(start + raw.length, start + raw.length + 8))) return false;
   // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").

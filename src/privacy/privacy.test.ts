@@ -137,3 +137,20 @@ test('secrets said after words in Hebrew, Greek, Vietnamese and Ukrainian, safe 
   assert.deepEqual(found('password_hash: argon2id'), []);
   assert.deepEqual(found('ヤマト伝票番号 9904-6730-3786'), []);
 });
+
+test('codes under a heading after lines of prose, alarm and wifi codes, a key id with its secret, triple-quoted values; ids, zip codes and times are not phones', () => {
+  assert.deepEqual(found('Códigos de recuperación de Proton\nGuárdalos bien.\n\nK7Q2-MM4T-8WZP\nR2D9-PLX7-C4VB\nGracias!'), [
+    ['other_secret', 'K7Q2-MM4T-8WZP'],
+    ['other_secret', 'R2D9-PLX7-C4VB'],
+  ]);
+  assert.deepEqual(found("le code de l'alarme c'est 552190"), [['other_secret', '552190']]);
+  assert.deepEqual(found('пароль от вайфая в офисе qrtz55817'), [['other_secret', 'qrtz55817']]);
+  assert.deepEqual(found('new BasicAWSCredentials("AKIAZB73MADHNDVBM55R", "Qw7pL0zR3tY6uI9oP2aS5dF8gH1jK4lZ7xC0vB3n")'), [
+    ['aws_access_key', 'AKIAZB73MADHNDVBM55R'],
+    ['aws_secret_key', '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'],
+  ]);
+  assert.deepEqual(found('password = """h7Kq#pW2zLm9"""'), [['env_secret', 'h7Kq#pW2zLm9']]);
+  assert.deepEqual(found('is 4986 4713 6667 2324 a typo? and the ZIP 94107-1234'), []);
+  assert.deepEqual(found('{"sessionId": "1b014639-9fb2-4fb7-93ab-f61b7d5f0d77"}'), []);
+  assert.deepEqual(found('API_KEY_SECRET_ARN: arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-Ab12Cd'), []);
+});

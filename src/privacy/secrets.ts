@@ -12,15 +12,15 @@ export interface SecretRow {
 const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re: new RegExp(source, `gd${flags}`) });
 
 /** Words in a config key that name a secret (`DB_PASSWORD`, `jwtSecret`, `STRIPE_WEBHOOK_SECRET`, `api-key`). */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase)[A-Za-z0-9_.-]*`;
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
-const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא])\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|पासवर्ड)`;
+const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|पासवर्ड)`;
 /**
  * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
  * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
  */
-const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
 /** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
 const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
@@ -37,6 +37,8 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?:secret[_ ]?access[_ ]?key|aws[_-]?secret[A-Za-z_]*|SecretAccessKey|secretKey|MINIO_SECRET_KEY|MINIO_ROOT_PASSWORD)["']?(?: \[[^\]\n]*\])?\s*[:=]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
     'i',
   ),
+  // A key id and its secret passed together: \`new BasicAWSCredentials("AKIA…", "…")\`, "AKIA…:…".
+  row('aws_secret_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?\s*[,:;]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`),
   row('gcp_api_key', String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`),
   row('github_token', String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
   row('slack_webhook', String.raw`https://hooks\.slack\.com/services/[A-Za-z0-9_/-]+`),
@@ -113,22 +115,15 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   // Session cookies; a password said in words ("the password is …", "Passwort …", "пароль: …").
   row(
     'other_secret',
-    String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?<v>[^;\s"']{16,})`,
+    String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")(?<v>[^;\s"']{16,})`,
   ),
   row('other_secret', String.raw`${PASSWORD_WORD}${PASSWORD_LINK}["'«“「]?(?<v>${PASSWORD_VALUE})`, 'iu'),
   // PINs and door codes said as such ("il PIN del bancomat è 91337", "le digicode c'est B2287"), and
   // what `netsh wlan show profile key=clear` prints as the Wi-Fi key.
   row(
     'other_secret',
-    String.raw`(?:(?<!\p{L})(?:PIN|PUK|digicode|door ?code|gate ?code|alarm ?code|access ?code|entry ?code|keypad ?code|T[üu]rcode|Torcode|Alarmcode|c[óo]digo (?:de acesso|da porta|do port[ãa]o|de la puerta|de la alarma)|код (?:от двери|домофона|сигнализации)|Key Content|код (?:от|для|до) \p{L}+|сейф\p{L}*|safe|Tresor\p{L}*|cassaforte|caja fuerte|coffre(?:-fort)?|combinazione|combinación|combinaison|Kombination|lockbox|key ?box|cassetta delle chiavi)(?!\p{L})|暗証番号|門禁密码|门禁密码|Zugangscode\p{L}*|şifre\p{L}{0,5}|الرقم السري|비밀번호\p{L}?|비번\p{L}?)[^\d\n]{0,45}?(?<v>(?<![\dA-Za-z])[A-Z]?\d{4,8}(?![\dA-Za-z]| \d)|(?<=Key Content\s*:\s*)\S{8,})`,
+    String.raw`(?:(?<!\p{L})(?:PIN|PUK|digicode|door ?code|gate ?code|alarm ?code|access ?code|entry ?code|keypad ?code|T[üu]rcode|Torcode|Alarmcode|c[óo]digo (?:de acesso|da porta|do port[ãa]o|de la puerta|de la alarma)|код (?:от двери|домофона|сигнализации)|Key Content|код (?:от|для|до) \p{L}+|сейф\p{L}*|safe|Tresor\p{L}*|cassaforte|caja fuerte|coffre(?:-fort)?|combinazione|combinación|combinaison|Kombination|lockbox|key ?box|cassetta delle chiavi|code (?:de l'alarme|d'alarme|de la porte|du portail|de l'immeuble|d'entrée)|kod(?:en)? till (?:porten|dörren|larmet)|portkod(?:en)?|larmkod(?:en)?)(?!\p{L})|暗証番号|門禁密码|门禁密码|Zugangscode\p{L}*|şifre\p{L}{0,5}|الرقم السري|비밀번호\p{L}?|비번\p{L}?)[^\d\n]{0,45}?(?<v>(?<![\dA-Za-z])(?:[A-Z]?\d{4,8}|\d{2,4}[A-Z]\d{2,4})(?![\dA-Za-z]| \d)|(?<=Key Content\s*:\s*)\S{8,})`,
     'iu',
-  ),
-  // Recovery and backup codes listed under their heading ("GitHub two-factor recovery codes", "バックアップコード"):
-  // each line's code, numbered or not.
-  row(
-    'other_secret',
-    String.raw`(?<=(?:recovery|backup|two-factor|2FA) codes?[\s\S]{0,400}|バックアップ ?コード[\s\S]{0,400}|(?:códigos|codes|codici|Codes) (?:de |di )?(?:recuperação|récupération|recuperación|recupero|Wiederherstellung)[\s\S]{0,400}|(?:резервные|запасные) коды[\s\S]{0,400})^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?<v>(?=[a-z0-9 -]*\d)(?=[a-z0-9 -]*[a-z])[a-z0-9]{4,5}[ -][a-z0-9]{4,5})[ \t]*$`,
-    'imu',
   ),
   // A password manager asked to reveal: \`op item get … --reveal\` prints "user,password".
   row('other_secret', String.raw`\bop item get\b[^\n]*--reveal[^\n]*\n(?:[^\n,]*,)*(?<v>[^\s,]{8,})[ \t]*(?:\n|$)`),
@@ -166,7 +161,7 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('env_secret', String.raw`\bdefine\(\s*["'](?<k>${SECRET_KEY})["']\s*,\s*(?<q>["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`, 'i'),
   row(
     'env_secret',
-    String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*(?<q>["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`,
+    String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*(?<q>"""|'''|["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`,
     'i',
   ),
   row('env_secret', String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?<v>[^\s"'\`,;}{)(]{4,})`, 'i'),
@@ -177,7 +172,7 @@ const PUBLIC_KEY_WORDS = new Set(
   (
     'public publishable id keyid pk ttl header headers name type length file path url endpoint algorithm alg prefix count size limit max min timeout ' +
     'seconds issuer audience field scope uri hash hashing store provider backend manager mode method strategy format policy rotation engine ' +
-    'existing ref version lifetime duration location dir enabled required env var kind hasher algo cipher kdf'
+    'existing ref version lifetime duration location dir enabled required env var kind hasher algo cipher kdf setting arn'
   ).split(' '),
 );
 
@@ -213,6 +208,9 @@ function notACredential(value: string, key: string): boolean {
   // Versions ("^9.0.2"), colours ("#fff4e5"), markers ("[use"), a PEM header alone, publishable keys ("pk.…").
   if (/^[\^~]?\d+\.\d+(?:\.\d+)?|^#[0-9a-f]{3,8}$|^\[|^-----BEGIN|^pk[._]/i.test(value)) return true;
   if (/^(?:https?|wss?):\/\/[^@]*$/.test(value)) return true;
+  // The name of a setting ("JWT_SECRET"), a reference to a stored secret (an ARN, "kv/data/smtp:password").
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && /[A-Z]{3}/.test(value)) return true;
+  if (/^arn:aws[a-z-]*:/.test(value) || /^[a-z0-9_-]+(?:\/[a-z0-9_-]+)+(?::[a-z_]+)?$/.test(value)) return true;
   if (/^(?:HS|RS|ES|PS)\d{3}$|^X-[A-Za-z-]+$|^[A-Z][a-z]+-[A-Z][a-z]+$/.test(value)) return true;
   // Identifiers and words, not secrets: no digit and no symbol in a short lowercase word ("required", "bearer").
   return /^[a-z]+$/.test(value) && value.length < 12;
@@ -220,7 +218,7 @@ function notACredential(value: string, key: string): boolean {
 
 /** A line that announces one-time codes: "GitHub recovery codes", "Backup-Codes", "коды восстановления", "복구 코드", "备用码". */
 const CODES_HEADER =
-  /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-codes|códigos? de (?:recupera[cç][aã]o|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/i;
+  /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-codes|códigos? de (?:recupera[cç][aã]o|recuperaci[oó]n|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/i;
 /** One code on its own line, as sites print them: "xwhtn-jngrd", "4671 9821", "8 3k9f-2jq4", "1. 93810457". */
 const CODE = String.raw`[A-Za-z0-9]{3,6}(?:[ -][A-Za-z0-9]{3,6}){1,3}|[A-Za-z0-9]{8,12}`;
 /** A line of codes: one, or several apart by "·", ",", "|" or wide spaces, after an optional bullet. */
@@ -229,20 +227,29 @@ const CODE_LINE = new RegExp(
 );
 const CODE_IN_LINE = new RegExp(CODE, 'g');
 
-/** One-time recovery codes: the code lines that follow a header naming them, up to the first line that is not one. */
+/** Lines of prose a header may have before its codes ("GitHub recovery codes\nSave these in a safe place.\n\n…"). */
+const PROSE_BEFORE_CODES = 2;
+
+/** One-time recovery codes: the code lines that follow a header naming them (after up to two lines of prose), up to the first line that is not one. */
 function recoveryCodes(text: string): Array<{ type: string; start: number; end: number }> {
   const out: Array<{ type: string; start: number; end: number }> = [];
   let offset = 0;
   let armed = false;
+  let prose = 0;
   for (const line of text.split('\n')) {
     const body = line.replace(/^[ \t]*(?:[-*•]|\d{1,2}[.)])/, (b) => ' '.repeat(b.length));
     // A code has a digit, or is letter groups ("xwhtn-jngrd"); a plain word ("Settings") is not one.
     const codes =
-      armed && CODE_LINE.test(line) ? [...body.matchAll(CODE_IN_LINE)].filter((m) => /\d|^[a-z]{3,6}(?:-[a-z]{3,6})+$/.test(m[0])) : [];
-    if (codes.length > 0)
+      armed && CODE_LINE.test(line) ? [...body.matchAll(CODE_IN_LINE)].filter((m) => /\d|^[a-z]{3,6}(?:[ -][a-z]{3,6})+$/.test(m[0])) : [];
+    if (codes.length > 0) {
       for (const m of codes) out.push({ type: 'other_secret', start: offset + m.index!, end: offset + m.index! + m[0].length });
-    else if (CODES_HEADER.test(line)) armed = true;
-    else if (line.trim() !== '') armed = false;
+      prose = PROSE_BEFORE_CODES;
+    } else if (CODES_HEADER.test(line)) {
+      armed = true;
+      prose = 0;
+    } else if (line.trim() !== '')
+      // Prose before the first code is allowed; after a code, any other line ends the list.
+      armed = armed && ++prose <= PROSE_BEFORE_CODES;
     offset += line.length + 1;
   }
   return out;
