@@ -175,19 +175,26 @@ export function forwardBackwardBody(
 }
 
 /**
- * The `forward` body that reads the training model's log-probs of `responseIds` after
- * `promptIds` (the regression gate on servers whose sampler paths cannot be staged): one
- * `cross_entropy` datum laid out as for training (response token t at position P − 1 + t), with
- * `weights` 1 on the response. `forward` computes no gradient, so the loss function only decides
- * which inputs are required (target_tokens, weights).
+ * The `forward` body that reads the training model's log-probs of each answer's `responseIds`
+ * after its `promptIds` (the regression gate on servers whose sampler paths cannot be staged): one
+ * `cross_entropy` datum per answer, laid out as for training (response token t at position
+ * P − 1 + t), with `weights` 1 on the response. `forward` computes no gradient, so the loss
+ * function only decides which inputs are required (target_tokens, weights); the server answers
+ * one output per datum, in order.
  */
-export function scoreForwardBody(modelId: string, seqId: number, promptIds: readonly number[], responseIds: readonly number[]): string {
-  const seq = [...promptIds, ...responseIds];
-  const P = promptIds.length;
-  const weights = seq.slice(1).map((_, i) => (i >= P - 1 ? 1 : 0));
-  const datum = {
-    model_input: { chunks: [{ type: 'encoded_text', tokens: seq.slice(0, -1) }] },
-    loss_fn_inputs: { target_tokens: tensor(seq.slice(1), 'int64'), weights: tensor(weights, 'float32') },
-  };
-  return JSON.stringify({ model_id: modelId, seq_id: seqId, forward_input: { loss_fn: 'cross_entropy', data: [datum] } });
+export function scoreForwardBody(
+  modelId: string,
+  seqId: number,
+  answers: ReadonlyArray<{ promptIds: readonly number[]; responseIds: readonly number[] }>,
+): string {
+  const data = answers.map(({ promptIds, responseIds }) => {
+    const seq = [...promptIds, ...responseIds];
+    const P = promptIds.length;
+    const weights = seq.slice(1).map((_, i) => (i >= P - 1 ? 1 : 0));
+    return {
+      model_input: { chunks: [{ type: 'encoded_text', tokens: seq.slice(0, -1) }] },
+      loss_fn_inputs: { target_tokens: tensor(seq.slice(1), 'int64'), weights: tensor(weights, 'float32') },
+    };
+  });
+  return JSON.stringify({ model_id: modelId, seq_id: seqId, forward_input: { loss_fn: 'cross_entropy', data } });
 }

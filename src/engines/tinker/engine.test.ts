@@ -221,6 +221,9 @@ test('scoreTrained and generateTrained stage the trained state once; publish ser
     await engine.trainStep(samples, TRAIN_OPTS);
     await Promise.all([engine.scoreTrained(req), engine.scoreTrained(req)]);
     await engine.scoreTrained(req);
+    const many = await engine.scoreTrainedMany(Array.from({ length: 10 }, () => req));
+    assert.equal(many.length, 10);
+    assert.ok(many.every((lp) => lp.length === 2));
     assert.equal(saves(), 1, 'one staged save per trained state');
     const staged = scoredOn().at(-1);
     assert.match(String(staged), /sampler_weights/);
@@ -288,6 +291,20 @@ test('on SkyRL profiles the training model scores trained weights with forward: 
     assert.deepEqual(fwd.forward_input.data[0].model_input.chunks[0].tokens, [1, 2, 3, 4]);
     assert.deepEqual(fwd.forward_input.data[0].loss_fn_inputs.weights.data, [0, 0, 1, 1]);
     await assert.rejects(engine.scoreTrained({ promptIds: [1], responseIds: [2], temperature: 0.7 }), /temperature 1/);
+    // Many answers: one forward call with a datum each, every answer's slice in request order.
+    const forwards = () => fake.requests.filter((r) => r.path === '/forward').length;
+    const before = forwards();
+    const many = await engine.scoreTrainedMany([
+      { promptIds: [1, 2, 3], responseIds: [4, 5], temperature: 1 },
+      { promptIds: [7], responseIds: [8, 9, 10], temperature: 1 },
+    ]);
+    assert.deepEqual(many, [
+      [-0.03, -0.04],
+      [-0.01, -0.02, -0.03],
+    ]);
+    assert.equal(forwards(), before + 1, 'one forward call for both answers');
+    assert.equal(fake.requests.filter((r) => r.path === '/forward').at(-1)!.body.forward_input.data.length, 2);
+    assert.deepEqual(await engine.scoreTrainedMany([]), []);
 
     for (let t = 1; t <= 12; t++) store.addSample(makeSample('s', t, { policyVersion: 0 }));
     const m = await trainer.trainOnce();

@@ -7,6 +7,7 @@
 // one are never replayed) and serves that step's sampler from the start. The training model is
 // created on the first step, so serving needs no training slot.
 import { OpenClawError } from '../../errors/index.ts';
+import { Limiter } from '../../util/limiter.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
 import type {
   GenerateRequest,
@@ -19,7 +20,14 @@ import type {
   TrainStepMetrics,
 } from '../types.ts';
 import type { TinkerClient } from './client.ts';
-import { forwardBackwardBody, planForwardBackward, scoreForwardBody, type DatumLayout } from './datums.ts';
+import {
+  MAX_BYTES_PER_CALL,
+  MAX_DATUMS_PER_CALL,
+  forwardBackwardBody,
+  planForwardBackward,
+  scoreForwardBody,
+  type DatumLayout,
+} from './datums.ts';
 import { unhonouredSettings } from './profiles.ts';
 import { responseLogprobs } from './logprobs.ts';
 import { readTinkerCheckpoint, writeTinkerCheckpoint, type TinkerCheckpoint } from './state.ts';
@@ -180,32 +188,59 @@ export class TinkerEngine implements PolicyEngine {
     if (!this.trainedSinceServed) return this.score(req);
     const { profile } = await this.client.server();
     if (!profile.samplerNeedsModel) return this.scoreOn(await this.stage(), this.served.version, req);
-    if (profile.servesTrainingWeights) {
-      this.client.warnOnce(
-        'gate-serves-training-weights',
-        `tinker (${profile.name}): trained weights answer from their optim_step on (the sampler reads the training adapter, docs/tinker.md), so the regression gate finds a regression after it served; evaluation.gate.on_fail rollback restores the serving version, hold keeps the refused weights answering`,
-      );
-    }
-    return this.scoreForward(req);
+    this.warnGateAfterServing(profile.name, profile.servesTrainingWeights);
+    return { logprobs: (await this.scoreForward([req]))[0], version: this.served.version };
   }
 
-  /** Response log-probs from the training model's `forward` (temperature 1, no top-K). */
-  private async scoreForward(req: ScoreRequest): Promise<ScoreResult> {
-    requireTemperatureOne(req);
-    if (req.topK !== undefined) {
-      throw new OpenClawError('internal', 'Tinker forward returns no top-K log-probs: score unpublished weights without topK');
+  /**
+   * `scoreTrained` of many answers (the gate's held-out and batch checks): on SkyRL one `forward`
+   * with a datum per answer; on sampler paths (hosted, or nothing trained since serving) the
+   * answers are asked for SCORE_CONCURRENCY at a time rather than one after another.
+   */
+  async scoreTrainedMany(reqs: ScoreRequest[]): Promise<number[][]> {
+    if (reqs.length === 0) return [];
+    if (this.trainedSinceServed) {
+      const { profile } = await this.client.server();
+      if (profile.samplerNeedsModel) {
+        this.warnGateAfterServing(profile.name, profile.servesTrainingWeights);
+        const out: number[][] = [];
+        for (const part of forwardChunks(reqs)) out.push(...(await this.scoreForward(part)));
+        return out;
+      }
+    }
+    const limiter = new Limiter(SCORE_CONCURRENCY, 'tinker score concurrency');
+    return Promise.all(reqs.map((r) => limiter.run(async () => (await this.scoreTrained(r)).logprobs)));
+  }
+
+  private warnGateAfterServing(name: string, servesTrainingWeights: boolean): void {
+    if (!servesTrainingWeights) return;
+    this.client.warnOnce(
+      'gate-serves-training-weights',
+      `tinker (${name}): trained weights answer from their optim_step on (the sampler reads the training adapter, docs/tinker.md), so the regression gate finds a regression after it served; evaluation.gate.on_fail rollback restores the serving version, hold keeps the refused weights answering`,
+    );
+  }
+
+  /** Each answer's response log-probs from the training model's `forward` (temperature 1, no top-K), one datum per answer. */
+  private async scoreForward(reqs: readonly ScoreRequest[]): Promise<number[][]> {
+    for (const req of reqs) {
+      requireTemperatureOne(req);
+      if (req.topK !== undefined) {
+        throw new OpenClawError('internal', 'Tinker forward returns no top-K log-probs: score unpublished weights without topK');
+      }
     }
     const modelId = await this.ensureModel();
-    const rows = await this.client.forward(modelId, (seqId) => scoreForwardBody(modelId, seqId, req.promptIds, req.responseIds));
-    const P = req.promptIds.length;
-    const R = req.responseIds.length;
+    const rows = await this.client.forward(modelId, (seqId) => scoreForwardBody(modelId, seqId, reqs));
     const bad = (d: string) => new OpenClawError('upstream', `Tinker forward ${d}`, { code: 'tinker_bad_answer' });
-    if (rows.length !== 1) throw bad(`returned ${rows.length} outputs for 1 datum`);
-    if (rows[0].length < P - 1 + R) throw bad(`returned ${rows[0].length} log-probs for ${P + R - 1} positions`);
-    const logprobs = rows[0].slice(P - 1, P - 1 + R);
-    const at = logprobs.findIndex((v) => !Number.isFinite(v));
-    if (at !== -1) throw bad(`returned ${logprobs[at]} as the log-prob of response token ${at}`);
-    return { logprobs, version: this.served.version };
+    if (rows.length !== reqs.length) throw bad(`returned ${rows.length} outputs for ${reqs.length} datums`);
+    return reqs.map((req, i) => {
+      const P = req.promptIds.length;
+      const R = req.responseIds.length;
+      if (rows[i].length < P - 1 + R) throw bad(`returned ${rows[i].length} log-probs for ${P + R - 1} positions (datum ${i})`);
+      const logprobs = rows[i].slice(P - 1, P - 1 + R);
+      const at = logprobs.findIndex((v) => !Number.isFinite(v));
+      if (at !== -1) throw bad(`returned ${logprobs[at]} as the log-prob of response token ${at} (datum ${i})`);
+      return logprobs;
+    });
   }
 
   /**
@@ -567,4 +602,28 @@ function requireTemperatureOne(req: ScoreRequest): void {
       param: 'rollout.temperature',
     });
   }
+}
+
+/** Sampler-path scores asked for at once by `scoreTrainedMany` (hosted Tinker: one request per answer). */
+const SCORE_CONCURRENCY = 8;
+/** JSON bytes a scored token costs in a `forward` body, at most: its id in two arrays and its weight. */
+const FORWARD_BYTES_PER_TOKEN = 24;
+
+/** Answers split into `forward` calls within the per-call datum and byte limits the training calls keep. */
+function forwardChunks(reqs: readonly ScoreRequest[]): ScoreRequest[][] {
+  const chunks: ScoreRequest[][] = [];
+  let current: ScoreRequest[] = [];
+  let bytes = 0;
+  for (const r of reqs) {
+    const size = (r.promptIds.length + r.responseIds.length) * FORWARD_BYTES_PER_TOKEN;
+    if (current.length > 0 && (current.length >= MAX_DATUMS_PER_CALL || bytes + size > MAX_BYTES_PER_CALL)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(r);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
