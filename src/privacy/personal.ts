@@ -18,7 +18,7 @@ function* matches(text: string, re: RegExp): Generator<RegExpExecArray> {
 }
 
 const EXAMPLE_DOMAIN =
-  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
+  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|^mail\.gmail\.com$|(?:^|\.)calendar\.google\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 
 function emails(text: string): Span[] {
@@ -42,7 +42,7 @@ const PHONE_WORDS =
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation)|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장)(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장)(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -59,7 +59,7 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   // SSN and EIN shapes ("666-12-3456", "12-3456789") are ids, not phones.
   if (/^\d{3}-\d{2}-\d{4}$|^\d{2}-\d{7}$|^\d{4} \d{4} \d{4}$/.test(raw)) return false;
   // A card number in its four groups (one that fails Luhn is still not a phone) and a US ZIP+4 ("94107-1234").
-  if (/^\d{4}([ -])\d{4}\1\d{4}\1\d{4}$|^\d{5}-\d{4}$/.test(raw)) return false;
+  if (/^\d{4}([ -])\d{4}\1\d{4}\1\d{4}$|^\d{5}-\d{4}$|^\d{6}-\d{7}$/.test(raw)) return false;
   // The seconds of a time and a zone offset ("14:22:10 +0100 40" in `git blame`).
   if (/\d:$/.test(text.slice(Math.max(0, start - 2), start))) return false;
   // A size or a count ("298276483 bytes").
@@ -115,6 +115,16 @@ const CARD = /(?<![\d.-])(?:\d[ -]?){12,18}\d(?![\d-]|\.\d)/g;
 // Visa, Mastercard, Mir (2200–2204), Amex, Diners, JCB, Discover, Maestro and Elo (50, 56–69), UnionPay (62), Troy (9792).
 const CARD_PREFIX = /^(?:4|5\d|2[2-7]|3[47]|6\d|35|30[0-5]|36|38|9792)/;
 
+/** Whether a card number's length is one its network issues (Amex 15, Diners 14 or 16, Visa 13/16/19, …). */
+function cardLength(digits: string): boolean {
+  const n = digits.length;
+  if (/^3[47]/.test(digits)) return n === 15;
+  if (/^3(?:0[0-5]|[68])/.test(digits)) return n === 14 || n === 16;
+  if (/^4/.test(digits)) return n === 13 || n === 16 || n === 19;
+  if (/^(?:5[1-5]|2[2-7])/.test(digits)) return n === 16;
+  return n >= 16 && n <= 19;
+}
+
 function cards(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, CARD)) {
@@ -124,7 +134,10 @@ function cards(text: string): Span[] {
     if (grouped && !/^\d{4}([ -])\d{4,6}\1\d{4,5}(?:\1\d{1,4}){0,2}$/.test(m[0])) continue;
     if (!CARD_PREFIX.test(digits) || !luhn(digits)) continue;
     const before = text.slice(Math.max(0, m.index - 24), m.index);
-    if (!grouped && /(?:time|ts|at|epoch|order|id|seq|#)["']?\s*[:=]?\s*["']?$/i.test(before)) continue;
+    if (!grouped && /(?:time|ts|at|epoch|order|id|seq|#|offset|snowflake|bytes|size|count)["']?\s*[:=]?\s*["']?$/i.test(before)) continue;
+    if (!cardLength(digits)) continue;
+    // A size or a count printed before a path (\`du -b\`: "386950173321860\t/var/lib/…").
+    if (/^\t\//.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
     out.push({ type: 'card_number', start: m.index, end: m.index + m[0].length });
   }
   return out;
@@ -146,7 +159,9 @@ function ibanValid(s: string): boolean {
 
 function ibans(text: string): Span[] {
   const out: Span[] = [];
-  for (const m of matches(text, IBAN)) if (ibanValid(m[0])) out.push({ type: 'iban', start: m.index, end: m.index + m[0].length });
+  // RF… is an ISO 11649 creditor reference: the same check digits as an IBAN, no account in it.
+  for (const m of matches(text, IBAN))
+    if (!m[0].startsWith('RF') && ibanValid(m[0])) out.push({ type: 'iban', start: m.index, end: m.index + m[0].length });
   return out;
 }
 
@@ -252,6 +267,18 @@ function chineseIdValid(s: string): boolean {
   return '10X98765432'[sum % 11] === s[17].toUpperCase() && month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
+/** Italian codice fiscale: the last letter from odd- and even-position values of the first fifteen. */
+const CF_ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];
+function codiceFiscaleValid(s: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 15; i++) {
+    const c = s.charCodeAt(i);
+    const v = c <= 57 ? c - 48 : c - 65;
+    sum += i % 2 === 0 ? CF_ODD[v] : v;
+  }
+  return String.fromCharCode(65 + (sum % 26)) === s[15];
+}
+
 /** Turkish TC Kimlik: 11 digits, the 10th and 11th from sums of the first ones. */
 function tcKimlikValid(s: string): boolean {
   const d = [...s].map((c) => c.charCodeAt(0) - 48);
@@ -339,7 +366,7 @@ const GOV_IDS: Array<{ re: RegExp; valid?: (s: string) => boolean }> = [
   { re: /\b[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]\b/g },
   { re: /\b[2-9]\d{3} \d{4} \d{4}\b/g, valid: (s) => verhoeff(s.replace(/ /g, '')) },
   { re: /\b\d{6}-[1-8]\d{6}\b/g, valid: rrnValid },
-  { re: /\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b/g },
+  { re: /\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b/g, valid: codiceFiscaleValid },
   { re: /\b\d{3}\.\d{3}\.\d{3}-\d{2}\b/g, valid: cpfValid },
 ];
 

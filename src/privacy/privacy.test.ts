@@ -154,3 +154,18 @@ test('codes under a heading after lines of prose, alarm and wifi codes, a key id
   assert.deepEqual(found('{"sessionId": "1b014639-9fb2-4fb7-93ab-f61b7d5f0d77"}'), []);
   assert.deepEqual(found('API_KEY_SECRET_ARN: arn:aws:secretsmanager:eu-west-1:123456789012:secret:api-key-Ab12Cd'), []);
 });
+
+test('gate and alarm codes in more languages, Thai and Swahili passwords, Terraform defaults, live vendor keys; Diners lengths, RF references and codice fiscale check letters', () => {
+  assert.deepEqual(found('de code van het hek is 4417'), [['other_secret', '4417']]);
+  assert.deepEqual(found('Die Alarmanlage hat einen neuen Code: 6620.'), [['other_secret', '6620']]);
+  assert.deepEqual(found('Nenosiri la wifi ni Tembo8842Juu'), [['other_secret', 'Tembo8842Juu']]);
+  assert.deepEqual(found('variable "db_password" {\n  sensitive = true\n  default   = "hQ7z!pLw2mRx"\n}'), [
+    ['env_secret', 'hQ7z!pLw2mRx'],
+  ]);
+  assert.deepEqual(found('your key: acme_live_Q7wErT9yUiOp3AsDfGh2JkLz'), [['other_secret', 'acme_live_Q7wErT9yUiOp3AsDfGh2JkLz']]);
+  assert.deepEqual(found('pk_live_Q7wErT9yUiOp3AsDfGh2JkLzXcVbNm'), [], 'a publishable key is public');
+  assert.deepEqual(found('kafka offset=5421103448235400 partition=3'), []);
+  assert.deepEqual(found('Referenz RF18 5390 0754 7034'), []);
+  assert.deepEqual(found('CF: RSSMRA85T10A562S'), [['gov_id', 'RSSMRA85T10A562S']]);
+  assert.deepEqual(found('CF: RSSMRA85T10A562T'), [], 'a wrong check letter');
+});

@@ -15,12 +15,12 @@ const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
-const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|पासवर्ड)`;
+const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|รหัสผ่าน|รหัส ?wi-?fi|पासवर्ड)`;
 /**
  * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
  * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
  */
-const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є|je|ni|adalah|reads|คือ)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
 /** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
 const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
@@ -38,7 +38,12 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     'i',
   ),
   // A key id and its secret passed together: \`new BasicAWSCredentials("AKIA…", "…")\`, "AKIA…:…".
-  row('aws_secret_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?\s*[,:;]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`),
+  row('aws_secret_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,:;]?\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`),
+  row(
+    'aws_secret_key',
+    String.raw`(?:シークレット(?:アクセス)?(?:キー)?|secret(?: access)?(?: key)?)[ \t]*[:：][ \t]*(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
+    'i',
+  ),
   row('gcp_api_key', String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`),
   row('github_token', String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
   row('slack_webhook', String.raw`https://hooks\.slack\.com/services/[A-Za-z0-9_/-]+`),
@@ -125,12 +130,31 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?:(?<!\p{L})(?:PIN|PUK|digicode|door ?code|gate ?code|alarm ?code|access ?code|entry ?code|keypad ?code|T[üu]rcode|Torcode|Alarmcode|c[óo]digo (?:de acesso|da porta|do port[ãa]o|de la puerta|de la alarma)|код (?:от двери|домофона|сигнализации)|Key Content|код (?:от|для|до) \p{L}+|сейф\p{L}*|safe|Tresor\p{L}*|cassaforte|caja fuerte|coffre(?:-fort)?|combinazione|combinación|combinaison|Kombination|lockbox|key ?box|cassetta delle chiavi|code (?:de l'alarme|d'alarme|de la porte|du portail|de l'immeuble|d'entrée)|kod(?:en)? till (?:porten|dörren|larmet)|portkod(?:en)?|larmkod(?:en)?)(?!\p{L})|暗証番号|門禁密码|门禁密码|Zugangscode\p{L}*|şifre\p{L}{0,5}|الرقم السري|비밀번호\p{L}?|비번\p{L}?)[^\d\n]{0,45}?(?<v>(?<![\dA-Za-z])(?:[A-Z]?\d{4,8}|\d{2,4}[A-Z]\d{2,4})(?![\dA-Za-z]| \d)|(?<=Key Content\s*:\s*)\S{8,})`,
     'iu',
   ),
+  // A vendor's live key by its shape ("kol_live_…", "acme_prod_…"): test keys are documented examples.
+  row('other_secret', String.raw`\b(?!pk_)[a-z]{2,10}_(?:live|prod)_[A-Za-z0-9]{20,}\b`),
+  // Terraform: a variable named as a secret, its default.
+  row('env_secret', String.raw`\bvariable\s+"(?<k>${SECRET_KEY})"\s*\{[^}]*?\bdefault\s*=\s*"(?<v>[^"\n]{4,})"`, 'i'),
+  // An ini line "key = …" (rclone, s3cmd) whose value is a mixed-case random string.
+  row(
+    'env_secret',
+    String.raw`^[ \t]*(?:key|secret)[ \t]*=[ \t]*(?<v>(?=[^\s]*\d)(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0-9+/_-]{20,})[ \t]*$`,
+    'm',
+  ),
+  // \`mc alias set NAME URL ACCESS SECRET\` (MinIO client): the secret is the last word.
+  row('other_secret', String.raw`\bmc (?:alias|config host) (?:set|add) \S+ \S+ \S+ (?<v>\S{16,})`),
   // A password manager asked to reveal: \`op item get … --reveal\` prints "user,password".
   row('other_secret', String.raw`\bop item get\b[^\n]*--reveal[^\n]*\n(?:[^\n,]*,)*(?<v>[^\s,]{8,})[ \t]*(?:\n|$)`),
   // A token a page shows once ("it won't be shown again", "wird nicht erneut angezeigt"): the line of it.
   row(
     'other_secret',
     String.raw`(?:won'?t be shown again|will not be shown again|only be shown once|nicht erneut angezeigt|ne sera plus affiché|no se volverá a mostrar|non verrà (?:più )?mostrat\p{L}|não será (?:exibid|mostrad)\p{L}|больше не будет показан\p{L}*)[^\n]*\n(?:[^\n]*\n)?[ \t]*(?<v>(?=[^\s]*\d)[A-Za-z0-9_.-]{20,})[ \t]*(?:\n|$)`,
+    'iu',
+  ),
+  // A gate, door or alarm code said in words, in either order ("code ya geti ni 5721", "de code van het
+  // hek is 3387", "Kód k alarmu je 5818", "die Alarmanlage hat einen neuen Code: 5871", "kod do furtki 7732").
+  row(
+    'other_secret',
+    String.raw`(?:(?<!\p{L})(?:code|kode|kod|kód|codice|código|PIN)(?!\p{L})[^\d\n]{0,30}?(?<!\p{L})(?:gate|geti|gerbang|pagar|hek|poort|deur|cancello|portone|portão|portao|furtk\p{L}*|bram\p{L}*|branky|brány|alarm\p{L}*|door|porte|portail|puerta|portal|tür|tor|dveří|vchod\p{L}*|klatk\p{L}*)|(?<!\p{L})(?:alarm\p{L}*|gate|door|tür|tor|hek|cancello|portão)(?!\p{L})[^\d\n]{0,30}?(?<!\p{L})(?:code|kode|kod|kód|codice|código)(?!\p{L})|รหัสประตู\p{L}*)[^\d\n]{0,25}?(?<v>(?<![\dA-Za-z])\d{4,8})(?![\dA-Za-z]| \d)`,
     'iu',
   ),
   // TOTP seeds as apps show them: base32 in groups of four ("6MHO RO2R NS6A …").
@@ -172,12 +196,13 @@ const PUBLIC_KEY_WORDS = new Set(
   (
     'public publishable id keyid pk ttl header headers name type length file path url endpoint algorithm alg prefix count size limit max min timeout ' +
     'seconds issuer audience field scope uri hash hashing store provider backend manager mode method strategy format policy rotation engine ' +
-    'existing ref version lifetime duration location dir enabled required env var kind hasher algo cipher kdf setting arn'
+    'existing ref version lifetime duration location dir enabled required env var kind hasher algo cipher kdf setting arn media'
   ).split(' '),
 );
 
 /** True when a word of the key (`existingSecret`, `token_ttl`, `secret_engine`) says its value is not a credential. */
 function publicKeyName(key: string): boolean {
+  key = key.replace(/^(?:process\.env|import\.meta\.env|os\.environ)\.?/, '');
   return /expir/i.test(key) || key.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).some((w) => PUBLIC_KEY_WORDS.has(w.toLowerCase()));
 }
 
@@ -196,7 +221,7 @@ export function isPlaceholder(value: string): boolean {
 /** A config value that is not a credential: numbers, durations, URLs without a password, header or algorithm names. */
 function notACredential(value: string, key: string): boolean {
   if (publicKeyName(key)) return true;
-  if (/^\d+(?:\.\d+)?(?:ms|s|m|h|d)?$/.test(value)) return true;
+  if (/^\d+(?:\.\d+)?(?:ms|s|m|h|d)?$|^\d+_\d+$/.test(value)) return true;
   // Algorithm names ("argon2id", "aes-256-gcm"), and names of secrets rather than secrets ("postgres-password").
   if (
     /^(?:argon2(?:id|i|d)?|bcrypt|scrypt|pbkdf2(?:[-_]sha\d+)?|sha-?\d+|md5|hmac[-_]?sha\d+|aes-?\d+(?:-[a-z]{3})?|rsa|ed25519)$/i.test(
@@ -218,7 +243,7 @@ function notACredential(value: string, key: string): boolean {
 
 /** A line that announces one-time codes: "GitHub recovery codes", "Backup-Codes", "коды восстановления", "복구 코드", "备用码". */
 const CODES_HEADER =
-  /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-codes|códigos? de (?:recupera[cç][aã]o|recuperaci[oó]n|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/i;
+  /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-?codes|back-up ?codes|herstelcodes|kody zapasowe|kode cadangan|códigos? de (?:recupera[cç][aã]o|recuperaci[oó]n|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/i;
 /** One code on its own line, as sites print them: "xwhtn-jngrd", "4671 9821", "8 3k9f-2jq4", "1. 93810457". */
 const CODE = String.raw`[A-Za-z0-9]{3,6}(?:[ -][A-Za-z0-9]{3,6}){1,3}|[A-Za-z0-9]{8,12}`;
 /** A line of codes: one, or several apart by "·", ",", "|" or wide spaces, after an optional bullet. */
