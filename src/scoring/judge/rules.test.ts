@@ -202,6 +202,16 @@ test('applause after a report of what was done is doubted: 0 at the default min_
   assert.equal(score(user('👏👏')), 1, 'applause alone is praise');
 });
 
+test('round 9: wishes for later in de/es/zh keep +1; WeChat codes and tag-first stickers read their picture; a command not delivered and a minimum order fail', () => {
+  assert.equal(score(user('super. künftig bitte als PDF statt Word')), 1);
+  assert.equal(score(user('很好 下次把地址也写上')), 1);
+  assert.equal(score(user('[强]')), 1);
+  assert.equal(score(user('[弱][弱]')), -1);
+  assert.equal(score(user('[스티커] 엄지척 하는 곰')), 1);
+  assert.equal(score(tool('{"device": "plug-3", "result": "COMMAND_NOT_DELIVERED"}')), -1);
+  assert.equal(score(tool('Your basket is €18.00. The minimum order is €25.00.')), -1);
+});
+
 test('a lookup tool returns information, not a success: by the tool name the answer called; its failures still fail', async () => {
   const lookup = (content: string, name: string): JudgedTurnInput => ({
     promptMessages: [{ role: 'user', content: 'Any vegan bakery near Kreuzberg?' }],

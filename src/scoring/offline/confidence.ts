@@ -30,7 +30,7 @@ const DOUBT: Record<string, number> = {
 
 // Eye-rolls, facepalms and the written forms of sarcasm, in the languages the judge reads.
 const SARCASM_MARKER =
-  /🙄|🙃|😒|😑|🤦|🤡|😇|😅|잘한다\s?진짜|잘하네\s?진짜|\bgeniale\b\s*[.!]*$|\/s\b|\byeah,? right\b|\bsure,? sure\b|\bthanks a lot\b[^.!?]*(\.\.\.|…)|\bwhat a (surprise|shock)\b|\b(great|perfect|wonderful|brilliant|amazing|fantastic|nice),? (just )?(great|what i needed)\b|спасибо,? конечно|ну (спасибо|супер|отлично|класс)|ага,? (конечно|щас)|\b(bravo|complimenti),? (proprio|davvero)\b|\bmuito obrigad[oa],? hein\b|\bvaleu,? hein\b|\bmerci hein\b|\bna (toll|super|klasse)\b|\bah ouais,? (génial|super)\b|\bsí,? claro\b|\bwah,? (kya|bahut)\b|\bçok sağ ol(un)?,? (ya|gerçekten)\b|بجد شكرا|참\s?잘(했|하)네|잘\s?하는\s?짓|さすがです(ね)?(…|\.\.\.)|真(是)?厉害(啊|呢)?(…|\.\.\.)/iu;
+  /🙄|🙃|😒|😑|🤦|🤡|😇|😅|[\u4e00-\u9fff][^\n]*🙂|잘한다\s?진짜|잘하네\s?진짜|\bgeniale\b\s*[.!]*$|\/s\b|\byeah,? right\b|\bsure,? sure\b|\bthanks a lot\b[^.!?]*(\.\.\.|…)|\bwhat a (surprise|shock)\b|\b(great|perfect|wonderful|brilliant|amazing|fantastic|nice),? (just )?(great|what i needed)\b|спасибо,? конечно|ну (спасибо|супер|отлично|класс)|ага,? (конечно|щас)|\b(bravo|complimenti),? (proprio|davvero)\b|\bmuito obrigad[oa],? hein\b|\bvaleu,? hein\b|\bmerci hein\b|\bna (toll|super|klasse)\b|\bah ouais,? (génial|super)\b|\bsí,? claro\b|\bwah,? (kya|bahut)\b|\bçok sağ ol(un)?,? (ya|gerçekten)\b|بجد شكرا|참\s?잘(했|하)네|잘\s?하는\s?짓|さすがです(ね)?(…|\.\.\.)|真(是)?厉害(啊|呢)?(…|\.\.\.)/iu;
 
 // A turn after praise: "but", "wait", "only", "however", "except", in every language read.
 const CONTRAST =

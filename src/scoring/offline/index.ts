@@ -298,10 +298,15 @@ export function splitSentences(text: string): string[] {
 
 /** Splits a sentence into clauses at commas, colons, dashes and contrast words ("but", "though"). */
 function splitClauses(sentence: string): string[] {
-  return sentence
-    .split(/(?<=[,，:：、])\s*|\s+(?=(?:but|though|although|however)\b)|(?=(?:不过|但是|可是))|\s+[-–—]\s+/i)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  return (
+    sentence
+      // A space between two Chinese characters separates clauses as a comma would ("很好 以后…").
+      .split(
+        /(?<=[,，:：、])\s*|\s+(?=(?:but|though|although|however)\b)|(?=(?:不过|但是|可是))|\s+[-–—]\s+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/i,
+      )
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+  );
 }
 
 /** Where clause `k` starts in its sentence (clauses are consecutive substrings). */

@@ -102,21 +102,45 @@ const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 // A sticker or reaction as the whole message: "[sticker: cat thumbs up]", "[スタンプ: OK]",
 // "Reacted 👍 to your message", a lone "👍". Its picture says the verdict, or nothing.
 const STICKER =
-  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|动画表情|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*[:：]\s*([^\]）)】]+)[\]）)】]\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\p{L}*(?:\s?\(а\))?|تفاعل\p{L}*)\s+(?:(?:with|com|con|avec|mit|بـ|ب)\s*)?(\S+)\s+(?:to|à|a|на|an|على)(?=\s|$).*$/iu;
+  /^\s*[[(（【]\s*(?:sticker|stamp|gif|emoji|スタンプ|动画表情|表情包?|贴纸|이모티콘|스티커|figurinha|autocolante|adesivo|çıkartma|ملصق|стикер|autocollant|pegatina|aufkleber)\s*(?:[:：]\s*([^\]）)】]+)[\]）)】]|[\]）)】]\s*([^\n]+))\s*$|^\s*(?:reacted|réagi|reagiu|ha reagito|reaccionó|hat reagiert|отреагировал\p{L}*(?:\s?\(а\))?|تفاعل\p{L}*)\s+(?:(?:with|com|con|avec|mit|بـ|ب)\s*)?(\S+)\s+(?:to|à|a|на|an|على)(?=\s|$).*$/iu;
 const REACTION_POSITIVE =
-  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|yes|clap|celebrat|party|happy|dance|dancing|bow|high.?five|applau|aplaud|alkış|お辞儀|鼓掌|拍手|절하|춤|跳舞|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
+  /👍|👌|❤️|❤|♥|😍|🥰|😘|🙏|👏|🎉|🥳|💯|🔥|✅|💪|🤩|😊|☺️|🙌|thumbs? ?up|heart|love|ok\b|okay|OK|yes|clap|엄지척|celebrat|party|happy|dance|dancing|bow|high.?five|applau|aplaud|alkış|お辞儀|鼓掌|拍手|절하|춤|跳舞|joinha|pollice|daumen hoch|pulgar|pouce|baş ?parmak|엄지|하트|比心|点赞|大拇指|OK|いいね|ハート|グッド|إبهام|قلب|лайк|класс|сердечк/iu;
 const REACTION_NEGATIVE =
   /👎|😡|🤬|😤|💩|🤦|🙄|thumbs? ?down|angry|facepalm|rage|wütend|enojad|arrabbiat|en colère|kızgın|화난|生气|怒|غاضب|злой/iu;
+
+// WeChat's emoji as typed codes: "[强][强]" (thumbs up), "[弱]" (thumbs down), "[疑问]".
+const WECHAT_EMOJI = /^(?:\[[\u4e00-\u9fffA-Za-z]{1,4}\]\s*)+$/u;
+const WECHAT_MEANING: Record<string, string> = {
+  强: '👍',
+  赞: '👍',
+  OK: '👍',
+  握手: '🙏',
+  抱拳: '🙏',
+  鼓掌: '👏',
+  爱心: '❤️',
+  玫瑰: '❤️',
+  胜利: '🎉',
+  弱: '👎',
+  怒: '😡',
+  发怒: '😡',
+};
 
 /** The verdict of a sticker or a lone reaction: its picture's meaning, or null when it is not one. */
 export function readReaction(text: string): Signal | null {
   const t = text.trim();
   const sticker = STICKER.exec(t);
   const picture =
-    sticker !== null ? (sticker[1] ?? sticker[2]) : /^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\p{Emoji_Modifier})+$/u.test(t) ? t : null;
+    sticker !== null
+      ? (sticker[1] ?? sticker[2] ?? sticker[3])
+      : WECHAT_EMOJI.test(t)
+        ? t
+        : /^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\p{Emoji_Modifier})+$/u.test(t)
+          ? t
+          : null;
   if (picture === null) return null;
-  if (REACTION_NEGATIVE.test(picture)) return { score: -1, cue: `reaction:${picture}` };
-  if (REACTION_POSITIVE.test(picture)) return { score: 1, cue: `reaction:${picture}` };
+  const meaning = WECHAT_EMOJI.test(picture) ? picture.replace(/\[([^\]]+)\]/g, (_, c: string) => WECHAT_MEANING[c] ?? '') : picture;
+  if (REACTION_NEGATIVE.test(meaning)) return { score: -1, cue: `reaction:${picture}` };
+  if (REACTION_POSITIVE.test(meaning)) return { score: 1, cue: `reaction:${picture}` };
   return { score: 0, cue: `reaction:${picture}` };
 }
 
@@ -136,7 +160,7 @@ const SECOND_THOUGHT =
   /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|(?:а,?\s*)?стоп|ah,? (?:mince|zut)|mince|zut|ach nee|ach nein|dur dur|dur bi|لا,? استنى)(?=[\s,!.،]|$)|(?:\n|[…！!]\s*)(?:あ[、,]?\s*(?:すみません|ごめん|違|宛先|日付|時間)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
 // "Next time …" in the languages read: what follows is a wish for later answers.
 const LATER =
-  /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se)(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
+  /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se|künftig|zukünftig|ab jetzt|ab sofort|a partir de (?:mañana|ahora|hoy|amanhã|agora|hoje|demain|maintenant))(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
 // "tşk\nama teyzemle halamı ayrı masalara koymuştuk …": a short thanks, then a "but" on its own line.
 const THANKS_THEN_BUT =
   /^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:but|ama|pero|ma|mas|aber|mais|но|lekin|لكن|بس)\s+\S+\s+\S+(?![^\n]*[?？]\s*$)|^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:근데|でも|但是|不过)/iu;
