@@ -244,4 +244,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-7': ['pa-heldout-7'],
   // Sealed for the issue-36 round-8 judge (489dc38), scored once; development data since.
   'pa-heldout-8': ['pa-heldout-8'],
+  // Sealed for the issue-36 round-9 judge (93c9b7b), scored once; development data since.
+  'pa-heldout-9': ['pa-heldout-9'],
 };
