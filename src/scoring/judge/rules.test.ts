@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { judgeReply } from '../offline/index.ts';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from './rules.ts';
 import type { JudgedNextState, JudgedTurnInput } from '../types.ts';
 
@@ -192,13 +193,13 @@ test('picking one of the offered options builds on the answer; an eye-roll besid
   assert.equal(score(user('super. der Termin ist jetzt mitten in meiner Schicht 🙄')), -1);
 });
 
-test('applause after a report of what was done is doubted: 0 at the default min_confidence', async () => {
-  const clap = await runRulesPrmJudge(turn(user('great, you booked the hotel by the airport for my sister 👏 thanks')), {
-    m: 3,
-    minConfidence: 0.5,
-  });
-  assert.deepEqual([clap.score, clap.outcome.reason], [0, 'low_confidence']);
-  assert.match(clap.details[0].raw ?? '', /applause beside a report/);
+test('applause after a report of what was done is never read as praise: the rules doubt it, the classifier may read it as sarcasm', async () => {
+  const text = 'great, you booked the hotel by the airport for my sister 👏 thanks';
+  const rules = judgeReply(text, {}, null);
+  assert.ok(rules.confidence < 0.5);
+  assert.deepEqual(rules.doubts, ['applause beside a report']);
+  const clap = await runRulesPrmJudge(turn(user(text)), { m: 3, minConfidence: 0.5 });
+  assert.notEqual(clap.score, 1);
   assert.equal(score(user('👏👏')), 1, 'applause alone is praise');
 });
 

@@ -24,7 +24,7 @@ import { INSTRUCTION_ZH, NEGATIVE_ZH, POSITIVE_ZH, hasCjk, readChineseClause } f
 import { correctionHint, mergeHints } from './corrections.ts';
 import { asksForMore, standsBefore } from './follow-up.ts';
 import { quotedHint } from './hint-extent.ts';
-import { detectLanguage, isSixLanguage, readOtherLanguage } from './languages.ts';
+import { detectLanguage, readOtherLanguage } from './languages.ts';
 import { reasksAnswer } from './re-ask.ts';
 import { committedModel } from './committed-model.ts';
 import { replyConfidence } from './confidence.ts';
@@ -89,7 +89,7 @@ export function judgeReply(
   let sign: 1 | 0 | -1 | null = null;
   const lang = detectLanguage(text);
   // A whole-reply signal the rules are sure of (a correction after "wait", a sticker) is not doubted by the classifier.
-  if (model !== null && isSixLanguage(lang) && !reading.cues.some((c) => SURE_SIGNAL.test(c))) {
+  if (model !== null && lang !== 'und' && !reading.cues.some((c) => SURE_SIGNAL.test(c))) {
     const { score, probs } = predictScore(model, replyFeatures(text, reading, lang));
     if (probs[score + 1] >= OVERRIDE_AT) sign = score;
   }
@@ -129,8 +129,10 @@ export function overruledByModel(
   model: ReplyModel,
   overrideAt = OVERRIDE_AT,
 ): FeedbackReading {
-  // The classifier learned from the first six languages' sets; it does not overrule another's reader.
-  if (!isSixLanguage(lang)) return rules;
+  // A script no reader knows stays unread (0, "language not read"); the classifier reads every other
+  // language: it is trained on the assistant sets' thirteen too (leave-one-group-out over them:
+  // 0.920 accuracy, 30 sign flips in 2925 replies, against 0.908 and 33 when it read only the first six).
+  if (lang === 'und') return rules;
   const { score, probs } = predictScore(model, replyFeatures(text, rules, lang));
   if (score === rules.score || probs[score + 1] < overrideAt || rulesAreSure(rules, score)) return rules;
   // A wish for later the rules read as a change ("Parfait ! Pour les prochaines fois, écris …") stays the hint of a +1.
