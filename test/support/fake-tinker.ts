@@ -1,4 +1,4 @@
-// A fake Tinker API server on loopback for tests (PROTOCOL.md): real HTTP, futures with
+// A fake Tinker API server on loopback for tests (its behaviour from the Tinker SDK and SkyRL's server, docs/tinker.md): real HTTP, futures with
 // scriptable retrieve_future answers (try_again, 408, 410, error bodies), a key check, and a
 // `forward_backward` that sums the ppo loss over the datums it receives, as the real learner does.
 import { createServer, type IncomingMessage, type Server } from 'node:http';

@@ -48,7 +48,7 @@ import {
   type SampleResult,
 } from './wire.ts';
 
-/** The hosted service (PROTOCOL.md); TINKER_BASE_URL or tinker.base_url override it. */
+/** The hosted service (docs/tinker.md "Setups"); TINKER_BASE_URL or tinker.base_url override it. */
 export const HOSTED_TINKER_URL = 'https://tinker.thinkingmachines.dev/services/tinker-prod';
 /**
  * The SDK version we announce (create_session, client/config). Servers pick wire features per
@@ -119,7 +119,7 @@ export interface AdamParams {
   grad_clip_norm?: number;
 }
 
-/** One asample call (PROTOCOL.md "Sampling"). */
+/** One asample call (docs/tinker.md "What a step sends"). */
 export interface SampleRequest {
   promptIds: readonly number[];
   maxTokens: number;

@@ -1,4 +1,4 @@
-// Training samples → Tinker `forward_backward` payloads (PROTOCOL.md "Training model"). Pure.
+// Training samples → Tinker `forward_backward` payloads (docs/tinker.md "What a step sends"). Pure.
 // For a full sequence s = prompt + response: model_input = s[:-1], target_tokens = s[1:], so
 // position i predicts token i+1 and response token t sits at position P − 1 + t. Prompt
 // positions (and unmasked response tokens) carry logprobs 0 and advantages 0: a zero advantage

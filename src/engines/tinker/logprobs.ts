@@ -1,4 +1,4 @@
-// Reading prompt log-probs back from an `asample` answer (PROTOCOL.md "Teacher scoring"): entry i
+// Reading prompt log-probs back from an `asample` answer (docs/tinker.md "Temperature rule"; the SDK's `prompt_logprobs`): entry i
 // of `prompt_logprobs` is log p(token i | tokens < i), entry 0 is null. For a prompt of P tokens
 // followed by R response tokens, the response's log-probs are entries P … P+R−1.
 import type { OpenClawError } from '../../errors/index.ts';

@@ -1,4 +1,4 @@
-// Shapes of Tinker's JSON answers (PROTOCOL.md), validated once with zod where they enter.
+// Shapes of Tinker's JSON answers (docs/tinker.md "What a step sends"; the Tinker SDK's types), validated once with zod where they enter.
 // Servers add fields over time (and SkyRL's differ a little from the hosted service's), so
 // objects are passthrough: only what we read is required.
 import { z } from 'zod';
