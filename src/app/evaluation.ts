@@ -5,7 +5,7 @@ import type { Config } from '../config/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { modeSpec } from '../methods/index.ts';
 import type { PipelineParts } from '../pipeline/index.ts';
-import { createTeacher, judgeModelCall } from '../scoring/index.ts';
+import { createTeacher, judgeHasModel, judgeModelCall } from '../scoring/index.ts';
 import type { EvaluationParts } from '../trainer/index.ts';
 import type { Policy } from './policy.ts';
 
@@ -26,10 +26,14 @@ export function evaluationPartsFor(
     teacher = client ?? undefined;
   }
   const parts: EvaluationParts = { teacher, tokenizer: policy.chatTokenizer };
-  if (replay && config.judge.provider === 'openai_compatible') {
-    // One connection: the check asks one answer's votes at a time, beside the scoring pipeline's calls.
-    const judge =
-      given.judgeCall !== undefined ? { call: given.judgeCall, close: async () => {} } : judgeModelCall(config, { connections: 1 })!;
+  // One connection: the check asks one answer's votes at a time, beside the scoring pipeline's calls.
+  // A judge provider without a model (rules) lends no call, and there is no hint check.
+  const judge = !(replay && judgeHasModel(config))
+    ? undefined
+    : given.judgeCall !== undefined
+      ? { call: given.judgeCall, close: async () => {} }
+      : judgeModelCall(config, { connections: 1 });
+  if (judge !== undefined) {
     owned.push(judge.close);
     parts.hintCheck = {
       call: judge.call,

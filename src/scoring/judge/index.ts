@@ -1,5 +1,5 @@
 // scoring/judge: the `Judge` implementations (model.ts: a judge model; rules.ts: offline rules)
-// and the one factory from the config (from-config.ts).
+// and the one factory from the config (from-config.ts), by the provider table (providers.ts).
 export {
   runPrmJudge,
   runHintJudge,
@@ -11,4 +11,5 @@ export {
   type ModelJudgeOptions,
 } from './model.ts';
 export { classifyNextState, runRulesPrmJudge, runRulesHintJudge, rulesJudge, type RulesVerdict, type RulesJudgeOptions } from './rules.ts';
-export { createJudge, judgeModelCall, type OwnedJudge } from './from-config.ts';
+export { createJudge, judgeHasModel, judgeModelCall, type OwnedJudge } from './from-config.ts';
+export { JUDGE_PROVIDERS, type JudgeProviderSpec } from './providers.ts';
