@@ -22,7 +22,7 @@ import { createScoringPipeline, registerFeedbackRoute, ScoringThread, type Pipel
 import { Trainer, STEP_KEYS, archivePreviousRun, planResume, type ResumePlan, type StepMetrics } from '../trainer/index.ts';
 import { registerDashboard, isDashboardShellPath, type StepBuffer } from '../dashboard/index.ts';
 import { registerEvaluationRoute } from '../evaluation/index.ts';
-import { createPolicy, type Policy } from './policy.ts';
+import { createPolicy, rolloutProvider, type Policy } from './policy.ts';
 import { dashboardFor } from './dashboard.ts';
 import { evaluationPartsFor } from './evaluation.ts';
 import { JournalCheckpoints, replayFromCheckpoint } from './journal.ts';
@@ -31,7 +31,7 @@ import { Forgetter, finishForgets, recordsAge, runFiles, startRetention, type Fo
 import { StorageMonitor } from './storage.ts';
 import { createLogger } from './log.ts';
 
-export { createPolicy, BASE_CHECKPOINT, type Policy } from './policy.ts';
+export { createPolicy, rolloutProvider, ROLLOUT_PROVIDERS, BASE_CHECKPOINT, type Policy } from './policy.ts';
 export { finishForgets, forgetOffline, runFiles, type ForgetReport } from './forget.ts';
 export { parseBefore } from './admin.ts';
 export { createLogger } from './log.ts';
@@ -99,7 +99,7 @@ export interface StartOptions {
 /** The engine kind that trains in this process for a config, if any (what checkpoints record). */
 function trainingEngineKind(config: Config, opts: StartOptions): string | undefined {
   if (!opts.train || opts.channel !== undefined) return undefined;
-  return config.rollout.provider === 'embedded' || config.rollout.provider === 'tinker' ? config.rollout.provider : undefined;
+  return rolloutProvider(config).trainingKind;
 }
 
 /**

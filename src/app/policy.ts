@@ -180,17 +180,58 @@ function warnOnStderr(message: string): void {
   process.stderr.write(`openclaw-rl: ${message}\n`);
 }
 
+/** What `createPolicy` is given besides the config. */
+export interface PolicyOptions {
+  channel?: ChatChannel;
+  train?: boolean;
+  resume?: ResumePlan;
+  trainingNice?: number;
+}
+
+/**
+ * The rollout providers (`rollout.provider`), one row each: how the policy is built and whether it
+ * trains in this process (its engine kind is what checkpoints record, so resume and `--fresh` read
+ * it). Adding an engine is its own file, a row here and its name in the config schema.
+ */
+export interface RolloutProviderSpec {
+  /** The engine kind that trains in this process, or undefined for a server that only serves (SGLang/vLLM). */
+  trainingKind?: 'embedded' | 'tinker';
+  create(config: Config, opts: PolicyOptions): Promise<Policy>;
+}
+
+export const ROLLOUT_PROVIDERS: Readonly<Record<Config['rollout']['provider'], RolloutProviderSpec>> = {
+  openai_compatible: { create: async (config) => remotePolicy(config, channelFromSettings('rollout', config.rollout)) },
+  tinker: {
+    trainingKind: 'tinker',
+    async create(config, opts) {
+      const engine = await (await import('./tinker.ts')).startTinkerEngine(config, warnOnStderr, opts.resume);
+      return tokenPolicy(config, engine, { onWarning: warnOnStderr });
+    },
+  },
+  embedded: {
+    trainingKind: 'embedded',
+    create: (config, opts) => embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume, trainingNice: opts.trainingNice }),
+  },
+};
+
+/** The row of `rollout.provider`; an unknown one (a config built by hand) is a config error naming the key. */
+export function rolloutProvider(config: Config): RolloutProviderSpec {
+  const name = config.rollout.provider as string;
+  if (!Object.hasOwn(ROLLOUT_PROVIDERS, name)) {
+    throw new OpenClawError(
+      'config',
+      `rollout.provider ${JSON.stringify(name)} is not a rollout provider; use ${Object.keys(ROLLOUT_PROVIDERS).join(', ')}`,
+      {
+        param: 'rollout.provider',
+      },
+    );
+  }
+  return ROLLOUT_PROVIDERS[name as keyof typeof ROLLOUT_PROVIDERS];
+}
+
 /** Builds the policy side of the config (an explicit channel wins, for tests). */
-export async function createPolicy(
-  config: Config,
-  opts: { channel?: ChatChannel; train?: boolean; resume?: ResumePlan; trainingNice?: number } = {},
-): Promise<Policy> {
+export async function createPolicy(config: Config, opts: PolicyOptions = {}): Promise<Policy> {
   if (opts.channel)
     return remotePolicy({ ...config, rollout: { ...config.rollout, tokenizer: undefined, context_length: undefined } }, opts.channel);
-  if (config.rollout.provider === 'openai_compatible') return remotePolicy(config, channelFromSettings('rollout', config.rollout));
-  if (config.rollout.provider === 'tinker') {
-    const engine = await (await import('./tinker.ts')).startTinkerEngine(config, warnOnStderr, opts.resume);
-    return tokenPolicy(config, engine, { onWarning: warnOnStderr });
-  }
-  return embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume, trainingNice: opts.trainingNice });
+  return rolloutProvider(config).create(config, opts);
 }

@@ -10,7 +10,7 @@ import { loadConfig, TRAIN_DEFAULTS, type Config, type ConfigOverrides } from '.
 import { MODES } from '../methods/index.ts';
 // personas.ts, not sim/index.ts: the CLI must not load the pretraining code (and tfjs) at start-up.
 import { PERSONA_NAMES } from '../sim/personas.ts';
-import { startServer, BASE_CHECKPOINT } from '../app/index.ts';
+import { startServer, rolloutProvider, BASE_CHECKPOINT } from '../app/index.ts';
 import { formatDoctorTable, runDoctor } from '../doctor/index.ts';
 import { addServeOptions, addTrainingOptions, intAtLeast, overridesFrom, positiveNumber } from './flags.ts';
 import { ShutdownBackstop, untilStopSignal } from './signals.ts';
@@ -117,7 +117,7 @@ export function buildProgram(): Command {
     await run(async () => {
       // The regression gate is on unless the config says evaluation.gate: false (docs/evaluation.md).
       const config = configFrom(opts, cmd, TRAIN_DEFAULTS);
-      if (config.rollout.provider === 'openai_compatible') {
+      if (rolloutProvider(config).trainingKind === undefined) {
         throw new OpenClawError(
           'config',
           `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`,
