@@ -12,7 +12,7 @@ import { EmbeddedChatTokenizer, HfChatTokenizer, TokenChatChannel, loadChatToken
 import type { Retokenizer } from '../gateway/index.ts';
 import { createContextGuard, promptTokenCounter, type ContextGuard } from '../sessions/index.ts';
 import { loadHfTokenizer, alignResponse, createAlignmentCounters, type AlignmentCounters } from '../tokenize/index.ts';
-import { createTeacher, type Teacher } from '../scoring/index.ts';
+import { createTeacher, teacherProvider, type Teacher } from '../scoring/index.ts';
 import type { PromptRenderer } from '../pipeline/index.ts';
 import type { ResumePlan } from '../trainer/index.ts';
 
@@ -113,8 +113,8 @@ async function embeddedPolicy(config: Config, opts: { train: boolean; resume?: R
     chatTokenizer: tok,
     close: () => channel.close(),
   };
-  // teacher.provider embedded: the engine's own base model scores with the hint in view.
-  if (config.teacher.provider === 'embedded') policy.teacher = createTeacher(config, { engine }) ?? undefined;
+  // A teacher on the policy engine (teacher.provider embedded): the engine's own base model scores with the hint in view.
+  if (teacherProvider(config).onPolicyEngine) policy.teacher = createTeacher(config, { engine }) ?? undefined;
   return policy;
 }
 

@@ -57,6 +57,7 @@ export {
 export {
   createTeacher,
   teacherLogprobTemperature,
+  teacherProvider,
   createHttpTeacher,
   teacherFromBackend,
   teacherMismatch,

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../config/index.ts';
 import type { PolicyEngine } from '../../engines/types.ts';
+import { TeacherSchema } from '../../config/schema.ts';
 import { createTeacher, teacherLogprobTemperature } from './from-config.ts';
+import { TEACHER_PROVIDERS } from './providers.ts';
 
 const cfg = (overrides: Record<string, unknown>) => parseConfig({}, { env: {}, overrides });
 const engine = { kind: 'fake', score: async () => ({ logprobs: [] }) } as unknown as PolicyEngine;
@@ -40,4 +42,13 @@ test('teacherLogprobTemperature says what the teacher createTeacher builds repor
     assert.equal(teacherLogprobTemperature(config), want, JSON.stringify(overrides));
     await teacher.close();
   }
+});
+
+test('TEACHER_PROVIDERS has a row for each teacher.provider the schema accepts; only the embedded one scores on the policy engine', () => {
+  const accepted = TeacherSchema.shape.provider.removeDefault().options;
+  assert.deepEqual(Object.keys(TEACHER_PROVIDERS).sort(), [...accepted].sort());
+  assert.deepEqual(Object.fromEntries(Object.entries(TEACHER_PROVIDERS).map(([name, row]) => [name, row.onPolicyEngine])), {
+    openai_compatible: false,
+    embedded: true,
+  });
 });

@@ -5,4 +5,5 @@ export { createHttpTeacher, type HttpTeacherOptions, type HttpTeacherDialect } f
 export { HTTP_DIALECTS, sglangDialect, vllmDialect, type HttpDialect, type ScoreCall } from './dialects.ts';
 export { engineTeacherBackend } from './engine.ts';
 export { tinkerTeacherBackend } from './tinker.ts';
-export { createTeacher, teacherLogprobTemperature } from './from-config.ts';
+export { createTeacher, teacherLogprobTemperature, teacherProvider } from './from-config.ts';
+export { TEACHER_PROVIDERS, type TeacherProviderSpec } from './providers.ts';
