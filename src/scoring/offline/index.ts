@@ -166,7 +166,8 @@ function rulesAreSure(rules: FeedbackReading, score: -1 | 0 | 1): boolean {
     const strongNegative = rules.cues.some((c) => /^negative:/.test(c) && Number(c.slice(9)) <= -0.5);
     const instruction = rules.cues.some((c) => /^instruction:/.test(c));
     const complaint = rules.cues.some((c) => /^complaint:/.test(c));
-    return rules.cues.includes('complaint:"retry"') || ((strongNegative || complaint) && instruction);
+    // … nor a complaint the sentiment reads as strongly negative too ("Kind of cold, no goodbye or anything.").
+    return rules.cues.includes('complaint:"retry"') || ((strongNegative || complaint) && instruction) || (strongNegative && complaint);
   }
   return false;
 }
