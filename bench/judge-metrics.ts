@@ -246,4 +246,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-8': ['pa-heldout-8'],
   // Sealed for the issue-36 round-9 judge (93c9b7b), scored once; development data since.
   'pa-heldout-9': ['pa-heldout-9'],
+  // Sealed for the round-9 judge with the 13-language classifier (e0c3728), scored once; development data since.
+  'pa-heldout-10': ['pa-heldout-10'],
 };

@@ -43,11 +43,11 @@ const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
  * Sealed sets: never tuned on, never read by the judge's training script; the bench prints only
  * their aggregates (overall and per group) and never their items. A missing file is skipped.
  */
-// pa-heldout-1 … -9 (personal-assistant traffic, assistant-brief.md) were sealed for the issue-36
-// round-1 … -9 judges, scored once each, then development data. The next set, written blind from
-// assistant-brief.md by a helper who read nothing else, goes here as pa-heldout-10 (skipped while
-// absent): score it once for the next judge round, then move it to DEVELOPMENT_SETS.
-export const SEALED_SETS: readonly string[] = ['pa-heldout-10'];
+// pa-heldout-1 … -10 (personal-assistant traffic, assistant-brief.md) were sealed for the issue-36
+// judges of rounds 1 … 9 (the last with the 13-language classifier), scored once each, then
+// development data. The next set, written blind from assistant-brief.md by a helper who read
+// nothing else, goes here as pa-heldout-11 (skipped while absent): score it once, then move it.
+export const SEALED_SETS: readonly string[] = ['pa-heldout-11'];
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
