@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config/index.ts';
+import { providerRow, type Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatChannel, PolicyEngine } from '../engines/types.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
@@ -216,17 +216,7 @@ export const ROLLOUT_PROVIDERS: Readonly<Record<Config['rollout']['provider'], R
 
 /** The row of `rollout.provider`; an unknown one (a config built by hand) is a config error naming the key. */
 export function rolloutProvider(config: Config): RolloutProviderSpec {
-  const name = config.rollout.provider as string;
-  if (!Object.hasOwn(ROLLOUT_PROVIDERS, name)) {
-    throw new OpenClawError(
-      'config',
-      `rollout.provider ${JSON.stringify(name)} is not a rollout provider; use ${Object.keys(ROLLOUT_PROVIDERS).join(', ')}`,
-      {
-        param: 'rollout.provider',
-      },
-    );
-  }
-  return ROLLOUT_PROVIDERS[name as keyof typeof ROLLOUT_PROVIDERS];
+  return providerRow(ROLLOUT_PROVIDERS, config.rollout.provider, 'rollout.provider');
 }
 
 /** Builds the policy side of the config (an explicit channel wins, for tests). */

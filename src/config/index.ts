@@ -6,4 +6,5 @@ export { MODES, type Mode } from './modes.ts';
 export { loadConfig, parseConfig, type ConfigOverrides } from './load.ts';
 export { expandEnv } from './env.ts';
 export { redact } from './redact.ts';
+export { providerRow } from './provider-row.ts';
 export { loadProbeFile, parseProbes, probesOf, type Probe, type ProbeTool } from './probes.ts';

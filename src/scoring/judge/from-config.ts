@@ -2,24 +2,14 @@
 // (providers.ts): `rules`, the offline rules judge, or `openai_compatible`, a judge model over an
 // OpenAI-compatible channel whose calls share scoring.judge_concurrency. A provider it does not
 // know is a config error naming judge.provider.
-import type { Config } from '../../config/index.ts';
-import { OpenClawError } from '../../errors/index.ts';
+import { providerRow, type Config } from '../../config/index.ts';
 import type { JudgeCall } from '../types.ts';
 import { JUDGE_PROVIDERS, type JudgeProviderSpec, type OwnedJudge, type OwnedJudgeCall } from './providers.ts';
 
 export type { OwnedJudge, OwnedJudgeCall } from './providers.ts';
 
 function providerOf(config: Config): JudgeProviderSpec {
-  const name = config.judge.provider as string;
-  const spec = Object.hasOwn(JUDGE_PROVIDERS, name) ? JUDGE_PROVIDERS[name as keyof typeof JUDGE_PROVIDERS] : undefined;
-  if (spec === undefined) {
-    throw new OpenClawError(
-      'config',
-      `judge.provider ${JSON.stringify(name)} is not a judge provider; use ${Object.keys(JUDGE_PROVIDERS).join(' or ')}`,
-      { param: 'judge.provider' },
-    );
-  }
-  return spec;
+  return providerRow(JUDGE_PROVIDERS, config.judge.provider, 'judge.provider');
 }
 
 /** Whether the judge `config` names calls a model (and so can lend `judgeModelCall`). */

@@ -2,25 +2,14 @@
 // HTTP prompt-log-prob API (teacher.provider openai_compatible, logprob_api sglang/vllm), the
 // in-process policy engine (teacher.provider embedded, when the caller has an engine), or the
 // Tinker API (logprob_api tinker).
-import type { Config } from '../../config/index.ts';
-import { OpenClawError } from '../../errors/index.ts';
+import { providerRow, type Config } from '../../config/index.ts';
 import type { PolicyEngine } from '../../engines/types.ts';
 import { TEACHER_PROVIDERS, type TeacherProviderSpec } from './providers.ts';
 import type { Teacher } from './teacher.ts';
 
 /** The row of `teacher.provider`; an unknown one (a config built by hand) is a config error naming the key. */
 export function teacherProvider(config: Config): TeacherProviderSpec {
-  const name = config.teacher.provider as string;
-  if (!Object.hasOwn(TEACHER_PROVIDERS, name)) {
-    throw new OpenClawError(
-      'config',
-      `teacher.provider ${JSON.stringify(name)} is not a teacher provider; use ${Object.keys(TEACHER_PROVIDERS).join(' or ')}`,
-      {
-        param: 'teacher.provider',
-      },
-    );
-  }
-  return TEACHER_PROVIDERS[name as keyof typeof TEACHER_PROVIDERS];
+  return providerRow(TEACHER_PROVIDERS, config.teacher.provider, 'teacher.provider');
 }
 
 /**
