@@ -28,12 +28,9 @@ export function evaluationPartsFor(
   const parts: EvaluationParts = { teacher, tokenizer: policy.chatTokenizer };
   // One connection: the check asks one answer's votes at a time, beside the scoring pipeline's calls.
   // A judge provider without a model (rules) lends no call, and there is no hint check.
-  const judge = !(replay && judgeHasModel(config))
-    ? undefined
-    : given.judgeCall !== undefined
-      ? { call: given.judgeCall, close: async () => {} }
-      : judgeModelCall(config, { connections: 1 });
-  if (judge !== undefined) {
+  if (replay && judgeHasModel(config)) {
+    const judge =
+      given.judgeCall !== undefined ? { call: given.judgeCall, close: async () => {} } : judgeModelCall(config, { connections: 1 })!;
     owned.push(judge.close);
     parts.hintCheck = {
       call: judge.call,

@@ -34,16 +34,11 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('aws_access_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
   row(
     'aws_secret_key',
-    String.raw`(?:secret[_ ]?access[_ ]?key|aws[_-]?secret[A-Za-z_]*|SecretAccessKey|secretKey|MINIO_SECRET_KEY|MINIO_ROOT_PASSWORD)["']?(?: \[[^\]\n]*\])?\s*[:=]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
+    String.raw`(?:secret[_ ]?access[_ ]?key|aws[_-]?secret[A-Za-z_]*|SecretAccessKey|secretKey|MINIO_SECRET_KEY|MINIO_ROOT_PASSWORD|secret(?: key)?|シークレット(?:アクセス)?(?:キー)?)["']?(?: \[[^\]\n]*\])?\s*[:=：]\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
     'i',
   ),
-  // A key id and its secret passed together: \`new BasicAWSCredentials("AKIA…", "…")\`, "AKIA…:…".
+  // (Also labelled in words: "Secret Access Key [None]:", "シークレット:".) A key id and its secret passed together: \`new BasicAWSCredentials("AKIA…", "…")\`, "AKIA…:…".
   row('aws_secret_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,:;]?\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`),
-  row(
-    'aws_secret_key',
-    String.raw`(?:シークレット(?:アクセス)?(?:キー)?|secret(?: access)?(?: key)?)[ \t]*[:：][ \t]*(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
-    'i',
-  ),
   row('gcp_api_key', String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`),
   row('github_token', String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
   row('slack_webhook', String.raw`https://hooks\.slack\.com/services/[A-Za-z0-9_/-]+`),

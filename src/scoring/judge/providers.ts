@@ -48,18 +48,21 @@ const rules: JudgeProviderSpec = {
   },
 };
 
+/** A judge model's call over an OpenAI-compatible channel of `connections`. */
+function channelModelCall(config: Config, opts: { connections: number; signal?: AbortSignal }): OwnedJudgeCall {
+  const j = config.judge;
+  const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections: opts.connections });
+  return { call: channelJudgeCall(channel, j.model_id!, opts.signal), close: () => channel.close() };
+}
+
 const openaiCompatible: JudgeProviderSpec = {
-  modelCall(config, opts) {
-    const j = config.judge;
-    const channel = channelFromSettings('judge', j, { maxRetries: JUDGE_MAX_RETRIES, connections: opts.connections });
-    return { call: channelJudgeCall(channel, j.model_id!, opts.signal), close: () => channel.close() };
-  },
+  modelCall: channelModelCall,
   create(config, opts) {
     const { judge: j, scoring: s } = config;
     const owned =
       opts.call !== undefined
         ? { call: opts.call, close: async () => {} }
-        : this.modelCall!(config, { connections: s.judge_concurrency, signal: opts.signal });
+        : channelModelCall(config, { connections: s.judge_concurrency, signal: opts.signal });
     // Every call of the judge (PRM and hint votes of all turns) shares scoring.judge_concurrency.
     const calls = new Limiter(s.judge_concurrency, 'scoring.judge_concurrency');
     const call: JudgeCall = (messages, o) => calls.run(() => owned.call(messages, o));
