@@ -7,4 +7,19 @@ export { loadConfig, parseConfig, type ConfigOverrides } from './load.ts';
 export { expandEnv } from './env.ts';
 export { redact } from './redact.ts';
 export { providerRow } from './provider-row.ts';
+export {
+  ROLLOUT_FACTS,
+  JUDGE_FACTS,
+  TEACHER_FACTS,
+  rolloutFacts,
+  judgeFacts,
+  teacherFacts,
+  type ProviderFacts,
+  type Reach,
+  type RolloutFacts,
+  type TeacherFacts,
+  type RolloutProviderName,
+  type JudgeProviderName,
+  type TeacherProviderName,
+} from './providers.ts';
 export { loadProbeFile, parseProbes, probesOf, type Probe, type ProbeTool } from './probes.ts';

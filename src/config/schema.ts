@@ -4,6 +4,16 @@ import { z } from 'zod';
 import { MODES } from './modes.ts';
 import { DEFAULT_CLIP_RATIO, DEFAULT_CLIP_RATIO_HIGH } from '../rl/index.ts';
 import { TinkerSchema, checkTinker } from './tinker.ts';
+import {
+  JUDGE_FACTS,
+  LOGPROB_APIS,
+  ROLLOUT_FACTS,
+  TEACHER_FACTS,
+  providerNames,
+  rolloutFacts,
+  judgeFacts,
+  teacherFacts,
+} from './providers.ts';
 
 /** The side-call rules `server.side_calls` switches (their tests: gateway/side-calls.ts). */
 export const SIDE_CALL_RULE_NAMES = [
@@ -33,7 +43,7 @@ const positiveInt = z.number().int().positive();
 export const RolloutSchema = z
   .object({
     /** `embedded`: the bundled CPU model; `openai_compatible`: SGLang / vLLM / any OpenAI server; `tinker`: the Tinker API (see `tinker:`). */
-    provider: z.enum(['openai_compatible', 'embedded', 'tinker']).default('embedded'),
+    provider: z.enum(providerNames(ROLLOUT_FACTS)).default('embedded'),
     /** Upstream base URL; `…/v1` and bare host styles are both accepted. */
     base_url: url.optional(),
     api_key: z.string().optional(),
@@ -64,7 +74,7 @@ export const RolloutSchema = z
 export const JudgeSchema = z
   .object({
     /** `rules`: deterministic offline judge; `openai_compatible`: a judge model over HTTP. */
-    provider: z.enum(['openai_compatible', 'rules']).default('rules'),
+    provider: z.enum(providerNames(JUDGE_FACTS)).default('rules'),
     base_url: url.optional(),
     api_key: z.string().optional(),
     model_id: z.string().min(1).optional(),
@@ -103,13 +113,13 @@ export const PrivacySchema = z
 /** The teacher that re-scores responses under the hinted prompt. */
 export const TeacherSchema = z
   .object({
-    provider: z.enum(['openai_compatible', 'embedded']).default('embedded'),
+    provider: z.enum(providerNames(TEACHER_FACTS)).default('embedded'),
     base_url: url.optional(),
     api_key: z.string().optional(),
     model_id: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).default(0.7),
     /** How prompt log-probs are asked for: SGLang `/generate`, vLLM `/v1/completions`, in-process, or Tinker `asample` (model_id: base model or tinker:// path, default tinker.base_model). */
-    logprob_api: z.enum(['sglang', 'vllm', 'embedded', 'tinker']).default('embedded'),
+    logprob_api: z.enum(LOGPROB_APIS).default('embedded'),
     max_concurrency: positiveInt.default(4),
     timeout_s: z.number().positive().default(120),
   })
@@ -388,27 +398,7 @@ export const ConfigSchema = z
           "must be > 0 when evaluation.gate is on (and 'openclaw-rl train' turns it on unless evaluation.gate is false): the gate evaluates new versions on held-out turns",
       });
     }
-    const needsUrl: Array<[string, { provider: string; base_url?: string }]> = [
-      ['rollout', c.rollout],
-      ['judge', c.judge],
-      ['teacher', c.teacher],
-    ];
-    for (const [name, ch] of needsUrl) {
-      if (ch.provider === 'openai_compatible' && ch.base_url === undefined) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: [name, 'base_url'],
-          message: `required when ${name}.provider is openai_compatible`,
-        });
-      }
-    }
-    if (c.teacher.provider === 'openai_compatible' && c.teacher.logprob_api === 'embedded') {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['teacher', 'logprob_api'],
-        message: 'must be sglang or vllm when teacher.provider is openai_compatible',
-      });
-    }
+    checkProviderKeys(c, ctx);
     if (c.training.clip_ratio_high < c.training.clip_ratio) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -416,14 +406,34 @@ export const ConfigSchema = z
         message: `must be ≥ training.clip_ratio (${c.training.clip_ratio}), got ${c.training.clip_ratio_high}: the upper clip 1 + ε_high is never tighter than 1 + ε (the default is ${DEFAULT_CLIP_RATIO_HIGH}; raise it with clip_ratio)`,
       });
     }
-    if (c.judge.provider === 'openai_compatible' && c.judge.model_id === undefined) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['judge', 'model_id'],
-        message: 'required when judge.provider is openai_compatible',
-      });
-    }
   });
 
 /** The validated configuration every component receives. */
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** The keys each role's provider requires (providers.ts), and a teacher's log-prob API it can speak. */
+function checkProviderKeys(c: Pick<Config, 'rollout' | 'judge' | 'teacher'>, ctx: z.RefinementCtx): void {
+  const sections = [
+    ['rollout', c.rollout, rolloutFacts(c)],
+    ['judge', c.judge, judgeFacts(c)],
+    ['teacher', c.teacher, teacherFacts(c)],
+  ] as const;
+  for (const [name, section, facts] of sections) {
+    for (const key of facts.requires) {
+      if ((section as Record<string, unknown>)[key] === undefined)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [name, key],
+          message: `required when ${name}.provider is ${section.provider}`,
+        });
+    }
+  }
+  const teacher = teacherFacts(c);
+  if (!teacher.logprobApis.includes(c.teacher.logprob_api)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['teacher', 'logprob_api'],
+      message: `must be ${teacher.logprobApis.join(' or ')} when teacher.provider is ${c.teacher.provider}: ${teacher.otherApi}`,
+    });
+  }
+}

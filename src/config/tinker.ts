@@ -1,6 +1,7 @@
 // The `tinker:` section and the rules that apply when the Tinker API is the policy
 // (`rollout.provider: tinker`) or the teacher (`teacher.logprob_api: tinker`). See docs/tinker.md.
 import { z } from 'zod';
+import { rolloutFacts } from './providers.ts';
 
 /** Where and what to train through the Tinker API (hosted Tinker, or SkyRL's open server). */
 export const TinkerSchema = z
@@ -42,16 +43,10 @@ interface Checked {
 /** Config errors for the Tinker provider: what its `ppo` loss and learner cannot do. */
 export function checkTinker(c: Checked, ctx: z.RefinementCtx): void {
   const issue = (path: string[], message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
-  const policy = c.rollout.provider === 'tinker';
+  const policy = rolloutFacts(c).reach === 'tinker';
   const teacher = c.teacher.logprob_api === 'tinker';
   if ((policy || teacher) && c.tinker.base_model === undefined) {
     issue(['tinker', 'base_model'], `required when ${policy ? 'rollout.provider' : 'teacher.logprob_api'} is tinker (e.g. Qwen/Qwen3-8B)`);
-  }
-  if (teacher && c.teacher.provider === 'openai_compatible') {
-    issue(
-      ['teacher', 'provider'],
-      'must not be openai_compatible with logprob_api tinker: the teacher is reached at tinker.base_url (set teacher.model_id to a base model or a tinker:// sampler path)',
-    );
   }
   if (!policy) return;
   if (c.training.kl_coef > 0) issue(['training', 'kl_coef'], "must be 0 with rollout.provider tinker: Tinker's ppo loss has no KL term");

@@ -5,7 +5,7 @@
 // request the pipeline ever sends it — and explains failures with the gateway's explanations.
 // In: a Config. Out: one row per channel (channel, base URL, model, result, fix), then the
 // privacy rows: which channel reads conversations unredacted (privacy.ts).
-import type { Config } from '../config/index.ts';
+import { judgeFacts, rolloutFacts, teacherFacts, type Config, type Reach } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { channelFromSettings } from '../engines/openai-compatible/index.ts';
 import { normalizeBaseUrl } from '../http/index.ts';
@@ -19,6 +19,8 @@ export type { DoctorRow } from './row.ts';
 interface ChannelSpec {
   channel: DoctorRow['channel'];
   provider: string;
+  /** Where the provider runs (config/providers.ts): only an HTTP one has anything to reach here. */
+  reach: Reach;
   base_url?: string;
   api_key?: string;
   model_id?: string;
@@ -28,7 +30,7 @@ interface ChannelSpec {
 /** Runs one minimal chat request on an OpenAI-compatible channel and judges the answer. */
 export async function checkChannel(spec: ChannelSpec, opts: { wantLogprobs: boolean; timeoutMs: number }): Promise<DoctorRow> {
   const base = { channel: spec.channel, baseUrl: spec.base_url ?? '-', model: spec.model_id ?? '-' };
-  if (spec.provider !== 'openai_compatible') {
+  if (spec.reach !== 'http') {
     return { ...base, ok: true, result: `in-process (${spec.provider}): nothing to reach`, fix: '' };
   }
   const ch = channelFromSettings(
@@ -97,7 +99,7 @@ type TeacherSettings = Config['teacher'];
  */
 export async function checkTeacherScoring(teacher: TeacherSettings, opts: { temperature: number; timeoutMs: number }): Promise<DoctorRow> {
   const base = { channel: 'teacher' as const, baseUrl: teacher.base_url ?? '-', model: teacher.model_id ?? '-' };
-  if (teacher.provider !== 'openai_compatible' || (teacher.logprob_api !== 'sglang' && teacher.logprob_api !== 'vllm')) {
+  if (teacherFacts({ teacher }).reach !== 'http' || (teacher.logprob_api !== 'sglang' && teacher.logprob_api !== 'vllm')) {
     return { ...base, ok: true, result: `in-process (${teacher.provider}): nothing to reach`, fix: '' };
   }
   const dialect = HTTP_DIALECTS[teacher.logprob_api];
@@ -140,11 +142,11 @@ export async function checkTeacherScoring(teacher: TeacherSettings, opts: { temp
  */
 export async function runDoctor(config: Config, timeoutMs = 30_000, opts: { train?: boolean } = {}): Promise<DoctorRow[]> {
   const specs: Array<[ChannelSpec, boolean]> = [
-    [{ channel: 'rollout', ...config.rollout }, true],
-    [{ channel: 'judge', ...config.judge }, false],
+    [{ channel: 'rollout', ...config.rollout, reach: rolloutFacts(config).reach }, true],
+    [{ channel: 'judge', ...config.judge, reach: judgeFacts(config).reach }, false],
   ];
-  const onTinker = (s: ChannelSpec) => s.channel === 'rollout' && config.rollout.provider === 'tinker';
-  const checks = specs.filter(([s]) => !onTinker(s)).map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs }));
+  // A Tinker rollout is checked with the Tinker rows below.
+  const checks = specs.filter(([s]) => s.reach !== 'tinker').map(([s, lp]) => checkChannel(s, { wantLogprobs: lp, timeoutMs }));
   // A Tinker teacher is checked with the Tinker rows (its 1-token sample asks for prompt log-probs).
   if (config.teacher.logprob_api !== 'tinker')
     checks.push(checkTeacherScoring(config.teacher, { temperature: config.rollout.temperature, timeoutMs }));

@@ -1,7 +1,7 @@
 // The doctor's privacy rows: which channel reads the recorded conversations as they are and which
 // reads them redacted, under the current config (docs/privacy.md). Reports, not checks: nothing
 // is contacted, and a row never fails.
-import type { Config } from '../config/index.ts';
+import { rolloutFacts, type Config } from '../config/index.ts';
 import { tinkerEndpoint } from '../engines/tinker/index.ts';
 import { isLocalUrl } from '../privacy/index.ts';
 import type { DoctorRow } from './row.ts';
@@ -27,7 +27,7 @@ export function privacyRows(config: Config): DoctorRow[] {
   else rows.push(row('teacher', teacherUrl, 'remote: reads hinted prompts UNREDACTED (privacy.mode: off)', 'set privacy.mode: redact'));
   if (mode === 'strict')
     rows.push(row('samples', '-', 'privacy.mode strict: turns holding personal data are never samples (personal_in_sample)'));
-  if (config.rollout.provider === 'tinker') {
+  if (rolloutFacts(config).reach === 'tinker') {
     const url = tinkerEndpoint(config).baseUrl;
     if (isLocalUrl(url, local)) rows.push(row('tinker', url, 'trainer on a local host: gets every sample'));
     else if (hosted_trainer === 'drop')

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config } from '../config/index.ts';
+import { rolloutFacts, type Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { TinkerClient, tinkerEndpoint, unhonouredSettings, type TinkerProfile } from '../engines/tinker/index.ts';
 import { loadChatTokenizer } from '../chat/index.ts';
@@ -17,7 +17,7 @@ import type { DoctorRow } from './row.ts';
 
 /** Whether the config uses the Tinker API at all. */
 export function usesTinker(config: Config): boolean {
-  return config.rollout.provider === 'tinker' || config.teacher.logprob_api === 'tinker';
+  return rolloutFacts(config).reach === 'tinker' || config.teacher.logprob_api === 'tinker';
 }
 
 /** Runs the Tinker checks in order; a failed step stops the ones that depend on it. */
@@ -92,7 +92,7 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
       return rows;
     // Settings this server ignores: a row each, naming the key. A warning, not a failure:
     // training runs, without them (the train log says so too).
-    if (config.rollout.provider === 'tinker') {
+    if (rolloutFacts(config).reach === 'tinker') {
       for (const u of unhonouredSettings(profile!, {
         maxGradNorm: config.training.max_grad_norm,
         weightDecay: config.training.weight_decay,
@@ -109,7 +109,7 @@ export async function checkTinker(config: Config, opts: { train: boolean; timeou
     const topK = config.teacher.logprob_api === 'tinker' && config.scoring.distill_topk > 0 ? config.scoring.distill_topk : 0;
     // The policy's own prompt when it has a tokenizer; else any three ids.
     let promptIds = [1, 2, 3];
-    if (config.rollout.provider === 'tinker') {
+    if (rolloutFacts(config).reach === 'tinker') {
       await step('tokenizer', async () => {
         const dir = config.rollout.tokenizer;
         if (dir === undefined)

@@ -20,7 +20,7 @@
 // pending and is re-judged at the next start — a closing judge channel never becomes 'fail' votes.
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import type { Config } from '../config/index.ts';
+import { rolloutFacts, type Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { AtLeastOneHolds, atLeastOneApplies, finishSession, type MethodFlags, type Mode } from '../methods/index.ts';
 import type { Judge, Teacher } from '../scoring/index.ts';
@@ -128,7 +128,7 @@ export class ScoringPipeline implements ScoringStage {
     this.holds = new AtLeastOneHolds(atLeastOneApplies(c.mode, flags));
     // A hosted trainer is sent whole prompts as token ids: one that holds a secret stays here (privacy.hosted_trainer).
     this.hostedTrainer =
-      c.rollout.provider === 'tinker' &&
+      rolloutFacts(c).reach === 'tinker' &&
       c.privacy.hosted_trainer === 'drop' &&
       !isLocalUrl(tinkerEndpoint(c).baseUrl, c.privacy.local_hosts);
     // A judge or teacher elsewhere reads turns in the session's placeholders (one table per session for both).

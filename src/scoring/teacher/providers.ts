@@ -2,7 +2,7 @@
 // temperature its log-probs come at, and whether it is the policy engine itself (then the policy
 // side builds it beside the engine). Adding a teacher provider is its own backend file, a row here
 // and its name in the config schema; a new HTTP log-prob dialect is only an entry in dialects.ts.
-import type { Config } from '../../config/index.ts';
+import { rolloutFacts, type Config } from '../../config/index.ts';
 import { logprobTemperature, type PolicyEngine } from '../../engines/types.ts';
 import { tinkerClientFromConfig } from '../../engines/tinker/index.ts';
 import { engineTeacherBackend } from './engine.ts';
@@ -53,7 +53,8 @@ const embedded: TeacherProviderSpec = {
     return null;
   },
   // The engine scores at the rollout's temperature where it is the embedded model; Tinker's sampler reports T = 1.
-  logprobTemperature: (config) => (config.rollout.provider === 'embedded' ? logprobTemperature(config.rollout.temperature) : 1),
+  logprobTemperature: (config) =>
+    rolloutFacts(config).logprobsAt === 'sampling_temperature' ? logprobTemperature(config.rollout.temperature) : 1,
 };
 
 export const TEACHER_PROVIDERS: Readonly<Record<Config['teacher']['provider'], TeacherProviderSpec>> = {
