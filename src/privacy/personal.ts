@@ -37,12 +37,13 @@ const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IT', 'ES', 'BR'
 /** More countries' plans, read only after a phone word: each plan added alone also reads business ids as phones. */
 const WORDED_COUNTRIES: CountryCode[] = [...PHONE_COUNTRIES, 'SA', 'AE', 'MX', 'TR', 'NG', 'PL', 'NL', 'ID', 'VN', 'PK', 'EG', 'UA'];
 
+// Latin and Cyrillic words start a word ("Parcel 2: DHL 1191066044" is not "cel …"); CJK and Arabic ones need no space.
 const PHONE_WORDS =
-  /(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|телефон|тел|전화|휴대폰|电话|手机|cel|cellulare|número|mobil|handy|جوال|هاتف|رقم|携帯|電話|मोबाइल|फ़ोन|फोन|telefon)[^\n]{0,12}$/i;
+  /(?:(?<![A-Za-z])(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|cel|cellulare|número|mobil|handy|telefon)|(?<![а-яё])(?:телефон|тел)|전화|휴대폰|电话|手机|جوال|هاتف|رقم|携帯|電話|मोबाइल|फ़ोन|फोन)[^\n]{0,12}$/i;
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장)(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -58,8 +59,11 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
     return false;
   // SSN and EIN shapes ("666-12-3456", "12-3456789") are ids, not phones.
   if (/^\d{3}-\d{2}-\d{4}$|^\d{2}-\d{7}$|^\d{4} \d{4} \d{4}$/.test(raw)) return false;
-  // A card number in its four groups (one that fails Luhn is still not a phone) and a US ZIP+4 ("94107-1234").
-  if (/^\d{4}([ -])\d{4}\1\d{4}\1\d{4}$|^\d{5}-\d{4}$|^\d{6}-\d{7}$/.test(raw)) return false;
+  // A card number in its four groups (one that fails Luhn is still not a phone), a US ZIP+4
+  // ("94107-1234") and a Brazilian CEP ("01311-300").
+  if (/^\d{4}([ -])\d{4}\1\d{4}\1\d{4}$|^\d{5}-\d{4}$|^\d{5}-\d{3}$|^\d{6}-\d{7}$/.test(raw)) return false;
+  // Counting up ("1234 5678 901"): an example in a test or a form, not someone's number.
+  if (/0123456|1234567|2345678|3456789/.test(digits)) return false;
   // The seconds of a time and a zone offset ("14:22:10 +0100 40" in `git blame`).
   if (/\d:$/.test(text.slice(Math.max(0, start - 2), start))) return false;
   // A size or a count ("298276483 bytes").

@@ -169,3 +169,14 @@ test('gate and alarm codes in more languages, Thai and Swahili passwords, Terraf
   assert.deepEqual(found('CF: RSSMRA85T10A562S'), [['gov_id', 'RSSMRA85T10A562S']]);
   assert.deepEqual(found('CF: RSSMRA85T10A562T'), [], 'a wrong check letter');
 });
+
+test('a file path under a credentials key, a CEP, a counting-up example, tracking numbers and tax-id words inside other words are not findings; Django keys are', () => {
+  assert.deepEqual(found('FIREBASE_CREDENTIALS=../secrets/firebase-admin.json\nTLS_KEY=/srv/certs/api.key'), []);
+  assert.deepEqual(found('Loja Centro — Rua XV de Novembro, 300, Curitiba - PR, 80020-310'), []);
+  assert.deepEqual(found('expect(isValidPhone("2345 6789 012")).toBe(false)'), []);
+  assert.deepEqual(found('Your parcel: FedEx 7712 4410 3896\nParcel 3: DHL 2291077155'), []);
+  const key = `django-insecure-${fake('', 40, 'a7=k&3!x#q9^m2+p%z')}`;
+  assert.deepEqual(found(`SECRET_KEY  '${key}'`), [['env_secret', key]]);
+  // "minn" ends in "inn": the words for a tax id count only as words; the Icelandic number is a phone.
+  assert.deepEqual(found('síminn minn er +354 690 4127'), [['phone', '+354 690 4127']]);
+});

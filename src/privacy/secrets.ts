@@ -127,6 +127,8 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   ),
   // A vendor's live key by its shape ("kol_live_…", "acme_prod_…"): test keys are documented examples.
   row('other_secret', String.raw`\b(?!pk_)[a-z]{2,10}_(?:live|prod)_[A-Za-z0-9]{20,}\b`),
+  // Django's generated SECRET_KEY keeps its "django-insecure-" prefix until someone replaces it: a real value.
+  row('env_secret', String.raw`\bdjango-insecure-[^\s'"]{20,}`),
   // Terraform: a variable named as a secret, its default.
   row('env_secret', String.raw`\bvariable\s+"(?<k>${SECRET_KEY})"\s*\{[^}]*?\bdefault\s*=\s*"(?<v>[^"\n]{4,})"`, 'i'),
   // An ini line "key = …" (rclone, s3cmd) whose value is a mixed-case random string.
@@ -228,6 +230,8 @@ function notACredential(value: string, key: string): boolean {
   // Versions ("^9.0.2"), colours ("#fff4e5"), markers ("[use"), a PEM header alone, publishable keys ("pk.…").
   if (/^[\^~]?\d+\.\d+(?:\.\d+)?|^#[0-9a-f]{3,8}$|^\[|^-----BEGIN|^pk[._]/i.test(value)) return true;
   if (/^(?:https?|wss?):\/\/[^@]*$/.test(value)) return true;
+  // A file that holds the secret, not the secret ("./keys/sa.json", "/etc/app/session.key").
+  if (/^(?:\.{0,2}\/|~\/)[\w.@/-]+$|^[\w.@/-]+\.(?:json|pem|key|p12|pfx|crt|cer|jks|ya?ml|txt)$/i.test(value)) return true;
   // The name of a setting ("JWT_SECRET"), a reference to a stored secret (an ARN, "kv/data/smtp:password").
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && /[A-Z]{3}/.test(value)) return true;
   if (/^arn:aws[a-z-]*:/.test(value) || /^[a-z0-9_-]+(?:\/[a-z0-9_-]+)+(?::[a-z_]+)?$/.test(value)) return true;
