@@ -302,3 +302,46 @@ test('resume: steps continue from the checkpoint, samples of lost steps return t
     'an older checkpoint is never rewritten',
   );
 });
+
+test('a step whose publish fails after the update keeps the batch trained, unpublished, and counts no step', async () => {
+  const { store, engine, trainer, dir } = setup();
+  store.addSample(makeSample('p', 1, { policyVersion: 0 }));
+  store.addSample(makeSample('p', 2, { policyVersion: 0 }));
+  let failPublish = true;
+  const publish = engine.publish.bind(engine);
+  engine.publish = async () => {
+    if (failPublish) {
+      failPublish = false;
+      throw new Error('publish refused');
+    }
+    return publish();
+  };
+  await assert.rejects(trainer.trainOnce(), /publish refused/);
+  assert.equal(engine.batches.length, 1);
+  assert.equal(store.countReady(), 0, 'not returned to ready: the training weights hold it');
+  assert.equal(store.counts().trained, 2);
+  assert.equal(engine.v, 0, 'nothing published');
+  assert.equal(trainer.step, 0, 'the step did not count');
+  assert.ok(!existsSync(join(dir, 'logs', 'train.log')), 'no log line');
+});
+
+test('a step that fails after its version serves keeps the step: the batch stays trained and the error is reported as thrown', async () => {
+  const { store, engine, config } = setup();
+  const boom = new Error('dashboard went away');
+  const trainer = new Trainer({
+    engine,
+    store,
+    config,
+    onStep: () => {
+      throw boom;
+    },
+  });
+  store.addSample(makeSample('k', 1, { policyVersion: 0 }));
+  store.addSample(makeSample('k', 2, { policyVersion: 0 }));
+  await assert.rejects(trainer.trainOnce(), (err) => err === boom);
+  assert.equal(engine.v, 1, 'published');
+  assert.equal(trainer.step, 1, 'the step counts');
+  assert.equal(store.counts().trained, 2);
+  assert.equal(store.countReady(), 0);
+  assert.equal(await trainer.trainOnce(), undefined, 'nothing left to train');
+});

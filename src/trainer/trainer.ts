@@ -4,36 +4,23 @@
 // then mark the batch trained by this step, log it, and checkpoint every `save_interval` steps.
 // A step is one transaction: everything that can fail without side effects runs first, and a step
 // that fails before the engine's update returns its batch to ready and leaves no record anywhere
-// (one that fails after it keeps the batch trained: it is never applied twice).
+// (one that fails after it keeps the batch trained: it is never applied twice). Each phase of a
+// step says which (step-failure.ts); the gate's part is step-gate.ts, the step line step-metrics.ts.
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
-import type { PolicyEngine, TrainOptions, TrainSample } from '../engines/types.ts';
+import type { PolicyEngine, TrainOptions, TrainSample, TrainStepMetrics } from '../engines/types.ts';
 import { modeSpec } from '../methods/index.ts';
-import { batchStats, computeAdvantages, normalizeRewards, type AdvantageConfig } from '../rl/index.ts';
-import type { LeaseOrder, SampleStore, StoredSample } from '../samples/index.ts';
+import { batchStats, computeAdvantages, normalizeRewards, type AdvantageConfig, type BatchStats } from '../rl/index.ts';
+import type { Lease, LeaseOrder, SampleStore, StoredSample } from '../samples/index.ts';
 import { TrainLog, type StepMetrics } from './log.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { checkpointOfVersion, pruneCheckpoints, rollbackTarget, saveCheckpoint } from './checkpoints.ts';
-import { ProbeGate } from './probe-gate.ts';
-import {
-  HoldoutReserver,
-  ServingHeldOutScores,
-  batchCheck,
-  holdoutLogprobs,
-  judgeCandidate,
-  oneByOne,
-  trainedScorer,
-  type GateVerdict,
-} from './gate.ts';
+import { HoldoutReserver, type GateVerdict } from './gate.ts';
 import { studentLogprobsForOpd } from './opd-temperature.ts';
-import {
-  evaluationStepMetrics,
-  servingModel,
-  trainedModel,
-  VersionEvaluator,
-  type EvaluationParts,
-  type VersionEvaluationResult,
-} from './evaluate.ts';
+import { servingModel, trainedModel, VersionEvaluator, type EvaluationParts, type VersionEvaluationResult } from './evaluate.ts';
+import { phase, settleFailedStep, type BatchOnFailure } from './step-failure.ts';
+import { StepGate, type GateBaseline, type GateResult } from './step-gate.ts';
+import { stepMetrics, type StepRecord } from './step-metrics.ts';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -131,6 +118,22 @@ export function toTrainSamples(
   return { train, advantages };
 }
 
+/** A leased batch made ready to train: everything a step computes before anything changes. */
+interface PreparedBatch {
+  lease: Lease;
+  /** The version serving when the batch was leased. */
+  versionAtLease: number;
+  train: TrainSample[];
+  /** Per-token advantages of every leased sample (zeros for masked ones). */
+  advantages: Float64Array[];
+  stats: BatchStats;
+  /** The serving version's side of the gate (undefined: the step is not gated, or trains nothing). */
+  gateBaseline: GateBaseline | undefined;
+  /** The replay evaluator of this step's version (undefined: none, or nothing trained), and whether it samples staged weights. */
+  evaluator: VersionEvaluator | undefined;
+  staged: boolean;
+}
+
 /** Background trainer: `start()` runs until `stop()`. */
 export class Trainer {
   readonly log: TrainLog;
@@ -151,10 +154,8 @@ export class Trainer {
   lastServedAt = Date.now();
   private readonly holdout: HoldoutReserver;
   private readonly evaluator: VersionEvaluator | undefined;
-  private readonly probeGate: ProbeGate;
-  /** Each held-out answer's log-probs the first time this process scored it (the gate's direction check). */
-  private anchors = new Map<string, number[]>();
-  private readonly servingHeld = new ServingHeldOutScores();
+  /** The gate's held-out scores and probe answers, kept between steps. */
+  private readonly stepGate: StepGate;
   private running = false;
   private paused = false;
   private loop: Promise<void> | undefined;
@@ -170,7 +171,7 @@ export class Trainer {
     const evaluator =
       deps.evaluation !== undefined ? new VersionEvaluator(deps.config, deps.engine, deps.store, deps.evaluation, deps.log) : undefined;
     this.evaluator = evaluator?.enabled ? evaluator : undefined;
-    this.probeGate = new ProbeGate(deps.config, deps.engine, deps.evaluation ?? {});
+    this.stepGate = new StepGate(deps.config, deps.engine, deps.evaluation ?? {});
     this.step = deps.startStep ?? 0;
     this.savedStep = this.step;
     if (deps.config.evaluation.gate !== undefined && deps.engine.scoreTrained === undefined) this.warnUngated();
@@ -180,13 +181,6 @@ export class Trainer {
     this.deps.log?.warn(
       `evaluation.gate is set, but the ${this.deps.engine.kind} engine cannot score unpublished weights: every trained version serves unchecked`,
     );
-  }
-
-  /** Keeps the first scores of newly held-out answers, and only those of answers still held out. */
-  private anchorHeldOut(held: StoredSample[], scores: number[][]): void {
-    const next = new Map<string, number[]>();
-    held.forEach((s, i) => next.set(s.id, this.anchors.get(s.id) ?? scores[i]));
-    this.anchors = next;
   }
 
   /** Whether trained versions go through the regression gate before they serve. */
@@ -319,192 +313,190 @@ export class Trainer {
     });
   }
 
+  /**
+   * One step, phase by phase. Each phase names what becomes of the batch if it fails
+   * (step-failure.ts), and the one catch settles the lease so and rethrows the error as thrown.
+   */
   private async runStep(order?: LeaseOrder): Promise<StepMetrics | undefined> {
-    const { engine, store, config } = this.deps;
     const t0 = performance.now();
+    const gated = await this.readyRollbackPoint();
+    const lease = this.leaseBatch(order);
+    if (lease === undefined) return undefined;
+    try {
+      // Until the engine takes the update nothing changed that serving, training or a record could
+      // see: a failure returns the batch to ready.
+      const batch = await phase('release', () => this.prepareBatch(lease, gated));
+      const engineMetrics = await phase('release', () => this.train(batch));
+      // From the update until the version serves or is refused the training weights hold the batch:
+      // a failure keeps it trained by this step (never applied twice), unpublished.
+      const updated = engineMetrics !== undefined;
+      const unpublished: BatchOnFailure = updated ? 'mark_trained' : 'release';
+      const gate = await phase(unpublished, () => this.judge(batch, updated));
+      const refused = gate !== undefined && !gate.verdict.pass;
+      const staged = await phase(unpublished, () => this.evaluateStaged(batch, refused));
+      const step = this.step + 1;
+      const version = await phase(unpublished, () => (refused ? this.refuse(lease) : this.publish(batch)));
+      // Served or refused, the batch is settled: a failure from here on keeps the step, and only
+      // the failed part is reported.
+      if (!refused) await phase('keep', () => this.settlePublished(batch, gate, version, step));
+      const evaluation = refused ? undefined : await phase('keep', () => this.recordEvaluation(batch, staged, version));
+      const extraStats = () => this.deps.extraStats?.();
+      const record: StepRecord = { step, version, lease, stats: batch.stats, engineMetrics, gate, evaluation, t0, extraStats };
+      return await phase('keep', () => this.finishStep(record, refused));
+    } catch (err) {
+      throw settleFailedStep(this.deps.store, lease, err, this.step + 1, this.deps.log);
+    }
+  }
+
+  /**
+   * Before a step: newly held-out samples leave training, and — since a refused version rolls back
+   * to the serving one's checkpoint — under on_fail rollback there is one. Returns whether the step is gated.
+   */
+  private async readyRollbackPoint(): Promise<boolean> {
+    const { engine, config } = this.deps;
     this.holdout.reserveNew();
-    // A refused version rolls back to the serving one's checkpoint: make sure there is one.
-    const gated = await this.gated();
+    const gated = this.gated();
     if (gated && config.evaluation.gate?.on_fail === 'rollback' && checkpointOfVersion(config.output_dir, engine.version()) === undefined)
       await this.checkpoint({ rollback: true });
+    return gated;
+  }
+
+  /** Leases the next batch (too stale samples dropped); undefined when none is ready. */
+  private leaseBatch(order?: LeaseOrder): Lease | undefined {
+    const { engine, store, config } = this.deps;
     const lease = store.leaseBatch(config.training.batch_size, {
       currentVersion: engine.version(),
       maxStaleness: config.training.max_staleness,
       order,
     });
-    if (lease.samples.length === 0) return undefined;
-    let settled = false; // the lease is trained or refused: no longer returned to ready on a failure
-    let updated = false; // the engine's training state took this batch's update
-    try {
-      // Everything that can fail without a side effect comes first.
-      const versionAtLease = engine.version();
-      const student = await studentLogprobsForOpd(lease.samples, config, (r) => (engine.scoreTrained ?? engine.score).call(engine, r));
-      const { train, advantages } = toTrainSamples(lease.samples, config, student);
-      const stats = batchStats(
-        lease.samples.map((s, i) => ({
-          advantages: advantages[i],
-          lossMask: s.lossMask,
-          reward: s.reward,
-          policyVersion: s.policyVersion,
-        })),
-        versionAtLease,
-      );
-      const held = train.length > 0 && gated ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
-      let baseline: number[][] | undefined;
-      // Wall time the gate's checks take in this step (gate_time_s: what the gate costs).
-      let gateStart = performance.now();
-      if (held !== undefined) {
-        baseline = await this.servingHeld.of(
-          config,
-          held,
-          engine.version(),
-          this.trainedIsServed ? trainedScorer(engine) : oneByOne((r) => engine.score(r)),
-        );
-        this.anchorHeldOut(held, baseline);
-        if (this.trainedIsServed) await this.probeGate.servingBaseline(engine.version());
-      }
-      let gateMs = performance.now() - gateStart;
-      // Replay evaluation: the serving version once (the first version a run trains from), then each
-      // new one — staged on the training thread where the engine can, else after it is published.
-      const evaluator = train.length > 0 ? this.evaluator : undefined;
-      const staged = evaluator !== undefined && (await evaluator.canStage());
-      if (evaluator !== undefined && staged && this.trainedIsServed) await evaluator.baseline(engine.version(), trainedModel(engine));
-      const engineMetrics = train.length > 0 && engine.trainStep ? await engine.trainStep(train, trainOptionsFrom(config)) : undefined;
-      updated = engineMetrics !== undefined;
-      let verdict: GateVerdict | undefined;
-      let probeMetrics: Record<string, number> | undefined;
-      let batchMetrics: Record<string, number> | undefined;
-      let candidate: number[][] | undefined;
-      if (held !== undefined && baseline !== undefined) {
-        gateStart = performance.now();
-        const enough = held.length >= config.evaluation.gate!.min_samples;
-        candidate = enough ? await holdoutLogprobs(config, held, trainedScorer(engine)) : undefined;
-        verdict = judgeCandidate(
-          config,
-          held,
-          baseline,
-          candidate,
-          held.map((s) => this.anchors.get(s.id)!),
-        );
-        // A collapse is refused whatever the held-out answers say, and with none held out yet.
-        if (updated) {
-          const batch = await batchCheck(config, lease.samples, advantages, trainedScorer(engine));
-          batchMetrics = batch.metrics;
-          if (verdict.pass) verdict = batch.refusal ?? verdict;
-        }
-        // And so is a version whose answers to the probes stopped being answers or moved far (its
-        // numbers go in the step line whatever refused the version).
-        if (updated) {
-          const probeStart = performance.now();
-          const probes = await this.probeGate.check(engine.version());
-          probeMetrics = probes.metrics && { ...probes.metrics, gate_probe_time_s: (performance.now() - probeStart) / 1000 };
-          if (verdict.pass) verdict = probes.refusal ?? verdict;
-        }
-        gateMs += performance.now() - gateStart;
-      }
-      const refused = verdict !== undefined && !verdict.pass;
-      let evaluation: VersionEvaluationResult | undefined;
-      if (evaluator !== undefined && staged && !refused)
-        evaluation = await evaluator.evaluate(trainedModel(engine), (r) => engine.score(r));
-      const step = this.step + 1;
-      let version: number;
-      if (refused) {
-        // Not served; the batch is kept, dropped as 'rejected', for inspection.
-        version = engine.version();
-        if (config.evaluation.gate?.on_fail === 'rollback') this.trainedIsServed = await this.restoreServing();
-        else this.trainedIsServed = false;
-        store.dropLease(lease.leaseId, 'rejected');
-        settled = true;
-      } else {
-        version = train.length > 0 && engine.publish ? await engine.publish() : engine.version();
-        settled = true;
-        if (train.length > 0 && engine.publish) {
-          this.trainedIsServed = true;
-          this.lastServedAt = Date.now();
-          // The candidate's held-out scores are the new serving version's.
-          if (held !== undefined && candidate !== undefined) this.servingHeld.keep(version, held, candidate);
-          this.probeGate.served(version);
-        }
-        store.markTrained(lease.leaseId, step);
-        // Engines that cannot sample staged weights: the version just published, one prompt at a time.
-        if (evaluator !== undefined && !staged && version !== versionAtLease) evaluation = await evaluator.evaluate(servingModel(engine));
-        if (evaluation !== undefined) evaluator!.record(version, evaluation);
-      }
-      this.step = step;
-      if (verdict !== undefined) {
-        this.lastGate = verdict;
-        if (refused) {
-          this.gateRefusals++;
-          this.log.event('gate_refused', {
-            at_step: step,
-            policy_version: version,
-            metric: verdict.metric,
-            drop: verdict.drop,
-            reason: verdict.reason,
-          });
-          this.deps.log?.warn({ step, ...verdict }, 'regression gate refused the trained version; serving is unchanged');
-        }
-      }
-      const m: StepMetrics = {
-        step,
-        policy_version: version,
-        batch_size: lease.samples.length,
-        advantage_mean: stats.advantage_mean,
-        advantage_std: stats.advantage_std,
-        effective_sample_rate: stats.effective_sample_rate,
-        hint_accept_rate: 0,
-        reward_mean: stats.reward_mean,
-        pg_loss: engineMetrics?.pg_loss ?? 0,
-        pg_clipfrac: engineMetrics?.pg_clipfrac ?? 0,
-        ppo_kl: engineMetrics?.ppo_kl ?? 0,
-        entropy: engineMetrics?.entropy ?? 0,
-        kl_loss: engineMetrics?.kl_loss ?? 0,
-        grad_norm: engineMetrics?.grad_norm ?? 0,
-        staleness_mean: stats.staleness_mean,
-        stale_dropped: lease.staleDropped,
-        train_rollout_logprob_abs_diff: engineMetrics?.train_rollout_logprob_abs_diff ?? 0,
-        response_length_mean: stats.response_length_mean,
-        tokens: engineMetrics?.tokens ?? 0,
-        step_time_s: (performance.now() - t0) / 1000,
-        ...(verdict !== undefined
-          ? {
-              gate_passed: verdict.pass ? 1 : 0,
-              gate_time_s: gateMs / 1000,
-              gate_drop: verdict.drop,
-              ...(verdict.bound !== undefined ? { gate_bound: verdict.bound } : {}),
-              gate_samples: verdict.samples,
-              ...(verdict.candidate !== undefined ? { gate_candidate: verdict.candidate } : {}),
-              ...(verdict.baseline !== undefined ? { gate_baseline: verdict.baseline } : {}),
-            }
-          : {}),
-        ...(batchMetrics ?? {}),
-        ...(probeMetrics ?? {}),
-        ...(evaluation !== undefined ? evaluationStepMetrics(evaluation) : {}),
-        ...(this.deps.extraStats?.() ?? {}),
-      };
-      this.log.write(m);
-      this.deps.onStep?.(m);
-      // Held refused weights are ahead of the served ones: a checkpoint now would name them by the
-      // serving version, so the next one waits for a version that serves.
-      const every = config.training.save_interval;
-      if (every > 0 && this.step - this.savedStep >= every && !(refused && config.evaluation.gate?.on_fail === 'hold'))
-        await this.checkpoint();
-      return m;
-    } catch (err) {
-      // Before the update nothing changed that serving, training or a record could see: the batch
-      // goes back. After the update (a gate check or a rollback failed) the training weights hold
-      // it already: training the batch again would apply it twice, so it counts as trained by this
-      // step, and the update serves with the next version that passes. After publishing, the step
-      // is kept (its weights serve) and only the failed part is reported.
-      if (!settled && updated) {
-        store.markTrained(lease.leaseId, this.step + 1);
-        this.deps.log?.warn(
-          { step: this.step + 1, err: (err as Error).message },
-          'step failed after its update: the batch stays trained, unpublished',
-        );
-      } else if (!settled) store.releaseLease(lease.leaseId);
-      throw err;
+    return lease.samples.length > 0 ? lease : undefined;
+  }
+
+  /**
+   * What a step computes before the update, all of which can fail without a side effect: the batch's
+   * advantages and numbers, the gate's baseline (the serving version on the held-out answers), and
+   * the replay evaluation's — the serving version once (the first version a run trains from).
+   */
+  private async prepareBatch(lease: Lease, gated: boolean): Promise<PreparedBatch> {
+    const { engine, store, config } = this.deps;
+    const versionAtLease = engine.version();
+    const student = await studentLogprobsForOpd(lease.samples, config, (r) => (engine.scoreTrained ?? engine.score).call(engine, r));
+    const { train, advantages } = toTrainSamples(lease.samples, config, student);
+    const stats = batchStats(
+      lease.samples.map((s, i) => ({
+        advantages: advantages[i],
+        lossMask: s.lossMask,
+        reward: s.reward,
+        policyVersion: s.policyVersion,
+      })),
+      versionAtLease,
+    );
+    const held = train.length > 0 && gated ? store.holdoutSamples(config.evaluation.holdout_max) : undefined;
+    const gateBaseline = held !== undefined ? await this.stepGate.baseline(held, this.trainedIsServed) : undefined;
+    // Each new version is evaluated staged on the training thread where the engine can, else after it is published.
+    const evaluator = train.length > 0 ? this.evaluator : undefined;
+    const staged = evaluator !== undefined && (await evaluator.canStage());
+    if (evaluator !== undefined && staged && this.trainedIsServed) await evaluator.baseline(engine.version(), trainedModel(engine));
+    return { lease, versionAtLease, train, advantages, stats, gateBaseline, evaluator, staged };
+  }
+
+  /** The engine's update on the batch; undefined when there is nothing to train or the engine cannot. */
+  private async train(batch: PreparedBatch): Promise<TrainStepMetrics | undefined> {
+    const { engine, config } = this.deps;
+    return batch.train.length > 0 && engine.trainStep ? await engine.trainStep(batch.train, trainOptionsFrom(config)) : undefined;
+  }
+
+  /** The gate's verdict on the trained weights (undefined: the step is not gated). */
+  private async judge(batch: PreparedBatch, updated: boolean): Promise<GateResult | undefined> {
+    if (batch.gateBaseline === undefined) return undefined;
+    return this.stepGate.judge(batch.gateBaseline, batch.lease.samples, batch.advantages, updated);
+  }
+
+  /** The replay evaluation of the staged (trained, unpublished) weights of a version the gate let through. */
+  private async evaluateStaged(batch: PreparedBatch, refused: boolean): Promise<VersionEvaluationResult | undefined> {
+    const { engine } = this.deps;
+    if (batch.evaluator === undefined || !batch.staged || refused) return undefined;
+    return batch.evaluator.evaluate(trainedModel(engine), (r) => engine.score(r));
+  }
+
+  /**
+   * A refused version does not serve: the training state goes back to the serving version's
+   * (on_fail rollback) or holds the refused weights, and the batch is kept, dropped as 'rejected',
+   * for inspection. Returns the version still serving.
+   */
+  private async refuse(lease: Lease): Promise<number> {
+    const { engine, store, config } = this.deps;
+    const version = engine.version();
+    if (config.evaluation.gate?.on_fail === 'rollback') this.trainedIsServed = await this.restoreServing();
+    else this.trainedIsServed = false;
+    store.dropLease(lease.leaseId, 'rejected');
+    return version;
+  }
+
+  /** Serves the trained weights (when the step trained any, on an engine that publishes); returns the version serving now. */
+  private async publish(batch: PreparedBatch): Promise<number> {
+    const { engine } = this.deps;
+    return batch.train.length > 0 && engine.publish ? await engine.publish() : engine.version();
+  }
+
+  /** After a publish: the trained weights are the served ones, and the batch is trained by `step`. */
+  private settlePublished(batch: PreparedBatch, gate: GateResult | undefined, version: number, step: number): void {
+    const { engine, store } = this.deps;
+    if (batch.train.length > 0 && engine.publish) {
+      this.trainedIsServed = true;
+      this.lastServedAt = Date.now();
+      // The candidate's held-out scores and probe answers are the new serving version's.
+      this.stepGate.served(version, batch.gateBaseline?.held, gate?.candidate);
     }
+    store.markTrained(batch.lease.leaseId, step);
+  }
+
+  /**
+   * The replay evaluation of a version that serves, stored: the staged one's, or — on engines that
+   * cannot sample staged weights — the version just published, one prompt at a time.
+   */
+  private async recordEvaluation(
+    batch: PreparedBatch,
+    staged: VersionEvaluationResult | undefined,
+    version: number,
+  ): Promise<VersionEvaluationResult | undefined> {
+    const { evaluator } = batch;
+    let evaluation = staged;
+    if (evaluator !== undefined && !batch.staged && version !== batch.versionAtLease)
+      evaluation = await evaluator.evaluate(servingModel(this.deps.engine));
+    if (evaluation !== undefined) evaluator!.record(version, evaluation);
+    return evaluation;
+  }
+
+  /** The step counts: its gate verdict, its line (logged, handed to onStep), and a checkpoint when one is due. */
+  private async finishStep(record: StepRecord, refused: boolean): Promise<StepMetrics> {
+    const { config } = this.deps;
+    this.step = record.step;
+    if (record.gate !== undefined) this.recordGate(record.gate.verdict, record.step, record.version);
+    const m = stepMetrics(record);
+    this.log.write(m);
+    this.deps.onStep?.(m);
+    // Held refused weights are ahead of the served ones: a checkpoint now would name them by the
+    // serving version, so the next one waits for a version that serves.
+    const every = config.training.save_interval;
+    if (every > 0 && this.step - this.savedStep >= every && !(refused && config.evaluation.gate?.on_fail === 'hold'))
+      await this.checkpoint();
+    return m;
+  }
+
+  /** The gate's last verdict; a refusal is counted, logged as a train-log event and warned about. */
+  private recordGate(verdict: GateVerdict, step: number, version: number): void {
+    this.lastGate = verdict;
+    if (verdict.pass) return;
+    this.gateRefusals++;
+    this.log.event('gate_refused', {
+      at_step: step,
+      policy_version: version,
+      metric: verdict.metric,
+      drop: verdict.drop,
+      reason: verdict.reason,
+    });
+    this.deps.log?.warn({ step, ...verdict }, 'regression gate refused the trained version; serving is unchanged');
   }
 
   /** on_fail rollback: the training state goes back to the serving version's checkpoint. */
