@@ -1,10 +1,9 @@
 // `openclaw-rl forget`: removes sessions from a run's records (app/forget.ts), either through a
 // running server (`--url`, DELETE /sessions/…) or directly in a stopped run's folder. Prints one
 // JSON report per forgotten session on stdout, and a line a person reads on stderr.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { OpenClawError } from '../errors/index.ts';
 import type { ForgetReport } from '../app/index.ts';
+import { STOPPED_RUN_HINT, withRunStore } from './run.ts';
 import { callServer } from './server-call.ts';
 
 /** What the command was asked. */
@@ -46,24 +45,13 @@ async function forgetThroughServer(c: ForgetCommand, url: string): Promise<Forge
 }
 
 async function forgetStoppedRun(c: ForgetCommand, beforeMs: number | undefined): Promise<ForgetReport[]> {
-  const { SampleStore, SAMPLE_STORE_FILE } = await import('../samples/index.ts');
   const { finishForgets, forgetOffline, runFiles } = await import('../app/index.ts');
-  const path = join(c.dir, SAMPLE_STORE_FILE);
-  if (!existsSync(path)) {
-    throw new OpenClawError(
-      'config',
-      `no sample store at ${path}: pass the run's --output-dir (or --config), or --url for a running server`,
-    );
-  }
-  const store = SampleStore.open(path, { recoverLeases: false });
-  try {
+  return withRunStore(c.dir, STOPPED_RUN_HINT, async (store) => {
     const files = runFiles(c.dir);
     await finishForgets(store, files);
     if (c.session !== undefined) return [await forgetOffline(store, files, c.session)];
     const out: ForgetReport[] = [];
     for (const s of store.sessionsIdleBefore(beforeMs!)) out.push(await forgetOffline(store, files, s.sessionId));
     return out;
-  } finally {
-    store.close();
-  }
+  });
 }

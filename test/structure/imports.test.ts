@@ -65,8 +65,8 @@ const ALLOWED_INDEX_BYPASSES: Array<{ from: string; to: string; why: string }> =
     to: 'engines/embedded/tokenizer.ts',
     why: 'chat/ renders for Hugging Face policies too: the BPE tokenizer alone, not the engine',
   })),
-  { from: 'cli/main.ts', to: 'sim/personas.ts', why: 'CLI start-up: the persona names, not the pretraining code' },
-  { from: 'cli/main.ts', to: 'engine-server/tinker/profiles.ts', why: 'CLI start-up: the profile names, not the engine server' },
+  { from: 'cli/commands/demo.ts', to: 'sim/personas.ts', why: 'CLI start-up: the persona names, not the pretraining code' },
+  { from: 'cli/commands/engine.ts', to: 'engine-server/tinker/profiles.ts', why: 'CLI start-up: the profile names, not the engine server' },
 ];
 
 /** Folders whose code does no I/O (docs/design.md §3): they import no package at all. */
