@@ -20,7 +20,7 @@ import { closeServer, listenAndStart, type LiveServer } from './lifecycle.ts';
 import { createLogger } from './log.ts';
 import type { RunningServer, StartOptions } from './options.ts';
 
-export { createPolicy, rolloutProvider, ROLLOUT_PROVIDERS, BASE_CHECKPOINT, type Policy } from './policy.ts';
+export { assertTrainable, createPolicy, rolloutProvider, ROLLOUT_PROVIDERS, BASE_CHECKPOINT, type Policy } from './policy.ts';
 export { finishForgets, forgetOffline, runFiles, type ForgetReport } from './forget.ts';
 export { parseBefore } from './admin.ts';
 export { createLogger } from './log.ts';

@@ -194,14 +194,20 @@ export interface PolicyOptions {
  * it). Adding an engine is its own file, a row here and its name in the config schema.
  */
 export interface RolloutProviderSpec {
+  /** What it is, in the words of `train`'s refusal and the docs. */
+  about: string;
   /** The engine kind that trains in this process, or undefined for a server that only serves (SGLang/vLLM). */
   trainingKind?: 'embedded' | 'tinker';
   create(config: Config, opts: PolicyOptions): Promise<Policy>;
 }
 
 export const ROLLOUT_PROVIDERS: Readonly<Record<Config['rollout']['provider'], RolloutProviderSpec>> = {
-  openai_compatible: { create: async (config) => remotePolicy(config, channelFromSettings('rollout', config.rollout)) },
+  openai_compatible: {
+    about: 'SGLang, vLLM or any OpenAI-compatible server',
+    create: async (config) => remotePolicy(config, channelFromSettings('rollout', config.rollout)),
+  },
   tinker: {
+    about: "hosted Tinker, SkyRL, or 'engine serve --tinker'",
     trainingKind: 'tinker',
     async create(config, opts) {
       const engine = await (await import('./tinker.ts')).startTinkerEngine(config, warnOnStderr, opts.resume);
@@ -209,6 +215,7 @@ export const ROLLOUT_PROVIDERS: Readonly<Record<Config['rollout']['provider'], R
     },
   },
   embedded: {
+    about: 'the bundled CPU model',
     trainingKind: 'embedded',
     create: (config, opts) => embeddedPolicy(config, { train: opts.train ?? false, resume: opts.resume, trainingNice: opts.trainingNice }),
   },
@@ -217,6 +224,18 @@ export const ROLLOUT_PROVIDERS: Readonly<Record<Config['rollout']['provider'], R
 /** The row of `rollout.provider`; an unknown one (a config built by hand) is a config error naming the key. */
 export function rolloutProvider(config: Config): RolloutProviderSpec {
   return providerRow(ROLLOUT_PROVIDERS, config.rollout.provider, 'rollout.provider');
+}
+
+/** `train`'s check: the rollout provider trains in this process, or a config error naming those that do. */
+export function assertTrainable(config: Config): void {
+  const row = rolloutProvider(config);
+  if (row.trainingKind !== undefined) return;
+  const trainers = Object.entries(ROLLOUT_PROVIDERS).filter(([, r]) => r.trainingKind !== undefined);
+  throw new OpenClawError(
+    'config',
+    `train: rollout.provider is ${config.rollout.provider} (${row.about}), which only serves; training needs rollout.provider ${trainers.map(([name, r]) => `${name} (${r.about})`).join(' or ')}. To learn from this server's traffic, run 'api-server' and train from the sample store ('openclaw-rl export').`,
+    { param: 'rollout.provider' },
+  );
 }
 
 /** Builds the policy side of the config (an explicit channel wins, for tests). */

@@ -1,7 +1,7 @@
 // Every provider row against the rest of the code, as src/methods/modes.test.ts does for modes: each
 // role's facts table (config/providers.ts) names the same providers as the schema and as the table
 // that builds them; the schema asks for exactly the keys a row requires; doctor reaches exactly the
-// providers whose row says they run over HTTP; and no file outside the tables compares a provider
+// providers whose row says they run over HTTP; `train` refuses exactly the rows that do not train; and no file outside the tables compares a provider
 // name (docs/design.md "Where to add …").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JUDGE_FACTS, ROLLOUT_FACTS, TEACHER_FACTS, parseConfig, type ProviderFacts } from '../../src/config/index.ts';
 import { JudgeSchema, RolloutSchema, TeacherSchema } from '../../src/config/schema.ts';
-import { ROLLOUT_PROVIDERS } from '../../src/app/index.ts';
+import { ROLLOUT_PROVIDERS, assertTrainable } from '../../src/app/index.ts';
 import { JUDGE_PROVIDERS } from '../../src/scoring/judge/providers.ts';
 import { TEACHER_PROVIDERS } from '../../src/scoring/teacher/providers.ts';
 import { runDoctor } from '../../src/doctor/index.ts';
@@ -89,6 +89,25 @@ test('doctor reaches the rollout and judge providers whose row runs over HTTP, a
         assert.match(mine[0].result, new RegExp(`in-process \\(${name}\\): nothing to reach`));
       }
     }
+  }
+});
+
+test('`train` accepts each rollout row that trains in this process and refuses the others, naming those that train', () => {
+  const trainers = Object.entries(ROLLOUT_PROVIDERS).filter(([, r]) => r.trainingKind !== undefined);
+  assert.ok(trainers.length >= 1);
+  for (const [name, row] of Object.entries(ROLLOUT_PROVIDERS)) {
+    const config = configWith('rollout', name, ROLLOUT_FACTS[name as keyof typeof ROLLOUT_FACTS]);
+    if (row.trainingKind !== undefined) assert.doesNotThrow(() => assertTrainable(config), name);
+    else
+      assert.throws(
+        () => assertTrainable(config),
+        (e: unknown) =>
+          e instanceof OpenClawError &&
+          e.kind === 'config' &&
+          e.param === 'rollout.provider' &&
+          trainers.every(([t, r]) => e.message.includes(`${t} (${r.about})`)),
+        name,
+      );
   }
 });
 

@@ -3,8 +3,7 @@
 // training flags; a config error if the rollout provider cannot train; runs until SIGINT/SIGTERM.
 import type { Command } from 'commander';
 import { TRAIN_DEFAULTS } from '../../config/index.ts';
-import { OpenClawError } from '../../errors/index.ts';
-import { rolloutProvider } from '../../app/index.ts';
+import { assertTrainable } from '../../app/index.ts';
 import { addServeOptions, addTrainingOptions } from '../flags.ts';
 import { configFrom, run } from '../run.ts';
 import { serveUntilSignal } from '../serve.ts';
@@ -19,12 +18,7 @@ export function registerTrain(program: Command): void {
     await run(async () => {
       // The regression gate is on unless the config says evaluation.gate: false (docs/evaluation.md).
       const config = configFrom(opts, cmd, TRAIN_DEFAULTS);
-      if (rolloutProvider(config).trainingKind === undefined) {
-        throw new OpenClawError(
-          'config',
-          `train: rollout.provider is ${config.rollout.provider}; training needs rollout.provider embedded (this CPU) or tinker (hosted Tinker, SkyRL, or 'engine serve --tinker'). For an SGLang/vLLM policy run 'api-server' and train from the sample store ('openclaw-rl export').`,
-        );
-      }
+      assertTrainable(config);
       await serveUntilSignal(config, opts.apiKey, true, opts.fresh === true);
     });
   });
