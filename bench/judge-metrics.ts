@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenClawError } from '../src/errors/index.ts';
-import { hintMatches, hintWords } from '../src/scoring/offline/hint-match.ts';
+import { hintMatches, hintWords } from '../src/scoring/rules-reader/hint-match.ts';
 
 export interface JudgeSetItem {
   set: string;
@@ -100,7 +100,7 @@ export function parseJudgeSet2(text: string, set: string): JudgeSetItem[] {
 }
 
 // The hint match is the offline judge's own (hint-extent.ts compares by it): one definition.
-export { hintMatches, hintWords } from '../src/scoring/offline/hint-match.ts';
+export { hintMatches, hintWords } from '../src/scoring/rules-reader/hint-match.ts';
 
 /** Longest the longer of two hints may be and still name the same fix: 2 × the shorter + 4 words. */
 const SAME_FIX_SCALE = 2;

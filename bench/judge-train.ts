@@ -1,12 +1,12 @@
-// Training data and training of the offline judge's reply classifier (src/scoring/offline/
+// Training data and training of the offline judge's reply classifier (src/scoring/rules-reader/
 // reply-model.ts), shared by scripts/train-judge.ts (writes the committed model) and
 // `npm run bench:judge -- --loso` (leave one author group out: train on the others, score it).
 // Reads only the development sets (DEVELOPMENT_SETS) and the rules' own examples, never a sealed set.
 
-import { RULE_EXAMPLES } from '../src/scoring/offline/examples.ts';
-import { readFeedbackByRules } from '../src/scoring/offline/index.ts';
-import { detectLanguage } from '../src/scoring/offline/languages.ts';
-import { type ReplyExample, type ReplyModel, trainReplyModel } from '../src/scoring/offline/reply-model.ts';
+import { RULE_EXAMPLES } from '../src/scoring/rules-reader/examples.ts';
+import { readFeedbackByRules } from '../src/scoring/rules-reader/index.ts';
+import { detectLanguage } from '../src/scoring/rules-reader/languages.ts';
+import { type ReplyExample, type ReplyModel, trainReplyModel } from '../src/scoring/rules-reader/reply-model.ts';
 import { DEVELOPMENT_SETS, type JudgeSetItem, loadJudgeSet } from './judge-metrics.ts';
 
 /** The user replies of the named author groups (missing files skipped). */

@@ -23,9 +23,9 @@ import { Redactor } from '../src/privacy/index.ts';
 import { channelFromSettings } from '../src/engines/openai-compatible/index.ts';
 import { channelJudgeCall, runHintJudge, runPrmJudge, type JudgeCall, type JudgedTurnInput } from '../src/scoring/index.ts';
 import { JudgeSchema } from '../src/config/schema.ts';
-import { judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/offline/index.ts';
+import { judgeReply, judgeToolOutput, loadReplyModel } from '../src/scoring/rules-reader/index.ts';
 import { majorityVote } from '../src/scoring/vote.ts';
-import type { ReplyModel } from '../src/scoring/offline/reply-model.ts';
+import type { ReplyModel } from '../src/scoring/rules-reader/reply-model.ts';
 import {
   DEVELOPMENT_SETS,
   hintMatches,

@@ -1,4 +1,4 @@
-// `node --import tsx bench/raw-json.ts`: what keeping a request's raw text (src/util/json-text.ts)
+// `node --import tsx bench/raw-json.ts`: what keeping a request's raw text (src/raw-json/json-text.ts)
 // saves per OpenClaw-shaped request, in one process and one run: the gateway's request parsing and
 // upstream body formatted afresh vs. with messages and tools spliced in as the text they came in,
 // plus JSON.parse alone (paid either way) and the tools' JSON.stringify that the turn record line

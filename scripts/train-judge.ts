@@ -1,6 +1,6 @@
 // `node --import tsx scripts/train-judge.ts`: trains the offline judge's reply classifier on every
 // development set (bench/judge-set/, never a sealed one) and writes
-// src/scoring/offline/reply-model.json. Deterministic: the same sets give the same file.
+// src/scoring/rules-reader/reply-model.json. Deterministic: the same sets give the same file.
 // (A hint-span ranker trained here until issue 36; its threshold chooser never found it 0.01
 // better than the rules' hints, on the coding sets or the personal-assistant ones, so it went.)
 import { writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { DEVELOPMENT_SETS } from '../bench/judge-metrics.ts';
 import { trainOnGroups } from '../bench/judge-train.ts';
 
 const groups = Object.keys(DEVELOPMENT_SETS);
-const dir = join(import.meta.dirname, '..', 'src', 'scoring', 'offline');
+const dir = join(import.meta.dirname, '..', 'src', 'scoring', 'rules-reader');
 // Laid out as biome formats JSON (one feature a line), so `biome check` passes on the committed files.
 const row = (v: number[]) => `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
 const write = (file: string, head: Record<string, number | number[]>, weights: Record<string, number[]>) => {

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { SampleStore } from '../samples/index.ts';
 import { toPendingTurn } from '../pipeline/index.ts';
 import { positionBefore, replayJournal, type JournalPosition, type RecordWriter, type ReplayResult, type Turn } from '../sessions/index.ts';
-import { turnKey } from '../util/turn-key.ts';
+import { turnKey } from '../rl/index.ts';
 
 // Turn lines are written for main turns, which always have a turn id (advance() relies on it too).
 const keyOf = (turn: Turn) => turnKey(turn.sessionId, turn.turnId!);

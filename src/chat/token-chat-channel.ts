@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenClawError, invalidRequest } from '../errors/index.ts';
 import { PlainOutputParser, type OutputDelta, type OutputParser, type ParsedToolCall } from './output-parser.ts';
-import { jsonObjectValue, type JsonObject } from '../util/json-text.ts';
+import { jsonObjectValue, type JsonObject } from '../raw-json/json-text.ts';
 import type { ChatChannel, ChatMessage, ChatStreamEvent, GenerateResult, PolicyEngine } from '../engines/types.ts';
 
 /** Chat template and detokenizer of the engine's model. */

@@ -1,6 +1,6 @@
 // The recent training steps the charts draw: a bounded buffer fed by the trainer's `onStep`, and a
 // reader that seeds it from `logs/metrics.jsonl` so a restarted server still shows its history.
-import { readTailLines } from '../util/lines.ts';
+import { readTailLines } from '../files/lines.ts';
 import type { StepPoint } from './types.ts';
 
 /** How many steps the dashboard keeps and ships at most. */

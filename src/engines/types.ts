@@ -6,7 +6,7 @@
 //    response tokens under a prompt, train on a batch, publish weights, save/load.
 // Remote engines implement generate/score over HTTP; their training happens elsewhere.
 
-import type { JsonObject } from '../util/json-text.ts';
+import type { JsonObject } from '../raw-json/json-text.ts';
 
 /** One OpenAI chat message as it arrives; unknown fields are kept. */
 export interface ChatMessage {
@@ -176,7 +176,7 @@ export interface ChatStreamEvent {
 
 /**
  * What the gateway needs from a policy: OpenAI chat completions, streamed or whole. A request body
- * is a plain object, or one in parts whose large members carry their text (util/json-text.ts).
+ * is a plain object, or one in parts whose large members carry their text (raw-json/json-text.ts).
  */
 export interface ChatChannel {
   readonly kind: string;

@@ -1,7 +1,7 @@
 // The regression gate's refusals of a run, for `report`, GET /evaluation and the dashboard: read
 // from the `gate_refused` events the trainer writes to logs/metrics.jsonl (its last megabytes).
 import { join } from 'node:path';
-import { readTailLines } from '../util/lines.ts';
+import { readTailLines } from '../files/lines.ts';
 
 /** One refused version: when, at which step, and why (the gate's reason, with its numbers). */
 export interface GateRefusal {

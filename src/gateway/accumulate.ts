@@ -2,8 +2,8 @@
 // body — with everything training needs: text, tool calls, finish reason, per-token log-probs,
 // and token ids when the engine returns them (vLLM `return_token_ids`, our engines).
 import type { ChatMessage } from '../engines/types.ts';
-import { LazyInts } from '../util/lazy-ints.ts';
-import { withoutKeys } from '../util/objects.ts';
+import { LazyInts } from '../raw-json/lazy-ints.ts';
+import { withoutKeys } from '../raw-json/objects.ts';
 
 type Json = Record<string, unknown>;
 

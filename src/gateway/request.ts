@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { invalidRequest } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { CHAT_ROLES, acceptsChatBody, acceptsMessage } from './fast-accept.ts';
-import { JsonObjectParts, rawMembers, type RawJson } from '../util/json-text.ts';
-import { withoutKeys } from '../util/objects.ts';
+import { JsonObjectParts, rawMembers, type RawJson } from '../raw-json/json-text.ts';
+import { withoutKeys } from '../raw-json/objects.ts';
 import { explicitSessionId } from './session-ids.ts';
 import { headerValue } from './headers.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LazyInts } from '../util/lazy-ints.ts';
+import { LazyInts } from '../raw-json/lazy-ints.ts';
 import { AnswerAccumulator } from './accumulate.ts';
 import { TokenResolver } from './tokens.ts';
 

@@ -3,7 +3,7 @@
 // `Retokenizer`); otherwise record the turn without ids and say why (it cannot be trained).
 import type { ChatMessage } from '../engines/types.ts';
 import type { AnswerAccumulator } from './accumulate.ts';
-import { LazyInts } from '../util/lazy-ints.ts';
+import { LazyInts } from '../raw-json/lazy-ints.ts';
 
 /** Token data of one answer, as recorded. */
 export interface TurnTokens {

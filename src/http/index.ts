@@ -20,3 +20,5 @@ export {
   type Hint,
   type NetworkClass,
 } from './errors.ts';
+export { Limiter } from './limiter.ts';
+export { isLoopback, proxyFor, proxyAgentFor, originDispatcher } from './proxy.ts';

@@ -1,7 +1,7 @@
 // The one place an outgoing client gets its connections: a keep-alive undici Pool to one origin,
-// or a ProxyAgent when HTTP(S)_PROXY names one for it (util/proxy.ts decides which).
+// or a ProxyAgent when HTTP(S)_PROXY names one for it (http/proxy.ts decides which).
 import type { Dispatcher } from 'undici';
-import { originDispatcher } from '../util/proxy.ts';
+import { originDispatcher } from './proxy.ts';
 
 /** Connection settings of one client's pool. */
 export interface PoolOptions {

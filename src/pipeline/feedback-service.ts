@@ -9,7 +9,7 @@ import { OpenClawError } from '../errors/index.ts';
 import type { PendingTurn, SampleStore, StoredSample } from '../samples/index.ts';
 import type { PipelineCounters } from './counters.ts';
 import { storedFeedback } from './convert.ts';
-import { turnKey, turnOfKey } from '../util/turn-key.ts';
+import { turnKey, turnOfKey } from '../rl/index.ts';
 import { commentIsHint, redecideStoredSample, type FeedbackRequest } from './feedback.ts';
 import { JsonlAppender, readFeedbackLog } from './records.ts';
 import type { Feedback, FeedbackPolicy, FeedbackUpdateRecord, JudgementViews } from './types.ts';

@@ -6,10 +6,10 @@
 export { JsonlAppender };
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blankLines, turnLinesOf } from '../util/blank-lines.ts';
-import { JsonlAppender } from '../util/jsonl.ts';
+import { blankLines, turnLinesOf } from '../files/blank-lines.ts';
+import { JsonlAppender } from '../files/jsonl.ts';
 import type { Feedback } from './types.ts';
-import { turnKey } from '../util/turn-key.ts';
+import { turnKey } from '../rl/index.ts';
 
 /** One line of the feedback log. */
 export interface FeedbackLine {
@@ -42,7 +42,7 @@ export const PIPELINE_RECORD_FILES = ['judge.jsonl', 'feedback.jsonl'] as const;
 
 /**
  * Blanks the lines of a session's turns up to `throughTurn` in judge.jsonl and feedback.jsonl
- * (openclaw-rl forget; util/blank-lines.ts). Call from the thread that appends to them. Returns
+ * (openclaw-rl forget; files/blank-lines.ts). Call from the thread that appends to them. Returns
  * how many lines went.
  */
 export function forgetInPipelineRecords(dir: string, sessionId: string, throughTurn: number): number {

@@ -1,4 +1,4 @@
-// Entry of the scoring thread (started by ScoringThread through util/thread). It opens its own
+// Entry of the scoring thread (started by ScoringThread through threads/). It opens its own
 // connection to the run's sample store, builds the pipeline the config asks for (rules or a judge
 // model, an HTTP teacher) and runs it: turns arrive in batches, judgements, log lines and the
 // numbers for /metrics and /healthz go back as events.
@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { Config } from '../config/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { SampleStore } from '../samples/index.ts';
-import { emit, lowerThreadPriority, serveThread, threadArgs, type HandlerReply, type ThreadHandler } from '../util/thread/host.ts';
+import { emit, lowerThreadPriority, serveThread, threadArgs, type HandlerReply, type ThreadHandler } from '../threads/host.ts';
 import type { FeedbackRequest } from './feedback.ts';
 import { createScoringPipeline } from './from-config.ts';
 import type { ScoringPipeline } from './pipeline.ts';

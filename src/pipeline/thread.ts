@@ -14,7 +14,7 @@ import { OpenClawError } from '../errors/index.ts';
 import type { SessionViews } from '../gateway/index.ts';
 import type { Mode } from '../methods/index.ts';
 import type { Turn } from '../sessions/index.ts';
-import { ThreadClient } from '../util/thread/client.ts';
+import { ThreadClient } from '../threads/client.ts';
 import type { FeedbackRequest } from './feedback.ts';
 import type { FeedbackResult } from './feedback-service.ts';
 import { IntakeQueue, type QueuedItem } from './intake.ts';

@@ -6,7 +6,7 @@
 
 import { HINT_MARKER } from '../scoring/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../rl/index.ts';
 import { COMPLAINTS, STYLE_INSTRUCTIONS, SYSTEM_PROMPTS, THANKS } from './instructions.ts';
 import { drawParaphrase } from './paraphrases.ts';
 import { pick, renderAnswer, renderThanksReply } from './render.ts';

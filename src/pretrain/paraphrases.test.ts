@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Tokenizer, type TokenizerJson } from '../engines/embedded/tokenizer.ts';
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../rl/index.ts';
 import { generateCorpus, heldOutPrompts, withHint } from './corpus.ts';
 import { promptIds } from './encode.ts';
 import { STYLE_INSTRUCTIONS } from './instructions.ts';

@@ -5,7 +5,7 @@
 // measure whether hint-following carries over to words the model has not seen (base_rates.json,
 // `paraphrased`). Written fresh for this corpus; none is a canonical sentence of instructions.ts.
 
-import type { Rng } from '../util/rng.ts';
+import type { Rng } from '../rl/index.ts';
 import { pick } from './render.ts';
 import type { StyleName } from './styles.ts';
 

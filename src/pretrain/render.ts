@@ -2,7 +2,7 @@
 // by its own step (structure: terse/elaborate × markdown/plain; then tone; then sign-off; then
 // letter case), so the dimensions stay independent and every combination is possible.
 
-import type { Rng } from '../util/rng.ts';
+import type { Rng } from '../rl/index.ts';
 import type { Styles } from './styles.ts';
 import type { Topic } from './topics.ts';
 

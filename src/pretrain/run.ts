@@ -13,7 +13,7 @@ import { EmbeddedEngine } from '../engines/embedded/index.ts';
 import { Gpt, paramCount, type GptConfig } from '../engines/embedded/index.ts';
 import { AdamW, DEFAULT_ADAMW } from '../engines/embedded/index.ts';
 import { cosineLr, supervisedLoss, supervisedStep, type SupervisedExample } from '../engines/embedded/index.ts';
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../rl/index.ts';
 import { Tokenizer, trainBpe } from '../engines/embedded/index.ts';
 import { formatBaseRates, measureBaseRates, type BaseRateReport } from './base-rates.ts';
 import { generateCorpus, resolveCorpusOptions, type CorpusOptions } from './corpus.ts';

@@ -4,7 +4,7 @@ import { foldAdvantages } from './fold.ts';
 import { ppoBatchLoss, type PpoSample } from './loss.ts';
 import { ppoTokenLoss } from './ppo.ts';
 import { sampleMeanWeights } from './reduce.ts';
-import { Rng } from '../util/rng.ts';
+import { Rng } from './rng.ts';
 
 const rng = (seed: number) => {
   const r = new Rng(seed);

@@ -65,7 +65,7 @@ export function fnv1a32(text: string): number {
 }
 
 /**
- * FNV-1a of a turn's key (util/turn-key.ts), as a number in [0, 1): the same turn is always in or
+ * FNV-1a of a turn's key (rl/turn-key.ts), as a number in [0, 1): the same turn is always in or
  * out of the held-out share (`point < evaluation.holdout_fraction`), whoever asks (the trainer
  * reserving it, the scoring pipeline deciding whether to keep its hinted teacher prompt).
  */

@@ -63,3 +63,5 @@ export {
   type PairedLogprobs,
   type TokenMean,
 } from './replay.ts';
+export { Rng, deriveSeed } from './rng.ts';
+export { turnKey, turnOfKey } from './turn-key.ts';

@@ -33,7 +33,7 @@ import type {
 } from './store-types.ts';
 import { checkSchemaReadable, ensureSchema } from './schema.ts';
 import { checkPending, pendingToRow, rowToPending, rowToSample, sampleToRow } from './rows.ts';
-import { turnKey } from '../util/turn-key.ts';
+import { turnKey } from '../rl/index.ts';
 import type { PendingRow, SampleRow, StoredSampleRow } from './rows.ts';
 
 /** File name of the store inside a run's output folder. */

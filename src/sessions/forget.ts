@@ -1,8 +1,8 @@
 // Forgetting a session in the turn journal: every line of its turns up to a number is blanked in
-// place in every segment (util/blank-lines.ts), so positions stay valid and a crash part-way is
+// place in every segment (files/blank-lines.ts), so positions stay valid and a crash part-way is
 // finished by running it again. The store's `forgotten` table is what makes it durable and
 // resumable (app/forget.ts); this only scrubs the files.
-import { blankLines } from '../util/blank-lines.ts';
+import { blankLines } from '../files/blank-lines.ts';
 import { lineHead, scanHeads } from './records.ts';
 import { journalSegments } from './segments.ts';
 

@@ -11,9 +11,9 @@
 // each segment can be read on its own.
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonlAppender } from '../util/jsonl.ts';
-import { readLines } from '../util/lines.ts';
-import { turnKey } from '../util/turn-key.ts';
+import { JsonlAppender } from '../files/jsonl.ts';
+import { readLines } from '../files/lines.ts';
+import { turnKey } from '../rl/index.ts';
 import { commonPrefix, commonPrefix2, commonTextPrefix, digest, rebuildTurn, type DeltaBase } from './delta.ts';
 import { journalDir, journalSegments, positionBefore, rotatedName, rotatedSegments, type JournalPosition } from './segments.ts';
 import type { Turn } from './tracker.ts';
@@ -93,7 +93,7 @@ export class RecordWriter {
     return this.out.path;
   }
 
-  /** False once the active segment was removed from its folder (see util/jsonl.ts). */
+  /** False once the active segment was removed from its folder (see files/jsonl.ts). */
   get linked(): boolean {
     return this.out.linked;
   }
@@ -108,7 +108,7 @@ export class RecordWriter {
     return { segment: this.segmentNo, offset: this.out.bytes };
   }
 
-  /** Appends one line (crash-safe, see util/jsonl.ts); returns where it starts. */
+  /** Appends one line (crash-safe, see files/jsonl.ts); returns where it starts. */
   append(line: RecordLine): JournalPosition {
     const json = JSON.stringify(line);
     if (this.needsRotation(json.length)) this.rotate();
@@ -145,7 +145,7 @@ export class RecordWriter {
       responseIds: r.responseIds,
       promptText: r.promptText,
     };
-    // The tools as the request spelled them, when they are still those tools (util/json-text.ts).
+    // The tools as the request spelled them, when they are still those tools (raw-json/json-text.ts).
     const toolsText =
       turn.toolsJson !== undefined && turn.toolsJson.value === turn.tools
         ? turn.toolsJson.text

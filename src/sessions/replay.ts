@@ -15,7 +15,7 @@ import { prefixHashes } from './canonical.ts';
 import { readJournal, scanHeads, type JournalReadStats, type RecordedTurn } from './records.ts';
 import type { JournalPosition } from './segments.ts';
 import type { Turn } from './tracker.ts';
-import { turnKey } from '../util/turn-key.ts';
+import { turnKey } from '../rl/index.ts';
 
 /** What replay asks the sample store. */
 export interface ReplayStore {

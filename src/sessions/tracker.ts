@@ -56,7 +56,7 @@
 //    `lastTurnIdOf`), and a session waits for its next state only if the app restores it (`restore`).
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../engines/types.ts';
-import type { RawJson } from '../util/json-text.ts';
+import type { RawJson } from '../raw-json/json-text.ts';
 import { extendHash, EMPTY_PREFIX_HASH } from './canonical.ts';
 import type { SessionHints } from './hints.ts';
 import { nextStateFrom, type NextState } from './next-state.ts';
@@ -121,7 +121,7 @@ export interface Turn {
   messages: ChatMessage[];
   prefix: string[];
   tools?: unknown;
-  /** `tools` with the text the request spelled them with, for the record line (util/json-text.ts). */
+  /** `tools` with the text the request spelled them with, for the record line (raw-json/json-text.ts). */
   toolsJson?: RawJson<unknown[]>;
   startedAt: number;
   response?: TurnResponse;

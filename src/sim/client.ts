@@ -4,7 +4,7 @@
 
 import { fetch as undiciFetch } from 'undici';
 import { OpenClawError, type ErrorKind } from '../errors/index.ts';
-import { proxyAgentFor } from '../util/proxy.ts';
+import { proxyAgentFor } from '../http/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 
 /** Where and how to reach the RL server. */
@@ -88,7 +88,7 @@ export async function requestAnswer(client: ChatClientOptions, messages: readonl
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(client.timeoutMs ?? 300_000),
     };
-    // Through HTTP(S)_PROXY when the environment names one for this URL (util/proxy.ts); Node 20's
+    // Through HTTP(S)_PROXY when the environment names one for this URL (http/proxy.ts); Node 20's
     // own fetch ignores those variables.
     const dispatcher = proxyAgentFor(url);
     res = dispatcher === undefined ? await fetch(url, init) : ((await undiciFetch(url, { ...init, dispatcher })) as unknown as Response);

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Rng, deriveSeed } from '../util/rng.ts';
+import { Rng, deriveSeed } from '../rl/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
 import { chatCompletionsUrl } from './client.ts';

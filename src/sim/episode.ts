@@ -13,7 +13,7 @@
 
 import { OpenClawError } from '../errors/index.ts';
 import type { ChatMessage } from '../engines/types.ts';
-import { deriveSeed } from '../util/rng.ts';
+import { deriveSeed } from '../rl/index.ts';
 import { requestAnswer, type ChatClientOptions } from './client.ts';
 import type { Persona, PersonaName, PersonaReply, RandomSource } from './personas.ts';
 import type { Task } from './tasks.ts';

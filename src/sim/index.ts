@@ -35,4 +35,4 @@ export {
   type EpisodeTurn,
 } from './episode.ts';
 export { evaluatePersona, type EvaluateOptions, type EvaluationResult, type RatedAnswer } from './evaluate.ts';
-export { Rng, deriveSeed } from '../util/rng.ts';
+export { Rng, deriveSeed } from '../rl/index.ts';

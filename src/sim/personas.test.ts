@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../rl/index.ts';
 import { OpenClawError } from '../errors/index.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJudgeSet } from '../../bench/judge-metrics.ts';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from '../scoring/index.ts';
-import { RULE_EXAMPLES, judgeCueWords } from '../scoring/offline/index.ts';
+import { RULE_EXAMPLES, judgeCueWords } from '../scoring/rules-reader/index.ts';
 import type { StyleName } from '../pretrain/index.ts';
 import { COMPLAINT_OPENERS, CORRECTIONS, NO_ANSWER_OPENERS, REDO_REQUESTS, REPEAT_OPENERS, THANKS_REPLIES } from './phrases.ts';
 import { PERSONAS, PERSONA_NAMES, createPersona, type PersonaName } from './personas.ts';

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { outcomeOf, samplesByTurn, startScoring, type ScoringHarness } from '../../test/pipeline/helpers.ts';
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../rl/index.ts';
 import { runEpisode } from './episode.ts';
 import { evaluatePersona } from './evaluate.ts';
 import { PERSONAS } from './personas.ts';

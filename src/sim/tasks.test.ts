@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng } from '../util/rng.ts';
+import { Rng } from '../rl/index.ts';
 import { generateCorpus, QUESTION_TEMPLATES, TOPICS } from '../pretrain/index.ts';
 import { HELD_OUT_TASKS, HELD_OUT_TOPIC_IDS, TRAIN_TASKS, pickTask } from './tasks.ts';
 

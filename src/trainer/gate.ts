@@ -18,9 +18,9 @@ import {
   type HoldoutValue,
   type PairedScore,
   type TrainedScore,
+  turnKey,
 } from '../rl/index.ts';
 import type { SampleStore, StoredSample } from '../samples/index.ts';
-import { turnKey } from '../util/turn-key.ts';
 import { teacherLogprobTemperature } from '../scoring/index.ts';
 
 export { holdoutPoint };

@@ -1,6 +1,6 @@
 // Long prompts (OpenClaw's is ~40k characters): the engine returns ~16k prompt token ids with each
 // answer, which the gateway keeps as text on the request's path and parses when it records the
-// turn (util/lazy-ints.ts). Whatever path they take, the ids must come out exact in the records
+// turn (raw-json/lazy-ints.ts). Whatever path they take, the ids must come out exact in the records
 // file and the sample store, and reach a client only when it asked for token data.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -9,7 +9,7 @@ import { expectedTeacherLogprobs } from '../support/scripted-teacher.ts';
 import { fakeTokenId } from '../support/scripted-upstream.ts';
 import { HINT_MARKER } from '../../src/scoring/index.ts';
 import { holdoutPoint } from '../../src/rl/index.ts';
-import { turnKey } from '../../src/util/turn-key.ts';
+import { turnKey } from '../../src/rl/turn-key.ts';
 import { RENDERED_PROMPT, answerIds, outcomeOf, runSession, samplesByTurn, startScoring, type ScoringHarness } from './helpers.ts';
 
 const SHORT_HINT = 'Show the formula first.';

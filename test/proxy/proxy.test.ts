@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { proxyFor } from '../../src/util/proxy.ts';
+import { proxyFor } from '../../src/http/proxy.ts';
 import { OpenAICompatibleChannel } from '../../src/engines/openai-compatible/index.ts';
 import { TinkerClient } from '../../src/engines/tinker/index.ts';
 import { createHttpTeacher } from '../../src/scoring/index.ts';

@@ -31,7 +31,10 @@ const LAYERS: LayerTable = [
     why: 'secret and personal-data detection and redaction (pure text, no I/O): error messages are scrubbed with it',
   },
   { folders: ['errors'], why: 'the one error type and its HTTP/CLI mapping' },
-  { folders: ['util', 'rl'], why: 'small helpers and threads; the pure RL math (no I/O)' },
+  {
+    folders: ['threads', 'raw-json', 'files', 'rl'],
+    why: 'the worker-thread protocol; JSON kept as its text; append-only JSONL files; the pure RL math, seeds and turn keys (no I/O)',
+  },
   { folders: ['config'], why: 'the validated config (reads rl defaults: clip ratios, modes)' },
   { folders: ['http'], why: 'one core for outgoing HTTP: base URLs, pools, the retry loop, status → error' },
   { folders: ['engines'], why: 'policy engines; engines/types.ts is the chat and engine vocabulary every layer above uses' },

@@ -16,7 +16,7 @@ import { AdamW } from '../../engines/embedded/index.ts';
 import { generateTokens, scoreTokens, type GeneratedTokens } from '../../engines/embedded/index.ts';
 import { ServedSnapshot } from '../../engines/embedded/index.ts';
 import { Tokenizer } from '../../engines/embedded/index.ts';
-import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
+import type { HandlerContext, HandlerReply, ThreadHandler } from '../../threads/host.ts';
 import {
   disposeTrainingModel,
   forwardBackward,

@@ -12,7 +12,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { OpenClawError, invalidRequest } from '../../errors/index.ts';
 import type { GptConfig } from '../../engines/embedded/index.ts';
-import { ThreadClient } from '../../util/thread/client.ts';
+import { ThreadClient } from '../../threads/client.ts';
 import { FutureStore } from './futures.ts';
 import type { SampleArgs, WorkerInfo, WorkerOps } from './handler.ts';
 import { LOSS_FNS, type LearnerDatum, type LearnerLossConfig } from './learner.ts';

@@ -1,5 +1,5 @@
-// Entry point of the Tinker worker thread (a util/thread ThreadClient, see service.ts).
-import { serveThread } from '../../util/thread/host.ts';
+// Entry point of the Tinker worker thread (a threads/ ThreadClient, see service.ts).
+import { serveThread } from '../../threads/host.ts';
 import { TinkerHandler } from './handler.ts';
 
 serveThread(new TinkerHandler(), 'embedded Tinker worker');

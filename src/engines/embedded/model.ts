@@ -10,7 +10,7 @@
 
 import * as tf from '@tensorflow/tfjs';
 import { OpenClawError } from '../../errors/index.ts';
-import { Rng } from '../../util/rng.ts';
+import { Rng } from '../../rl/index.ts';
 
 /** Model shape. */
 export interface GptConfig {

@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs';
 import { OpenClawError, invalidRequest } from '../../errors/index.ts';
 import { logprobTemperature, type TopK } from '../types.ts';
 import type { BatchKvCache, Gpt, KvCache } from './model.ts';
-import { Rng } from '../../util/rng.ts';
+import { Rng } from '../../rl/index.ts';
 
 /** What to sample. */
 export interface GenerateTokensRequest {

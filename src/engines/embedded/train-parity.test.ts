@@ -7,9 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
-import { KL_VALUE_BOUND, entropyFromLogprobs, ppoBatchLoss, type PpoLossConfig, type PpoSample } from '../../rl/index.ts';
+import { KL_VALUE_BOUND, Rng, entropyFromLogprobs, ppoBatchLoss, type PpoLossConfig, type PpoSample } from '../../rl/index.ts';
 import type { LossConfig, TrainSample } from '../types.ts';
-import { Rng } from '../../util/rng.ts';
 import { lossFromLogprobs, packBatch } from './train.ts';
 
 const VOCAB = 6;

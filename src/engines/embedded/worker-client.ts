@@ -1,6 +1,6 @@
-// The main-thread end of one WorkerEngine thread: a util/thread ThreadClient that starts
+// The main-thread end of one WorkerEngine thread: a threads/ ThreadClient that starts
 // worker.ts in the given role and names the engine in its errors.
-import { ThreadClient } from '../../util/thread/client.ts';
+import { ThreadClient } from '../../threads/client.ts';
 import type { WorkerRole } from './worker-protocol.ts';
 
 // Run the TypeScript entry from a clone, the compiled one from a build.

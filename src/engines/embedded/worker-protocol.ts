@@ -1,5 +1,5 @@
 // What WorkerEngine (main thread) and its two worker threads exchange, on top of the generic
-// request/answer protocol of util/thread: roles, initial weights, and weight buffers to transfer.
+// request/answer protocol of threads/: roles, initial weights, and weight buffers to transfer.
 // A generation streams each sampled token as a `[tokenId, logprob]` partial value.
 
 import type { GptConfig } from './model.ts';

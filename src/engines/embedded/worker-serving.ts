@@ -12,7 +12,7 @@ import { fromHost, readCheckpoint } from './checkpoint.ts';
 import { Gpt } from './model.ts';
 import { generateTokens, scoreTokens } from './sampling.ts';
 import type { HostWeights, WorkerInit, WorkerReady } from './worker-protocol.ts';
-import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
+import type { HandlerContext, HandlerReply, ThreadHandler } from '../../threads/host.ts';
 
 /** Generate and score on the served snapshot; swap in published weights. */
 export class ServingHandler implements ThreadHandler {

@@ -8,7 +8,7 @@ import { EmbeddedEngine } from './engine.ts';
 import type { AdamWConfig } from './optimizer.ts';
 import { Tokenizer } from './tokenizer.ts';
 import { weightBuffers, type WorkerInit, type WorkerReady } from './worker-protocol.ts';
-import type { HandlerContext, HandlerReply, ThreadHandler } from '../../util/thread/host.ts';
+import type { HandlerContext, HandlerReply, ThreadHandler } from '../../threads/host.ts';
 
 /** Train, publish (export weights), save; score and sample with the trained weights (gate, replay evaluation). */
 export class TrainingHandler implements ThreadHandler {

@@ -5,8 +5,8 @@ import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl, openPool, requestWithRetry, type NormalizedBaseUrl } from '../../http/index.ts';
 import type { ChatChannel, ChatStreamEvent } from '../types.ts';
 import { OpenClawError } from '../../errors/index.ts';
-import { jsonObjectText, withMembers, type JsonObject } from '../../util/json-text.ts';
-import { parseWithLazyInts } from '../../util/lazy-ints.ts';
+import { jsonObjectText, withMembers, type JsonObject } from '../../raw-json/json-text.ts';
+import { parseWithLazyInts } from '../../raw-json/lazy-ints.ts';
 import { SseParser } from './sse.ts';
 import {
   explainBadBody,
@@ -54,7 +54,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
   readonly kind = 'openai_compatible';
   readonly base: NormalizedBaseUrl;
   readonly info: ChannelInfo;
-  /** A keep-alive pool to the upstream, or a proxy agent when HTTP(S)_PROXY applies (util/proxy.ts). */
+  /** A keep-alive pool to the upstream, or a proxy agent when HTTP(S)_PROXY applies (http/proxy.ts). */
   private readonly pool: Dispatcher;
   private readonly opts: OpenAIChannelOptions;
 
@@ -146,7 +146,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
     const retryBy = Math.min(deadline.at, opts.firstByteBy ?? Infinity);
     deadline.follow(opts.signal);
     const signal = deadline.signal;
-    // A gateway request's messages and tools go out as the text they came in (util/json-text.ts).
+    // A gateway request's messages and tools go out as the text they came in (raw-json/json-text.ts).
     const payload = jsonObjectText(body);
     const url = this.urlOf(path);
     try {
@@ -318,7 +318,7 @@ export class OpenAICompatibleChannel implements ChatChannel {
   }
 }
 
-/** An answer or chunk; the prompt's token ids stay text until the turn is recorded (util/lazy-ints.ts). */
+/** An answer or chunk; the prompt's token ids stay text until the turn is recorded (raw-json/lazy-ints.ts). */
 function parseAnswer(text: string): Body {
   return parseWithLazyInts(text, 'prompt_token_ids');
 }

@@ -194,7 +194,7 @@ export class TinkerClient {
     this.baseModel = opts.baseModel;
     // A retrieve_future long-poll is held up to 300 s by SkyRL: allow more before undici gives up.
     this.origin = url.origin;
-    // HTTP(S)_PROXY / NO_PROXY apply (util/proxy.ts).
+    // HTTP(S)_PROXY / NO_PROXY apply (http/proxy.ts).
     this.pool = openPool(url.origin, { connections: opts.connections ?? 32, attemptTimeoutMs: 330_000 });
     this.headers = { 'content-type': 'application/json' };
     if (opts.apiKey !== undefined && opts.apiKey !== '') this.headers['x-api-key'] = opts.apiKey;

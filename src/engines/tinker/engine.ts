@@ -7,7 +7,7 @@
 // one are never replayed) and serves that step's sampler from the start. The training model is
 // created on the first step, so serving needs no training slot.
 import { OpenClawError } from '../../errors/index.ts';
-import { Limiter } from '../../util/limiter.ts';
+import { Limiter } from '../../http/index.ts';
 import { ppoBatchLoss } from '../../rl/index.ts';
 import type {
   GenerateRequest,

@@ -4,7 +4,7 @@
 // `judge.provider` enum; nothing else compares provider names.
 import type { Config } from '../../config/index.ts';
 import { channelFromSettings } from '../../engines/openai-compatible/index.ts';
-import { Limiter } from '../../util/limiter.ts';
+import { Limiter } from '../../http/index.ts';
 import type { Judge, JudgeCall } from '../types.ts';
 import { channelJudgeCall, modelJudge } from './model.ts';
 import { rulesJudge } from './rules.ts';

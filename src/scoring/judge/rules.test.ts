@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeReply } from '../offline/index.ts';
+import { judgeReply } from '../rules-reader/index.ts';
 import { classifyNextState, runRulesHintJudge, runRulesPrmJudge } from './rules.ts';
 import type { JudgedNextState, JudgedTurnInput } from '../types.ts';
 

@@ -20,7 +20,7 @@
 
 import type { Vote } from '../../samples/index.ts';
 import { selectHint } from '../hint-select.ts';
-import { judgeReply, judgeToolOutput } from '../offline/index.ts';
+import { judgeReply, judgeToolOutput } from '../rules-reader/index.ts';
 import { contentToText, stripInternalContext } from '../text.ts';
 import type { HintJudgeResult, Judge, JudgedNextState, JudgedTurnInput, PrmJudgeResult, VoteDetail } from '../types.ts';
 import { checkVoteCount, majorityVote } from '../vote.ts';

@@ -6,7 +6,7 @@
 // caller drops the turn with a counted reason, never pads with 0.0 (log-prob 0 = probability 1).
 // from-config.ts picks the backend a config names.
 import { OpenClawError } from '../../errors/index.ts';
-import { Limiter } from '../../util/limiter.ts';
+import { Limiter } from '../../http/index.ts';
 
 /** Teacher log-probs of the response tokens, one per token, with optional top-K alternatives. */
 export interface TeacherScore {

@@ -4,7 +4,7 @@
 // One-way messages (id ONE_WAY) are answered only when they fail.
 // Errors cross the thread boundary as plain objects and become OpenClawError again on the main
 // side, with kind, status, param and code intact.
-import { OpenClawError, type ErrorKind } from '../../errors/index.ts';
+import { OpenClawError, type ErrorKind } from '../errors/index.ts';
 
 /** The id of one-way messages: the worker answers only if they fail (with an error of this id). */
 export const ONE_WAY = 0;

@@ -5,7 +5,7 @@
 // unref'd while idle, so a forgotten client never keeps the process alive; it is ref'd while a
 // request is pending.
 import { Worker } from 'node:worker_threads';
-import { OpenClawError } from '../../errors/index.ts';
+import { OpenClawError } from '../errors/index.ts';
 import { deserializeError, ONE_WAY, type ThreadReply, type ThreadRequest } from './protocol.ts';
 
 /** Options of one request. */

@@ -4,7 +4,7 @@
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { OpenClawError } from '../../errors/index.ts';
+import { OpenClawError } from '../errors/index.ts';
 import { ONE_WAY, serializeError, type ThreadReply, type ThreadRequest } from './protocol.ts';
 
 /** What a handler gives back: the result and the buffers to transfer with it. */
