@@ -125,10 +125,12 @@ export interface HintJudgeResult {
 }
 
 /**
- * A judge: PRM votes and hint votes on a turn with a next state. Implementations: judge/model.ts
- * (a judge model through a JudgeCall), judge/rules.ts (offline rules); judge/from-config.ts picks one.
+ * A judge: PRM votes and hint votes on a turn with a next state. Implementations: one per row of
+ * JUDGE_PROVIDERS (judge/providers.ts), e.g. judge/model.ts (a judge model through a JudgeCall) and
+ * judge/rules.ts (offline rules); judge/from-config.ts picks one.
  */
 export interface Judge {
+  /** Its kind, as judge records and /healthz show it: 'model' when it asks a model, 'rules' when it reads offline. */
   readonly provider: 'model' | 'rules';
   prm(turn: JudgedTurnInput): Promise<PrmJudgeResult>;
   /**

@@ -1,6 +1,6 @@
 // The one place a config picks its judge (`judge.provider`), by its row in JUDGE_PROVIDERS
-// (providers.ts): `rules`, the offline rules judge, or `openai_compatible`, a judge model over an
-// OpenAI-compatible channel whose calls share scoring.judge_concurrency. A provider it does not
+// (providers.ts; e.g. `rules`, the offline rules judge, or `openai_compatible`, a judge model over
+// an OpenAI-compatible channel whose calls share scoring.judge_concurrency). A provider it does not
 // know is a config error naming judge.provider.
 import { providerRow, type Config } from '../../config/index.ts';
 import type { JudgeCall } from '../types.ts';

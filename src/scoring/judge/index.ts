@@ -1,5 +1,5 @@
-// scoring/judge: the `Judge` implementations (model.ts: a judge model; rules.ts: offline rules)
-// and the one factory from the config (from-config.ts), by the provider table (providers.ts).
+// scoring/judge: the `Judge` implementations (one per row of providers.ts, e.g. model.ts: a judge
+// model; rules.ts: offline rules) and the one factory from the config (from-config.ts).
 export {
   runPrmJudge,
   runHintJudge,

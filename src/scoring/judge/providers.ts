@@ -1,7 +1,8 @@
 // The judge providers, one row each (as src/methods/modes.ts does for modes): how a provider's judge
 // is built, and the model call it lends the replay evaluation's hint check (none for the rules
-// judge). Adding a judge provider is its own file, a row here and its name in the config schema's
-// `judge.provider` enum; nothing else compares provider names.
+// judge). Adding a judge provider is its own file, a row here and its facts row in
+// src/config/providers.ts JUDGE_FACTS (where the config schema takes the names from); nothing else
+// compares provider names (docs/design.md "Where to add …").
 import type { Config } from '../../config/index.ts';
 import { channelFromSettings } from '../../engines/openai-compatible/index.ts';
 import { Limiter } from '../../http/index.ts';
