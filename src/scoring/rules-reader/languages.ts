@@ -192,8 +192,9 @@ const PROCEED = unicodeBoundaries(
 const OPENS_WITH_YES = unicodeBoundaries(
   /^(?:ok|okay|gut|tamam|tmm|vale|va bene|d'accord|ладно|ок|theek hai|ok bhai|تمام)\b|^(?:よし|好的?|좋아|오케이)/i,
 );
+// Italian "ma" (but) only where a clause starts: French "ma sœur" (my) is no contrast.
 const CHANGES = unicodeBoundaries(
-  /\b(instead|rather|shorter|simpler|without|remove|delete|change|wrong|but|mais|pero|aber|ma|però|mas|но|ama|lekin|plus (simple|court)|más (corto|simple)|kürzer|einfacher|più (corto|semplice)|mais (curto|simples)|покороче|проще|daha (kısa|basit)|thoda|bas|less|meno|menos|moins|weniger|меньше|formal|casual|polite|sin|ohne|sans|senza|sem|без|olmadan|bina|tira|quita|enlève|entferne|togli|убери|kaldır|hata do)\b|بدون|بس|근데|하지만|빼|でも|けど|但是|不过|去掉|删掉|덜|ちょっと|もう少し|少し|稍微/i,
+  /\b(instead|rather|shorter|simpler|without|remove|delete|change|wrong|but|mais|pero|aber|però|mas|но|ama|lekin|plus (simple|court)|más (corto|simple)|kürzer|einfacher|più (corto|semplice)|mais (curto|simples)|покороче|проще|daha (kısa|basit)|thoda|bas|less|meno|menos|moins|weniger|меньше|formal|casual|polite|sin|ohne|sans|senza|sem|без|olmadan|bina|tira|quita|enlève|entferne|togli|убери|kaldır|hata do)\b|(?:^|[,;:.!?]\s*)ma\b|بدون|بس|근데|하지만|빼|でも|けど|但是|不过|去掉|删掉|덜|ちょっと|もう少し|少し|稍微/i,
 );
 
 const JOINER = /^(?:ただ|でも|けど|pero|aunque|aber|jedoch|mais|cependant)[、,\s]\s*/i;

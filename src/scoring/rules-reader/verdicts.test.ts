@@ -319,3 +319,19 @@ test('round 8: sarcasm over a fall in prod, "chapeau", 没报错了, ところ�
   assert.equal(rules('passt genau, die Summen stimmen mit dem Export überein'), 1);
   assert.deepEqual(judged('いい感じです。次からは箇条書きにしてもらえると嬉しいです')[0], 1);
 });
+
+test('round 10: thanks for nothing in five languages, a place that closed years ago, ko "좋습니다 그럼 …" builds on, fr "ma" (my) is no contrast', () => {
+  for (const t of [
+    'ok whatever, thanks for nothing',
+    'Platz 3 ist direkt am Klo. Danke für nichts',
+    'bon ben merci pour rien',
+    'ya lo reservé yo, gracias por nada',
+  ])
+    assert.equal(rules(t), -1, t);
+  assert.equal(rules('that bakery shut down about three years ago haha'), -1);
+  assert.equal(rules("the museum you picked doesn't exist anymore"), -1);
+  assert.deepEqual(judged('네 좋습니다 그럼 회의록은 금요일까지 정리해 주세요'), [1, null]);
+  assert.equal(rules("super, invite aussi ma cousine Léa s'il te plaît"), 1);
+  // Italian "ma" opening a clause is still a contrast.
+  assert.equal(rules('carino, ma più corto per favore'), -1);
+});
