@@ -69,7 +69,8 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   // A size or a count ("298276483 bytes").
   if (/^\)?\s*(?:bytes|B|KB|MB|GB|KiB|MiB|ms|tokens|%)\b/.test(text.slice(start + raw.length, start + raw.length + 8))) return false;
   // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").
-  if (/^[.,]\d/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
+  // (A comma then more digits is the next CSV field: "+1-218-772-2144,78500".)
+  if (/^[.,]\d{1,3}(?!\d)/.test(text.slice(start + raw.length, start + raw.length + 5))) return false;
   if (NOT_PHONE_WORDS.test(text.slice(Math.max(0, start - 24), start))) return false;
   // Inside a longer token (a UUID, an id in a URL) or ending in a lone digit ("7664790 8"): not a phone.
   if (/^(?:[A-Za-z0-9_]|\.\d|-[A-Za-z0-9])/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
@@ -397,6 +398,13 @@ function ips(text: string): Span[] {
     // Versions ("v1.2.3.4"), hostnames ("ip-3-4-5-6") and private ranges are not people's addresses.
     const before = text[m.index - 1] ?? '';
     if (PRIVATE_V4.test(m[0]) || /[vV-]/.test(before)) continue;
+    // Named as a version ("Firmware version: 4.3.28.117", "Bootloader: 1.2.148.6", "build 5.1.0.22").
+    if (
+      /(?<![A-Za-z])(?:version|ver\.?|firmware|bootloader|build|release|rom|bios)\s*[:=#]?\s*$/i.test(
+        text.slice(Math.max(0, m.index - 24), m.index),
+      )
+    )
+      continue;
     out.push({ type: 'ip_address', start: m.index, end: m.index + m[0].length });
   }
   for (const m of matches(text, IPV6)) {

@@ -180,3 +180,14 @@ test('a file path under a credentials key, a CEP, a counting-up example, trackin
   // "minn" ends in "inn": the words for a tax id count only as words; the Icelandic number is a phone.
   assert.deepEqual(found('síminn minn er +354 690 4127'), [['phone', '+354 690 4127']]);
 });
+
+test('heldout-8 as rules: .NET appSettings and HAR session cookies are secrets; versions, settings references and one-time codes are not; a CSV field after a phone does not hide it', () => {
+  const cookie = fake('s%3A', 40);
+  assert.deepEqual(found(`<add key="MailPassword" value="Quartz88!?" />`), [['env_secret', 'Quartz88!?']]);
+  assert.deepEqual(found(`{ "name": "PHPSESSID", "value": "${cookie}" }`), [['other_secret', cookie]]);
+  assert.deepEqual(found('Firmware version: 5.2.19.204\nBIOS 2.7.131.9'), []);
+  assert.deepEqual(found('openai.api_key = config.OPENAI_API_KEY'), []);
+  assert.deepEqual(found('Tu código de acceso es 551902. No lo compartas con nadie.'), []);
+  assert.deepEqual(found('o PIN do cartão é 4417, não compartilhe'), [['other_secret', '4417']]);
+  assert.deepEqual(found('E1,Ann Lee,+1 (415) 555-2671,91000'), [['phone', '+1 (415) 555-2671']]);
+});

@@ -175,6 +175,14 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('basic_auth', String.raw`"auth"\s*:\s*"(?<v>[A-Za-z0-9+/]{16,}={0,2})"`),
   // {"key": "token", "value": "…"} (Postman, Kubernetes env arrays in JSON).
   row('env_secret', String.raw`"(?:key|name)"\s*:\s*"(?<k>${SECRET_KEY})"\s*,\s*"value"\s*:\s*"(?<v>[^"\s]{4,})"`, 'i'),
+  // .NET appSettings: <add key="SmtpPassword" value="…" />.
+  row('env_secret', String.raw`<add\s+key\s*=\s*"(?<k>${SECRET_KEY})"\s+value\s*=\s*"(?<v>[^"\n]{4,})"`, 'i'),
+  // A session cookie in a HAR file or a cookie jar's JSON: { "name": "connect.sid", "value": "…" }.
+  row(
+    'other_secret',
+    String.raw`"name"\s*:\s*"(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)"\s*,\s*"value"\s*:\s*"(?<v>[^"\s]{16,})"`,
+    'i',
+  ),
   row('env_secret', String.raw`<(?<k>${SECRET_KEY})>(?<v>[^<\s]{4,})<\/`, 'i'),
   row('basic_auth', String.raw`\bBasic\s+(?<v>[A-Za-z0-9+/]{12,}={0,2})`),
   row('bearer_token', String.raw`\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`),
@@ -202,6 +210,10 @@ function publicKeyName(key: string): boolean {
   key = key.replace(/^(?:process\.env|import\.meta\.env|os\.environ)\.?/, '');
   return /expir/i.test(key) || key.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).some((w) => PUBLIC_KEY_WORDS.has(w.toLowerCase()));
 }
+
+/** What a one-time code's message says after it ("… é 808434. Não compartilhe"): it expires in minutes, unlike a PIN or a door code. */
+const ONE_TIME_AFTER =
+  /^[^\n]{0,60}?(?:do not share|don'?t share|never share|não compartilhe|nao compartilhe|no (?:lo )?compartas|ne le partagez|nicht weitergeben|valid for \d|expires in|válido por|valido por|expira (?:em|en)|gültig für|действителен|не сообщайте)/i;
 
 /** Values that are never secrets: placeholders, documented examples, references, masks, plain words. */
 export function isPlaceholder(value: string): boolean {
@@ -234,6 +246,8 @@ function notACredential(value: string, key: string): boolean {
   if (/^(?:\.{0,2}\/|~\/)[\w.@/-]+$|^[\w.@/-]+\.(?:json|pem|key|p12|pfx|crt|cer|jks|ya?ml|txt)$/i.test(value)) return true;
   // The name of a setting ("JWT_SECRET"), a reference to a stored secret (an ARN, "kv/data/smtp:password").
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && /[A-Z]{3}/.test(value)) return true;
+  // A setting read from elsewhere by name ("settings.STRIPE_SECRET_KEY", "config.DB_PASSWORD").
+  if (/^[A-Za-z_]\w*(?:\.\w+)*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
   if (/^arn:aws[a-z-]*:/.test(value) || /^[a-z0-9_-]+(?:\/[a-z0-9_-]+)+(?::[a-z_]+)?$/.test(value)) return true;
   if (/^(?:HS|RS|ES|PS)\d{3}$|^X-[A-Za-z-]+$|^[A-Z][a-z]+-[A-Z][a-z]+$/.test(value)) return true;
   // Identifiers and words, not secrets: no digit and no symbol in a short lowercase word ("required", "bearer").
@@ -324,6 +338,7 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       const value = text.slice(start, end);
       if (isPlaceholder(text.slice(start, whole)) || end - start < 4) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
+      if (/^\d{4,8}$/.test(value) && !/(?<!\p{L})PIN(?!\p{L})/iu.test(m[0]) && ONE_TIME_AFTER.test(text.slice(end, end + 80))) continue;
       out.push({ type, start, end });
     }
   }
