@@ -248,4 +248,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-9': ['pa-heldout-9'],
   // Sealed for the round-9 judge with the 13-language classifier (e0c3728), scored once; development data since.
   'pa-heldout-10': ['pa-heldout-10'],
+  // Sealed for the round-10 judge (cea467a), scored once; development data since.
+  'pa-heldout-11': ['pa-heldout-11'],
 };
