@@ -250,4 +250,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-10': ['pa-heldout-10'],
   // Sealed for the round-10 judge (cea467a), scored once; development data since.
   'pa-heldout-11': ['pa-heldout-11'],
+  // Sealed for the round-10 judge too (27a9c2c), scored once; development data since.
+  'pa-heldout-12': ['pa-heldout-12'],
 };
