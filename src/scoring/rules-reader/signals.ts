@@ -72,7 +72,7 @@ const APPROVING_NEGATION_INTL =
   /((报错|错误|问题|bug|警告|崩溃)(都|也)?(消失|没了|没有了|解决了|不见了)|(终于|已经|再也)不(再)?(报错|出错|崩溃?|卡)了|(エラー|バグ|警告)(が|も|は)?(もう)?(消え|出なくな|なくな)|ya no (sale|aparece|da|hay|salta) (el |ningún |ning[uú]n )?(error|fallo|warning|aviso)|keine? (fehler|warnungen|abstürze) mehr|plus (aucune?|d'|de) ?(erreurs?|soucis?|bugs?|plantages?|problèmes?)|sans (aucune? )?(erreur|souci|problème|bug|plantage)s?\b)/i;
 // Praise with an eye-roll or upside-down face: "Bravo, t'as cassé la prod 🙃", "genial 🙄".
 const SARCASM_INTL =
-  /\b(bravo|génial|super|merci|genial|gracias|perfecto|toll|danke|super)\b[^.!?]*(🙃|🙄|😒)|(すごい|さすが|ありがとう|谢谢|厉害|好棒)[^。！？]*(🙃|🙄|😒)/iu;
+  /\b(bravo|génial|super|merci|genial|gracias|perfecto|toll|danke|super)\b[^.!?]*(🙃|🙄|😒)|(すごい|さすが|ありがとう|谢谢|厉害|好棒)[^。！？]*(🙃|🙄|😒)|我(?:真(?:是)?)?谢谢你(?:啊|了|哦|呀|全家)/iu;
 const DISBELIEF_INTL =
   /^(are you sure|you sure)\b.*\?|\b(are you sure about that)\b|你确定|真的吗[？?]|本当(に|ですか)[？?]|(¿)?(estás|está) seguro|bist du (dir )?sicher|(tu es|t'es|vous êtes) sûr/i;
 const DEFECT_QUESTION_INTL =
@@ -160,7 +160,7 @@ const SECOND_THOUGHT =
   /\n\s*(?:oh,? (?:no|crap|shoot|damn|wait)|oops|whoops|ah,? (?:non|no|não)|ay,? no|ops|ой,? (?:нет|стоп)|arre,? (?:nahi|ruk)|actually,? hold on|(?:а,?\s*)?стоп|ah,? (?:mince|zut)|mince|zut|ach nee|ach nein|dur dur|dur bi|لا,? استنى)(?=[\s,!.،]|$)|(?:\n|[…！!]\s*)(?:あ[、,]?\s*(?:すみません|ごめん|違|宛先|日付|時間)|あっ|啊[，,]?\s*(?:不对|等等)|等下|等一下|아[,\s]*(?:잠깐|아니))/iu;
 // "Next time …" in the languages read: what follows is a wish for later answers.
 const LATER =
-  /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|bir dahaki|bundan sonra|agli baar|aage se|künftig|zukünftig|ab jetzt|ab sofort|a partir de (?:mañana|ahora|hoy|amanhã|agora|hoje|demain|maintenant))(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
+  /(?<!\p{L})(?:next time|from now on|in future|going forward|for the next ones?|for future|la prochaine fois|à l'avenir|la próxima|de ahora en adelante|nächstes mal|in zukunft|la prossima volta|d'ora in poi|da próxima|a partir de agora|в след(?:ующий)? раз|впредь|на будущее|в дальнейшем|per il futuro|para o futuro|para el futuro|für die zukunft|pour la suite|ileride|bir dahaki|bundan sonra|agli baar|aage se|künftig|zukünftig|ab jetzt|ab sofort|a partir de (?:mañana|ahora|hoy|amanhã|agora|hoje|demain|maintenant))(?!\p{L})|다음부터|다음부턴|담부터|담부턴|下次|以后|今後|次回|次から|المرة الجاية|المرة القادمة/iu;
 // "tşk\nama teyzemle halamı ayrı masalara koymuştuk …": a short thanks, then a "but" on its own line.
 const THANKS_THEN_BUT =
   /^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:but|ama|pero|ma|mas|aber|mais|но|lekin|لكن|بس)\s+\S+\s+\S+(?![^\n]*[?？]\s*$)|^\s*\S+(?:\s+\S+){0,3}\s*\n\s*(?:근데|でも|但是|不过)/iu;

@@ -335,3 +335,9 @@ test('round 10: thanks for nothing in five languages, a place that closed years 
   // Italian "ma" opening a clause is still a contrast.
   assert.equal(rules('carino, ma più corto per favore'), -1);
 });
+
+test('round 11: a wish "for the future" in six languages keeps its contrast as a wish; zh "我谢谢你啊" is sarcasm', () => {
+  assert.equal(rules('Отлично! В дальнейшем присылай ссылку на карту, а не просто адрес'), 1);
+  assert.equal(rules('Perfetto! Per il futuro mettimi anche il numero, non solo il nome'), 1);
+  assert.equal(rules('帮我把会议改到半夜十二点，我谢谢你啊'), -1);
+});

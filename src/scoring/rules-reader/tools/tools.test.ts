@@ -665,3 +665,8 @@ test('assistant pages: not submitted, a search that suggests another spelling, a
   assert.deepEqual(read('DRY RUN - no changes made\nWould move 40 messages to label "Receipts"'), [0, null]);
   assert.deepEqual(read('Aperçu (non envoyé)\nÀ : l.haddad@example.fr\nObjet : Absence'), [0, null]);
 });
+
+test('a confirmation declined by the user in snake case, or an action not executed, is a failure', () => {
+  assert.deepEqual(read('{"action":"send_money","status":"declined_by_user","executed":false}'), [-1, null]);
+  assert.deepEqual(read('{"id":"op_7","state":"cancelled_by_user"}'), [-1, null]);
+});
