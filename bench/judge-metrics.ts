@@ -252,4 +252,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-11': ['pa-heldout-11'],
   // Sealed for the round-10 judge too (27a9c2c), scored once; development data since.
   'pa-heldout-12': ['pa-heldout-12'],
+  // Sealed for the round-11 judge (f11c685), scored once; development data since.
+  'pa-heldout-13': ['pa-heldout-13'],
 };
