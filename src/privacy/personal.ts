@@ -19,6 +19,8 @@ function* matches(text: string, re: RegExp): Generator<RegExpExecArray> {
 
 const EXAMPLE_DOMAIN =
   /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|^mail\.gmail\.com$|(?:^|\.)calendar\.google\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
+/** A file name, not an address: image density variants ("hero@2x.webp") and other file extensions as the "TLD". */
+const FILE_DOMAIN = /^\d+(?:\.\d+)?x\.|\.(?:png|jpe?g|webp|gif|svg|avif|ico|css|json|mp4|webm|pdf|woff2?)$/i;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 
 function emails(text: string): Span[] {
@@ -26,7 +28,7 @@ function emails(text: string): Span[] {
   for (const m of matches(text, EMAIL)) {
     const domain = m[0].slice(m[0].indexOf('@') + 1);
     const before = text.slice(Math.max(0, m.index - 8), m.index);
-    if (EXAMPLE_DOMAIN.test(domain) || /UID:\s*$|git$/.test(before) || m[0].startsWith('git@')) continue;
+    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$/.test(before) || m[0].startsWith('git@')) continue;
     out.push({ type: 'email', start: m.index, end: m.index + m[0].length });
   }
   return out;
@@ -43,7 +45,7 @@ const PHONE_WORDS =
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|bilhete|billete|billet|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -53,6 +55,9 @@ const NOT_PHONE_WORDS =
 function phoneShaped(raw: string, text: string, start: number): boolean {
   const digits = raw.replace(/\D/g, '');
   if (digits.length < 7) return false;
+  // WHOIS and EPP write "+CC.NUMBER" ("+254.755343299"); a postcode after 〒 ("〒530-0001") is no phone.
+  if (/^\+\d{1,3}\.\d{6,14}$/.test(raw)) return true;
+  if (text[start - 1] === '〒') return false;
   // Dotted the way French and North American numbers are written: "01.80.65.19.04", "604.965.1961".
   const dotted = /^\d{2}(?:\.\d{2}){4}$|^\d{3}\.\d{3}\.\d{4}$/.test(raw);
   if (!dotted && /^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw))
@@ -130,6 +135,25 @@ function cardLength(digits: string): boolean {
   return n >= 16 && n <= 19;
 }
 
+/** Card networks' and payment providers' published test numbers: no one's card in a page that says it is testing. */
+const TEST_PANS = new Set([
+  '4111111111111111',
+  '4242424242424242',
+  '4000056655665556',
+  '4012888888881881',
+  '5555555555554444',
+  '5500000000000004',
+  '5105105105105100',
+  '2223003122003222',
+  '378282246310005',
+  '371449635398431',
+  '340000000000009',
+  '6011111111111117',
+  '3056930009020004',
+]);
+const TESTING_WORDS =
+  /(?<!\p{L})(?:test(?:ing)?[ -]?(?:cards?|mode|numbers?)|testkarten?|testzahlung\p{L}*|sandbox|tarjetas? de prueba|cartes? de test|cart(?:ão|ões) de teste|тестов\p{L}* карт\p{L}*)(?!\p{L})/iu;
+
 function cards(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, CARD)) {
@@ -141,6 +165,7 @@ function cards(text: string): Span[] {
     const before = text.slice(Math.max(0, m.index - 24), m.index);
     if (!grouped && /(?:time|ts|at|epoch|order|id|seq|#|offset|snowflake|bytes|size|count)["']?\s*[:=]?\s*["']?$/i.test(before)) continue;
     if (!cardLength(digits)) continue;
+    if (TEST_PANS.has(digits) && TESTING_WORDS.test(text)) continue;
     // A size or a count printed before a path (\`du -b\`: "386950173321860\t/var/lib/…").
     if (/^\t\//.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
     out.push({ type: 'card_number', start: m.index, end: m.index + m[0].length });

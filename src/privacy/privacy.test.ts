@@ -191,3 +191,14 @@ test('heldout-8 as rules: .NET appSettings and HAR session cookies are secrets; 
   assert.deepEqual(found('o PIN do cartão é 4417, não compartilhe'), [['other_secret', '4417']]);
   assert.deepEqual(found('E1,Ann Lee,+1 (415) 555-2671,91000'), [['phone', '+1 (415) 555-2671']]);
 });
+
+test('heldout-9 as rules: test cards on a page about testing, image names, secrets stored elsewhere or encrypted, policy examples and postcodes are not findings; WHOIS phones are', () => {
+  assert.deepEqual(found('Sandbox: use the test card 4242 4242 4242 4242, any CVC'), []);
+  assert.deepEqual(found('pay with my card 4242 4242 4242 4242 pls'), [['card_number', '4242 4242 4242 4242']]);
+  assert.deepEqual(found('<img srcset="/a/logo@2x.png 2x, /a/logo@3x.png 3x">'), []);
+  assert.deepEqual(found('"DB_PASSWORD": "@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/db/)"'), []);
+  assert.deepEqual(found('api_token: ENC[AES256_GCM,data:q1w2e3r4t5,iv:abc,tag:def,type:str]'), []);
+  assert.deepEqual(found('Un mot de passe comme Password1! sera refusé.'), []);
+  assert.deepEqual(found('〒150-0002 東京都渋谷区'), []);
+  assert.deepEqual(found('Tech Phone: +44.2079460958'), [['phone', '+44.2079460958']]);
+});

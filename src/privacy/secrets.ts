@@ -221,6 +221,10 @@ export function isPlaceholder(value: string): boolean {
     /EXAMPLE|\.\.\.|…|<|>|YOUR_|your[-_]|REDACTED|MASKED|FILTERED|REPLACE|CHANGE[-_]?ME|set-me|secret-here/i.test(value) ||
     /x{5,}|X{5,}|0{8,}|\*{3,}|•{3,}/.test(value) ||
     /^\$|^%\(|\{\{|^\?|process\.env|os\.(?:environ|getenv)|getenv|^var\.|valueFrom|secretKeyRef|^\/run\/secrets/.test(value) ||
+    // References to a secret stored elsewhere, and values encrypted at rest (SOPS).
+    /^@Microsoft\.KeyVault\b|^ENC\[|^op:\/\/|^vault:|^ref\+|^sm:\/\/|^awssm:|^gcpsm:|^akv:/.test(value) ||
+    // The weak passwords a policy names as examples of what it refuses.
+    /^(?:qwerty\d*|password\d*|p@ssw0rd|passw0rd|letmein|abc123|iloveyou|admin123)[!.]?$/i.test(value) ||
     /^(?:null|none|true|false|password|secret|token|xxx|admin|changeme|undefined|required|optional|string|1234|12345|123456|0000|1111)$/i.test(
       value,
     )
@@ -338,6 +342,8 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       const value = text.slice(start, end);
       if (isPlaceholder(text.slice(start, whole)) || end - start < 4) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
+      // Base32 groups (a TOTP seed) hold letters: "test card 4242 4242 4242 4242" is words and digits.
+      if (/^(?:[A-Za-z2-7]{4} )+[A-Za-z2-7]{4}$/.test(value) && (value.match(/\b\d{4}\b/g) ?? []).length >= 2) continue;
       if (/^\d{4,8}$/.test(value) && !/(?<!\p{L})PIN(?!\p{L})/iu.test(m[0]) && ONE_TIME_AFTER.test(text.slice(end, end + 80))) continue;
       out.push({ type, start, end });
     }
