@@ -254,4 +254,6 @@ export const DEVELOPMENT_SETS: Readonly<Record<string, readonly string[]>> = {
   'pa-heldout-12': ['pa-heldout-12'],
   // Sealed for the round-11 judge (f11c685), scored once; development data since.
   'pa-heldout-13': ['pa-heldout-13'],
+  // Sealed for the round-11 judge with the retrained classifier (38d14da), scored once; development data since.
+  'pa-heldout-14': ['pa-heldout-14'],
 };

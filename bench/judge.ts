@@ -47,7 +47,7 @@ const DEV_SETS = Object.values(DEVELOPMENT_SETS).flat();
 // judges of rounds 1 … 9 (the last with the 13-language classifier), scored once each, then
 // development data. The next set, written blind from assistant-brief.md by a helper who read
 // nothing else, goes here as pa-heldout-11 (skipped while absent): score it once, then move it.
-export const SEALED_SETS: readonly string[] = ['pa-heldout-14'];
+export const SEALED_SETS: readonly string[] = ['pa-heldout-15'];
 const SETS = [...DEV_SETS, ...SEALED_SETS];
 const SEALED = new Set<string>(SEALED_SETS);
 /** Replies judged at once by a model judge (each is one PRM and one hint-judge call). */
