@@ -202,3 +202,13 @@ test('heldout-9 as rules: test cards on a page about testing, image names, secre
   assert.deepEqual(found('〒150-0002 東京都渋谷区'), []);
   assert.deepEqual(found('Tech Phone: +44.2079460958'), [['phone', '+44.2079460958']]);
 });
+
+test('heldout-10 as rules: a UUID session id, a window.__X_SECRET__ reference, a JWT header alone, a password manager, a boleto number, an Arabic order number and epoch seconds are not findings', () => {
+  assert.deepEqual(found('msg="login" session=0c3e9a1b-5f42-4d7e-9b1a-2f6c8d0e4a11 ip_country=FR'), []);
+  assert.deepEqual(found('const cfg = { apiSecret: window.__API_SECRET__ };'), []);
+  assert.deepEqual(found('what is in this header? token: eyJ0eXAiOiJKV1QiLCJhbGciOiJFUzI1NiJ9'), []);
+  assert.deepEqual(found('our password manager is 1Password, not LastPass'), []);
+  assert.deepEqual(found('Nosso número: 40512960334'), []);
+  assert.deepEqual(found('طلبك رقم 77120953 في الطريق'), []);
+  assert.deepEqual(found('-rw-r--r-- 1 dev dev 4410 1717402210 notes.md'), []);
+});

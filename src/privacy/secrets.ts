@@ -115,7 +115,7 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   // Session cookies; a password said in words ("the password is …", "Passwort …", "пароль: …").
   row(
     'other_secret',
-    String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")(?<v>[^;\s"']{16,})`,
+    String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f-]))(?<v>[^;\s"']{16,})`,
   ),
   row('other_secret', String.raw`${PASSWORD_WORD}${PASSWORD_LINK}["'«“「]?(?<v>${PASSWORD_VALUE})`, 'iu'),
   // PINs and door codes said as such ("il PIN del bancomat è 91337", "le digicode c'est B2287"), and
@@ -225,6 +225,8 @@ export function isPlaceholder(value: string): boolean {
     /^@Microsoft\.KeyVault\b|^ENC\[|^op:\/\/|^vault:|^ref\+|^sm:\/\/|^awssm:|^gcpsm:|^akv:/.test(value) ||
     // The weak passwords a policy names as examples of what it refuses.
     /^(?:qwerty\d*|password\d*|p@ssw0rd|passw0rd|letmein|abc123|iloveyou|admin123)[!.]?$/i.test(value) ||
+    // A password manager's name ("the password manager is 1Password").
+    /^1password[.,;!]?$/i.test(value) ||
     /^(?:null|none|true|false|password|secret|token|xxx|admin|changeme|undefined|required|optional|string|1234|12345|123456|0000|1111)$/i.test(
       value,
     )
@@ -251,7 +253,9 @@ function notACredential(value: string, key: string): boolean {
   // The name of a setting ("JWT_SECRET"), a reference to a stored secret (an ARN, "kv/data/smtp:password").
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && /[A-Z]{3}/.test(value)) return true;
   // A setting read from elsewhere by name ("settings.STRIPE_SECRET_KEY", "config.DB_PASSWORD").
-  if (/^[A-Za-z_]\w*(?:\.\w+)*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
+  if (/^[A-Za-z_$][\w$]*(?:\.[\w$]+)*\.(?:__)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?:__)?$/.test(value)) return true;
+  // A JWT's header alone ('{"alg":…}' / '{"typ":…}' in base64url, no payload or signature) carries nothing secret.
+  if (/^eyJ(?:hbGciOi|0eXAiOi)[A-Za-z0-9_-]*$/.test(value)) return true;
   if (/^arn:aws[a-z-]*:/.test(value) || /^[a-z0-9_-]+(?:\/[a-z0-9_-]+)+(?::[a-z_]+)?$/.test(value)) return true;
   if (/^(?:HS|RS|ES|PS)\d{3}$|^X-[A-Za-z-]+$|^[A-Z][a-z]+-[A-Z][a-z]+$/.test(value)) return true;
   // Identifiers and words, not secrets: no digit and no symbol in a short lowercase word ("required", "bearer").
