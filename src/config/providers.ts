@@ -25,9 +25,9 @@ export const LOGPROB_APIS = ['sglang', 'vllm', 'embedded', 'tinker'] as const;
 export type LogprobApi = (typeof LOGPROB_APIS)[number];
 
 export interface TeacherFacts extends ProviderFacts {
-  /** The `teacher.logprob_api` values it speaks, and why another one cannot work with it. */
+  /** The `teacher.logprob_api` values it speaks, and (when it does not speak them all) why another one cannot work with it. */
   logprobApis: readonly LogprobApi[];
-  otherApi: string;
+  otherApi?: string;
 }
 
 export const ROLLOUT_FACTS = {
@@ -52,8 +52,7 @@ export const TEACHER_FACTS = {
   embedded: {
     reach: 'in_process',
     requires: [],
-    logprobApis: ['embedded', 'tinker', 'sglang', 'vllm'],
-    otherApi: '',
+    logprobApis: LOGPROB_APIS,
   },
 } as const satisfies Record<string, TeacherFacts>;
 

@@ -413,10 +413,11 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 /** The keys each role's provider requires (providers.ts), and a teacher's log-prob API it can speak. */
 function checkProviderKeys(c: Pick<Config, 'rollout' | 'judge' | 'teacher'>, ctx: z.RefinementCtx): void {
+  const teacher = teacherFacts(c);
   const sections = [
     ['rollout', c.rollout, rolloutFacts(c)],
     ['judge', c.judge, judgeFacts(c)],
-    ['teacher', c.teacher, teacherFacts(c)],
+    ['teacher', c.teacher, teacher],
   ] as const;
   for (const [name, section, facts] of sections) {
     for (const key of facts.requires) {
@@ -428,12 +429,11 @@ function checkProviderKeys(c: Pick<Config, 'rollout' | 'judge' | 'teacher'>, ctx
         });
     }
   }
-  const teacher = teacherFacts(c);
   if (!teacher.logprobApis.includes(c.teacher.logprob_api)) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
       path: ['teacher', 'logprob_api'],
-      message: `must be ${teacher.logprobApis.join(' or ')} when teacher.provider is ${c.teacher.provider}: ${teacher.otherApi}`,
+      message: `must be ${teacher.logprobApis.join(' or ')} when teacher.provider is ${c.teacher.provider}${teacher.otherApi ? `: ${teacher.otherApi}` : ''}`,
     });
   }
 }

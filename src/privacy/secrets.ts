@@ -154,10 +154,11 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?:(?<!\p{L})(?:code|kode|kod|kód|codice|código|PIN)(?!\p{L})[^\d\n]{0,30}?(?<!\p{L})(?:gate|geti|gerbang|pagar|hek|poort|deur|cancello|portone|portão|portao|furtk\p{L}*|bram\p{L}*|branky|brány|alarm\p{L}*|door|porte|portail|puerta|portal|tür|tor|dveří|vchod\p{L}*|klatk\p{L}*)|(?<!\p{L})(?:alarm\p{L}*|gate|door|tür|tor|hek|cancello|portão)(?!\p{L})[^\d\n]{0,30}?(?<!\p{L})(?:code|kode|kod|kód|codice|código)(?!\p{L})|รหัสประตู\p{L}*)[^\d\n]{0,25}?(?<v>(?<![\dA-Za-z])\d{4,8})(?![\dA-Za-z]| \d)`,
     'iu',
   ),
-  // TOTP seeds as apps show them: base32 in groups of four ("6MHO RO2R NS6A …").
+  // TOTP seeds as apps show them: base32 in groups of four ("6MHO RO2R NS6A …"); two groups of
+  // digits only are words and numbers ("test card 4242 4242 4242 4242"), not a seed.
   row(
     'other_secret',
-    String.raw`(?<![A-Za-z2-7])(?=(?:[A-Za-z ]{0,49}[2-7]){2})(?:(?:[A-Z2-7]{4} ){5,9}[A-Z2-7]{4}|(?:[a-z2-7]{4} ){5,9}[a-z2-7]{4})(?![A-Za-z2-7])`,
+    String.raw`(?<![A-Za-z2-7])(?=(?:[A-Za-z ]{0,49}[2-7]){2})(?!(?:[A-Za-z2-7]{4} )*?[2-7]{4} (?:[A-Za-z2-7]{4} )*?[2-7]{4}(?![A-Za-z2-7]))(?:(?:[A-Z2-7]{4} ){5,9}[A-Z2-7]{4}|(?:[a-z2-7]{4} ){5,9}[a-z2-7]{4})(?![A-Za-z2-7])`,
   ),
   // Wallet recovery phrases: 12 to 24 lowercase words after a word naming one.
   row(
@@ -346,8 +347,6 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       const value = text.slice(start, end);
       if (isPlaceholder(text.slice(start, whole)) || end - start < 4) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
-      // Base32 groups (a TOTP seed) hold letters: "test card 4242 4242 4242 4242" is words and digits.
-      if (/^(?:[A-Za-z2-7]{4} )+[A-Za-z2-7]{4}$/.test(value) && (value.match(/\b\d{4}\b/g) ?? []).length >= 2) continue;
       if (/^\d{4,8}$/.test(value) && !/(?<!\p{L})PIN(?!\p{L})/iu.test(m[0]) && ONE_TIME_AFTER.test(text.slice(end, end + 80))) continue;
       out.push({ type, start, end });
     }
