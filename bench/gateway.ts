@@ -10,6 +10,13 @@
 // headers) through the gateway's three doors — /v1/chat/completions, /v1/messages (as Claude Code
 // sends it) and /v1/responses (as Codex sends it) — each door's CPU per request as a ratio to Chat
 // Completions in the same run (target ≤ 1.2×).
+// BENCH_PRIVACY=1: a judge model on loopback declared remote (privacy.local_hosts: []), so every
+// finished turn is redacted before the judge reads it, and a gateway with privacy.mode: off beside
+// it in the same run: the detector's and redactor's CPU per turn is the difference (target
+// ≤ 0.3 ms of main-thread CPU per turn on BENCH_SHAPE=openclaw).
+// Rounds alternate the targets' order, and each target's CPU is read once its process is idle
+// again, so work a turn leaves behind (scoring, journal writes) counts for the target that caused
+// it and no target always runs after another.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,7 +140,9 @@ async function drive(
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, s) => {
-      const session = `${tag}-${s}`;
+      // Letters, digits and dashes only: OpenClaw's runtime line ends a session id at a space, so a
+      // target named "gateway of /tmp/x" would otherwise send every session as one.
+      const session = `${tag.replace(/[^A-Za-z0-9]+/g, '-')}-${s}`;
       // OpenClaw's system prompt travels in every body (openClawBody); the short chat's is history.
       const messages: Array<Record<string, unknown>> =
         OPENCLAW_SHAPE || AGENTS_SHAPE ? [] : [{ role: 'system', content: 'You are a helpful assistant.' }];
@@ -183,11 +192,26 @@ interface Measured {
   mainCpuS: number;
 }
 
-async function measure(target: Target, stream: boolean, tag: string): Promise<Measured> {
+/** Waits until each of `pids` has used no CPU for 300 ms (at most 10 s): the work a turn left behind is done. */
+async function settle(pids: number[]): Promise<void> {
+  const total = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const deadline = performance.now() + 10_000;
+  let last = total();
+  for (let idle = 0; idle < 3 && performance.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = total();
+    idle = now === last ? idle + 1 : 0;
+    last = now;
+  }
+}
+
+async function measure(target: Target, stream: boolean, tag: string, servers: number[]): Promise<Measured> {
   const pid = target.pid;
+  await settle(servers);
   const cpu0 = pid !== undefined ? [cpuSeconds(pid), cpuSeconds(pid, true)] : [0, 0];
   const { lat, wallMs } = await drive(target.url, stream, tag, target.extra, target.protocol);
   if (pid === undefined) return { lat, wallMs, cpuS: 0, mainCpuS: 0 };
+  await settle([pid]);
   return { lat, wallMs, cpuS: cpuSeconds(pid) - cpu0[0], mainCpuS: cpuSeconds(pid, true) - cpu0[1] };
 }
 
@@ -211,17 +235,20 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ocrl-bench-'));
   // The gateway as configured by default (scoring on the main thread), and with scoring in its
   // worker thread (scoring.worker_thread: true): what the thread buys, in the same run.
-  const config = (name: string, workerThread: boolean) => {
+  const privacyBench = process.env.BENCH_PRIVACY !== undefined;
+  const config = (name: string, workerThread: boolean, privacyMode = 'redact') => {
     const path = join(dir, `${name}.yaml`);
     mkdirSync(join(dir, name));
     // BENCH_JUDGE=1: a judge model (the scripted upstream again) instead of the rules judge, so
     // each finished turn also costs the judge's HTTP calls, as in a real deployment.
-    const judge = process.env.BENCH_JUDGE
-      ? `judge:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench-judge\n`
-      : '';
+    const judge =
+      process.env.BENCH_JUDGE || privacyBench
+        ? `judge:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench-judge\n`
+        : '';
+    const privacy = privacyBench ? `privacy:\n  mode: ${privacyMode}\n  local_hosts: []\n` : '';
     writeFileSync(
       path,
-      `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n${judge}scoring:\n  worker_thread: ${workerThread}\n`,
+      `output_dir: ${join(dir, name)}\nrollout:\n  provider: openai_compatible\n  base_url: ${upstreamUrl}\n  model_id: bench\n${judge}${privacy}scoring:\n  worker_thread: ${workerThread}\n`,
     );
     return path;
   };
@@ -242,11 +269,15 @@ async function main(): Promise<void> {
         baselineTree,
       )
     : undefined;
-  const [[, bareUrl], [, gatewayUrl], [, gatewayThreadUrl], baselineMatch] = await Promise.all([
+  const privacyOff = privacyBench
+    ? spawnServer(['bin/openclaw-rl.js', 'api-server', '--config', config('gateway-privacy-off', false, 'off'), '--port', '0'], gatewayEnv)
+    : undefined;
+  const [[, bareUrl], [, gatewayUrl], [, gatewayThreadUrl], baselineMatch, privacyOffMatch] = await Promise.all([
     waitForLine(bare, 'stderr', /at (http:\/\/\S+\/v1)/),
     waitForLine(gateway, 'stderr', /at (http:\/\/\S+)\/v1/),
     waitForLine(gatewayThread, 'stderr', /at (http:\/\/\S+)\/v1/),
     baseline ? waitForLine(baseline, 'stderr', /at (http:\/\/\S+)\/v1/) : undefined,
+    privacyOff ? waitForLine(privacyOff, 'stderr', /at (http:\/\/\S+)\/v1/) : undefined,
   ]);
   if (process.env.BENCH_STDERR) gateway.stderr!.pipe(process.stderr);
   const targets: Target[] = [
@@ -258,6 +289,7 @@ async function main(): Promise<void> {
     { name: 'gateway', url: `${gatewayUrl}/v1`, pid: gateway.pid },
     { name: 'gateway, scoring in a worker thread', url: `${gatewayThreadUrl}/v1`, pid: gatewayThread.pid },
     ...(baseline && baselineMatch ? [{ name: `gateway of ${baselineTree}`, url: `${baselineMatch[1]}/v1`, pid: baseline.pid }] : []),
+    ...(privacyOff && privacyOffMatch ? [{ name: 'gateway, privacy.mode off', url: `${privacyOffMatch[1]}/v1`, pid: privacyOff.pid }] : []),
     ...(AGENTS_SHAPE
       ? [
           { name: 'gateway /v1/messages', url: `${gatewayUrl}/v1`, pid: gateway.pid, protocol: 'messages' as const },
@@ -265,6 +297,7 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
+  const servers = [...new Set(targets.map((t) => t.pid).filter((pid): pid is number => pid !== undefined))];
   try {
     // Warm-up: JIT, connection pools.
     for (const t of targets) await drive(t.url, false, `warm-${t.name}`, t.extra, t.protocol);
@@ -272,8 +305,9 @@ async function main(): Promise<void> {
     for (const stream of [false, true]) {
       const runs = new Map<string, Measured>();
       for (let r = 0; r < ROUNDS; r++) {
-        // Interleaved, so machine noise spreads over all targets.
-        for (const t of targets) runs.set(t.name, merge(runs.get(t.name), await measure(t, stream, `${t.name}${r}${stream}`)));
+        // Interleaved, so machine noise spreads over all targets; every other round backwards.
+        const order = r % 2 === 0 ? targets : [...targets].reverse();
+        for (const t of order) runs.set(t.name, merge(runs.get(t.name), await measure(t, stream, `${t.name}${r}${stream}`, servers)));
       }
       const stats = (name: string) => {
         const m = runs.get(name)!;
@@ -311,8 +345,13 @@ async function main(): Promise<void> {
       : AGENTS_SHAPE
         ? 'agent-shaped requests (29k-char system prompt, 12 tools, session headers) through each protocol'
         : 'short chats with session headers';
+    const judged = privacyBench
+      ? ', a judge model declared remote (privacy.local_hosts: [])'
+      : process.env.BENCH_JUDGE
+        ? ', a judge model'
+        : '';
     process.stdout.write(
-      `gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, ${shape}, same run\n`,
+      `gateway benchmark: ${CONCURRENCY} concurrent sessions x ${TURNS} turns x ${ROUNDS} rounds, think time ~${THINK_MS} ms, ${shape}${judged}, same run\n`,
     );
     process.stdout.write(
       'mode | target | req/s | p50 / p99 ms | added p50 ms | added p99 ms | server CPU µs/req (main thread) | CPU/req vs gateway (chat)\n',
@@ -323,6 +362,7 @@ async function main(): Promise<void> {
     gateway.kill('SIGTERM');
     gatewayThread.kill('SIGTERM');
     baseline?.kill('SIGTERM');
+    privacyOff?.kill('SIGTERM');
     upstream.kill('SIGTERM');
   }
 }

@@ -3,8 +3,13 @@
 // government ids, public IPs) in text, and replaces them with typed placeholders. In: text. Out:
 // findings `{type, kind, start, end}` and the redacted text. Pure and synchronous: the server,
 // `doctor`, `openclaw-rl redact` and bench:privacy share it.
-import { secretSpans } from './secrets.ts';
-import { personalSpans } from './personal.ts';
+import { SpanMemo } from './memo.ts';
+import { secretSpans as readSecrets } from './secrets.ts';
+import { personalSpans as readPersonal } from './personal.ts';
+
+const memo = new SpanMemo({ secret: readSecrets, personal: readPersonal });
+const secretSpans = (text: string) => memo.spans(text, 'secret');
+const personalSpans = (text: string) => memo.spans(text, 'personal');
 
 export type FindingKind = 'secret' | 'personal';
 
@@ -26,7 +31,7 @@ export function hasSecret(text: string): boolean {
  */
 export function redactSecrets(text: string): string {
   const kept: Finding[] = [];
-  for (const f of secretSpans(text).sort((x, y) => x.start - y.start)) {
+  for (const f of [...secretSpans(text)].sort((x, y) => x.start - y.start)) {
     if (kept.length === 0 || f.start >= kept[kept.length - 1].end) kept.push({ ...f, kind: 'secret' }); // overlapping rows: the first wins
   }
   return kept.length === 0 ? text : new Redactor().redact(text, kept);

@@ -21,6 +21,8 @@ const EXAMPLE_DOMAIN =
   /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|^mail\.gmail\.com$|(?:^|\.)calendar\.google\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
 /** A file name, not an address: image density variants ("hero@2x.webp") and other file extensions as the "TLD". */
 const FILE_DOMAIN = /^\d+(?:\.\d+)?x\.|\.(?:png|jpe?g|webp|gif|svg|avif|ico|css|json|mp4|webm|pdf|woff2?)$/i;
+/** Mail headers that hold message ids ("Message-ID: <…@mail.gmail.com>"), not mailboxes. */
+const MESSAGE_ID_HEADER = /^(?:Message-ID|In-Reply-To|References|Content-ID|Resent-Message-ID|X-[\w-]*Message-ID)[ \t]*:[^\n]*<$/i;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 
 function emails(text: string): Span[] {
@@ -28,7 +30,8 @@ function emails(text: string): Span[] {
   for (const m of matches(text, EMAIL)) {
     const domain = m[0].slice(m[0].indexOf('@') + 1);
     const before = text.slice(Math.max(0, m.index - 8), m.index);
-    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$/.test(before) || m[0].startsWith('git@')) continue;
+    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$|cid:$/.test(before) || m[0].startsWith('git@')) continue;
+    if (MESSAGE_ID_HEADER.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index))) continue;
     out.push({ type: 'email', start: m.index, end: m.index + m[0].length });
   }
   return out;
@@ -60,7 +63,10 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   if (text[start - 1] === '〒') return false;
   // Dotted the way French and North American numbers are written: "01.80.65.19.04", "604.965.1961".
   const dotted = /^\d{2}(?:\.\d{2}){4}$|^\d{3}\.\d{3}\.\d{4}$/.test(raw);
-  if (!dotted && /^(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw))
+  if (
+    !dotted &&
+    /^\(?(?:19|20)\d\d[-/.]|\d\.\d{4,}|\d+\.\d+\.\d+|\s{2,}|^\d{1,3}\.\d{1,3}\.|\/(?:19|20)\d\d$|^\d{4} \d{6} \d{5}$/.test(raw)
+  )
     return false;
   // SSN and EIN shapes ("666-12-3456", "12-3456789") are ids, not phones.
   if (/^\d{3}-\d{2}-\d{4}$|^\d{2}-\d{7}$|^\d{4} \d{4} \d{4}$/.test(raw)) return false;
@@ -402,10 +408,54 @@ const GOV_IDS: Array<{ re: RegExp; valid?: (s: string) => boolean }> = [
   { re: /\b\d{3}\.\d{3}\.\d{3}-\d{2}\b/g, valid: cpfValid },
 ];
 
+/** A named id's header cell ("Aadhaar", "PESEL", "SSN") and its whole value, for ids in table columns. */
+const NAMED_ID_CELLS = NAMED_IDS.map(({ words, value, valid }) => ({
+  header: new RegExp(String.raw`^(?:${words})(?![\p{L}])[^\d]{0,24}$`, 'iu'),
+  cell: new RegExp(String.raw`^(?:${value})$`, 'u'),
+  valid,
+}));
+
+/**
+ * Ids in a table whose header names them (a Markdown, CSV, TSV or semicolon table: "| Name | Aadhaar |",
+ * "name,pesel"): each cell below that header, while the lines keep the table's separator.
+ */
+function columnIds(text: string): Span[] {
+  const out: Span[] = [];
+  let columns: Array<{ at: number; cell: RegExp; valid: (s: string) => boolean }> = [];
+  let separator = '';
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const sep = ['|', '\t', ';', ','].find((c) => line.includes(c)) ?? '';
+    const cells: Array<{ value: string; start: number }> = [];
+    if (sep !== '') {
+      let at = 0;
+      for (const raw of line.split(sep)) {
+        const lead = raw.length - raw.trimStart().length;
+        cells.push({ value: raw.trim().replace(/^"(.*)"$/, '$1'), start: offset + at + lead + (raw.trim().startsWith('"') ? 1 : 0) });
+        at += raw.length + 1;
+      }
+    }
+    const named = cells.flatMap((c, at) => NAMED_ID_CELLS.filter((n) => n.header.test(c.value)).map((n) => ({ at, ...n })));
+    if (named.length > 0) {
+      columns = named;
+      separator = sep;
+    } else if (sep !== separator || sep === '') columns = [];
+    else
+      for (const { at, cell, valid } of columns) {
+        const c = cells[at];
+        if (c !== undefined && cell.test(c.value) && valid(c.value))
+          out.push({ type: 'gov_id', start: c.start, end: c.start + c.value.length });
+      }
+    offset += line.length + 1;
+  }
+  return out;
+}
+
 function govIds(text: string): Span[] {
   const out: Span[] = [];
   for (const { re, valid } of GOV_IDS)
     for (const m of matches(text, re)) if (!valid || valid(m[0])) out.push({ type: 'gov_id', start: m.index, end: m.index + m[0].length });
+  out.push(...columnIds(text));
   for (const { re, valid } of NAMED_ID_RES)
     for (const m of matches(text, re)) {
       const [start, end] = m.indices!.groups!.v;
@@ -416,7 +466,7 @@ function govIds(text: string): Span[] {
 
 const IPV4 = /(?<![\d.])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?![\d.])/g;
 const PRIVATE_V4 =
-  /^(?:10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|192\.0\.2\.|198\.51\.100\.|203\.0\.113\.|2[2-5]\d\.)/;
+  /^(?:10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|192\.0\.2\.|198\.51\.100\.|203\.0\.113\.|22[4-9]\.|2[3-5]\d\.)/;
 const IPV6 = /(?<![:\w])(?:[0-9a-f]{1,4}:){1,7}:?(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?(?![:\w])/gi;
 
 function ips(text: string): Span[] {
@@ -425,10 +475,12 @@ function ips(text: string): Span[] {
     // Versions ("v1.2.3.4"), hostnames ("ip-3-4-5-6") and private ranges are not people's addresses.
     const before = text[m.index - 1] ?? '';
     if (PRIVATE_V4.test(m[0]) || /[vV-]/.test(before)) continue;
-    // Named as a version ("Firmware version: 4.3.28.117", "Bootloader: 1.2.148.6", "build 5.1.0.22").
+    // Named as a version ("Firmware version: 4.3.28.117", "build 5.1.0.22", "Firmware update available:
+    // 4.10.22.7 → 4.10.23.1") or an object identifier ('OID_SUBJECT_ALT_NAME = "2.5.29.17"') earlier on its line.
+    const line = text.slice(Math.max(0, text.lastIndexOf('\n', m.index - 1) + 1, m.index - 48), m.index);
     if (
-      /(?<![A-Za-z])(?:version|ver\.?|firmware|bootloader|build|release|rom|bios)\s*[:=#]?\s*$/i.test(
-        text.slice(Math.max(0, m.index - 24), m.index),
+      /(?<![A-Za-z])(?:version|ver\.?|firmware|bootloader|build|release|rom|bios|update|upgrade|patch|oid|object identifier)(?![a-z])(?![^\n]*\b(?:ip|host|server|from|addr|address|client|peer)\b)/i.test(
+        line,
       )
     )
       continue;

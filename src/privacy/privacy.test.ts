@@ -212,3 +212,57 @@ test('heldout-10 as rules: a UUID session id, a window.__X_SECRET__ reference, a
   assert.deepEqual(found('طلبك رقم 77120953 في الطريق'), []);
   assert.deepEqual(found('-rw-r--r-- 1 dev dev 4410 1717402210 notes.md'), []);
 });
+
+test('heldout-11 as rules: passwords in more languages and in a chat reply, Wi-Fi keys in digit groups, aligned key tables, az login, "@" inside a URL password, ids under a table header and 220.x addresses are found; ARNs, YOUR/… placeholders, message ids, OIDs and upgrade versions are not', () => {
+  assert.deepEqual(found('Mu meili parool on Kask77!mets, ära seda kellelegi ütle'), [['other_secret', 'Kask77!mets']]);
+  assert.deepEqual(found('Lykilorðið fyrir routerinn er fjall-sjor-42'), [['other_secret', 'fjall-sjor-42']]);
+  assert.deepEqual(found('Wifiaren pasahitza Itsaso2024# da'), [['other_secret', 'Itsaso2024#']]);
+  assert.deepEqual(found('[08:01] Mia: what was the gym locker password?\n[08:02] Tom: Lemon-4471x\n[08:02] Mia: ty'), [
+    ['other_secret', 'Lemon-4471x'],
+  ]);
+  assert.deepEqual(found('WLAN-Netzwerkschlüssel: 1203 9981 4410 5526 0913'), [['other_secret', '1203 9981 4410 5526 0913']]);
+  const hmac = fake('', 40, 'A1b2C3d4E5f6');
+  assert.deepEqual(
+    found(`Key             Value\n---             -----\nsmtp_password   Hx82-pqLm-77\nsigning_secret ${hmac}\nttl             768h`),
+    [
+      ['other_secret', 'Hx82-pqLm-77'], // (the row for "password" said in words reads it first)
+      ['env_secret', hmac],
+    ],
+  );
+  assert.deepEqual(found('az login --service-principal -u app-id -p Qv8~rT2.nKx_501 --tenant t'), [['other_secret', 'Qv8~rT2.nKx_501']]);
+  assert.deepEqual(found('mongodb://svc:Pa@ss#91z@mongo.internal:27017/db'), [['password_in_url', 'Pa@ss#91z']]);
+  assert.deepEqual(found('name;email;aadhaar\nR K;r@corp.in;398745612300'), [
+    ['email', 'r@corp.in'],
+    ['gov_id', '398745612300'],
+  ]);
+  assert.deepEqual(found('198745612300 alone is a number'), []);
+  assert.deepEqual(found('client 221.14.9.77 connected'), [['ip_address', '221.14.9.77']]);
+  assert.deepEqual(found('"valueFrom": "arn:aws:secretsmanager:us-east-2:123456789012:secret:api/key-AbCdEf:token::"'), []);
+  assert.deepEqual(found('post("https://hooks.slack.com/services/YOUR/WEBHOOK/PATH")'), []);
+  assert.deepEqual(found('Message-ID: <a81f0c2e9d7b44e1@smtp.relay.mailhost.net>'), []);
+  assert.deepEqual(found('ID_CE_KEY_USAGE_OID = "2.5.29.15"'), []);
+  assert.deepEqual(found('Router update: 3.18.44.2 → 3.18.45.0 (2025-01-30)'), []);
+});
+
+test('long texts are read once: the same findings every time, whoever asks', () => {
+  const key = fake('ghp_', 36);
+  const long = `${'The agent may use these tools. '.repeat(120)}\nexport GITHUB_TOKEN=${key}\nmail ann@corp.io`;
+  const first = detect(long);
+  assert.ok(long.length > 2048);
+  assert.deepEqual(detect(long), first);
+  assert.deepEqual(
+    first.map((f) => f.type),
+    ['github_token', 'email'],
+  );
+  const r1 = new Redactor();
+  const r2 = new Redactor();
+  assert.equal(r1.redact(`mail bob@corp.io\n${long}`).includes('[EMAIL_2]'), true); // bob is 1 in this session, ann 2
+  assert.equal(r2.redact(long).includes('[EMAIL_1]'), true);
+  // A text of the same length with another value is read on its own.
+  const other = long.replace('ann@corp.io', 'ann@corp.iq');
+  assert.equal(other.length, long.length);
+  assert.deepEqual(
+    detect(other).map((f) => other.slice(f.start, f.end)),
+    [key, 'ann@corp.iq'],
+  );
+});

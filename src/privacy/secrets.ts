@@ -15,12 +15,12 @@ const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
-const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wifi key|пароль|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|รหัสผ่าน|รหัส ?wi-?fi|पासवर्ड)`;
+const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wi-?fi (?:network )?key|network key|пароль|parool|lykilorð|pasahitz|slaptažod|parole|geslo|lozinka|лозинка|парола|contrasenya|contrasinal|cyfrinair|pasfhocal|fjalëkalim|kata laluan|şifrə|құпиясөз|нууц үг|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|رمز عبور|گذرواژه|پاس ورڈ|პაროლი|գաղտնաբառ|የይለፍ ቃል|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|รหัส ?wi-?fi|पासवर्ड)`;
 /**
  * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
  * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
  */
-const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є|je|ni|adalah|reads|คือ)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|e|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є|je|ni|adalah|reads|คือ)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
 /** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
 const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
@@ -110,7 +110,7 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('other_secret', String.raw`https://(?<v>[0-9a-f]{32})@[a-z0-9.-]*sentry\.io`),
   row(
     'other_secret',
-    String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\bvault login\s+(?:-method=token\s+)?|\bngrok (?:config add-)?authtoken\s+|\bSSWS\s+|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
+    String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\baz login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bvault login\s+(?:-method=token\s+)?|\bngrok (?:config add-)?authtoken\s+|\bSSWS\s+|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
   ),
   // Session cookies; a password said in words ("the password is …", "Passwort …", "пароль: …").
   row(
@@ -118,6 +118,18 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f-]))(?<v>[^;\s"']{16,})`,
   ),
   row('other_secret', String.raw`${PASSWORD_WORD}${PASSWORD_LINK}["'«“「]?(?<v>${PASSWORD_VALUE})`, 'iu'),
+  // Asked in one chat message, answered alone in the next ("wifi ka password kya hai?" / "[19:05] Ankit: trombone0936!").
+  row(
+    'other_secret',
+    String.raw`${PASSWORD_WORD}[^\n?？]{0,40}[?？][ \t]*\n(?:\[[^\]\n]{1,40}\][ \t]*)?(?:[^\s:：\n][^:：\n]{0,30}[:：][ \t]*)?(?<v>${PASSWORD_VALUE})[ \t]*$`,
+    'ium',
+  ),
+  // A Wi-Fi key printed in digit groups, as routers' setup pages and stickers do ("WLAN-Netzwerkschlüssel: 7440 6285 …").
+  row(
+    'other_secret',
+    String.raw`(?:wi-?fi|wlan|wpa2?|network)[ -]?(?:network[ -]?)?(?:key|schlüssel|netzwerkschlüssel|clé|clave|chiave)[^\d\n]{0,12}?[:=][ \t]*(?<v>\d{4}(?: \d{4}){3,5})(?![\d])`,
+    'i',
+  ),
   // PINs and door codes said as such ("il PIN del bancomat è 91337", "le digicode c'est B2287"), and
   // what `netsh wlan show profile key=clear` prints as the Wi-Fi key.
   row(
@@ -168,7 +180,8 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   ),
   // ~/.pgpass lines: host:port:database:user:password.
   row('env_secret', String.raw`^[A-Za-z0-9.*_-]+:(?:\d+|\*):[^:\s]+:[^:\s]+:(?<v>\S{4,})$`, 'm'),
-  row('password_in_url', String.raw`\b[a-z][a-z0-9+.-]*://[^\s:@/'"]*:(?<v>[^\s@/'"]+)@[A-Za-z0-9.-]`, 'i'),
+  // A password may hold "@" itself ("pg://u:h2@x*Q@db:5432"): the host follows the last one.
+  row('password_in_url', String.raw`\b[a-z][a-z0-9+.-]*://[^\s:@/'"]*:(?<v>(?:[^\s@/'"]|@(?=[^\s/'"]*@))+)@[A-Za-z0-9.-]`, 'i'),
   row(
     'other_secret',
     String.raw`[?&](?:access_token|token|api_key|apikey|api-key|password|passwd|secret|client_secret|sig|signature|X-Amz-Signature|X-Goog-Signature|auth)=(?<v>[^&\s"'#]{12,})`,
@@ -195,6 +208,10 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     'i',
   ),
   row('env_secret', String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?<v>[^\s"'\`,;}{)(]{4,})`, 'i'),
+  // A table of keys and values aligned by spaces (\`vault kv get\`, \`consul kv\`): a key that names a secret, then its value.
+  row('env_secret', String.raw`^[ \t]*(?<k>${SECRET_KEY})(?:[ \t]{2,}|\t)(?<v>[^\s]{8,})[ \t]*$`, 'im'),
+  // (A key as long as its column leaves one space: then only a long value with letters and digits.)
+  row('env_secret', String.raw`^[ \t]*(?<k>${SECRET_KEY}) (?<v>(?=\S*\d)(?=\S*[A-Za-z])[^\s]{20,})[ \t]*$`, 'im'),
 ];
 
 /** Keys whose values are public or not credentials, though their names say key/token. */
@@ -219,7 +236,8 @@ const ONE_TIME_AFTER =
 /** Values that are never secrets: placeholders, documented examples, references, masks, plain words. */
 export function isPlaceholder(value: string): boolean {
   return (
-    /EXAMPLE|\.\.\.|…|<|>|YOUR_|your[-_]|REDACTED|MASKED|FILTERED|REPLACE|CHANGE[-_]?ME|set-me|secret-here/i.test(value) ||
+    /(?<![A-Za-z])YOUR(?![a-z])/.test(value) ||
+    /EXAMPLE|\.\.\.|…|<|>|your[-_]|REDACTED|MASKED|FILTERED|REPLACE|CHANGE[-_]?ME|set-me|secret-here/i.test(value) ||
     /x{5,}|X{5,}|0{8,}|\*{3,}|•{3,}/.test(value) ||
     /^\$|^%\(|\{\{|^\?|process\.env|os\.(?:environ|getenv)|getenv|^var\.|valueFrom|secretKeyRef|^\/run\/secrets/.test(value) ||
     // References to a secret stored elsewhere, and values encrypted at rest (SOPS).
@@ -265,7 +283,7 @@ function notACredential(value: string, key: string): boolean {
 
 /** A line that announces one-time codes: "GitHub recovery codes", "Backup-Codes", "коды восстановления", "복구 코드", "备用码". */
 const CODES_HEADER =
-  /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-?codes|back-up ?codes|herstelcodes|kody zapasowe|kode cadangan|códigos? de (?:recupera[cç][aã]o|recuperaci[oó]n|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/i;
+  /(?:recovery|backup|rescue|one-time|2fa|mfa|scratch|emergency)[ -]codes?|backup-?codes|back-up ?codes|herstelcodes|kody zapasowe|kody odzyskiwania|kode (?:cadangan|pemulihan)|kurtarma kodlar\p{L}*|yedek kodlar\p{L}*|codici di (?:recupero|backup|emergenza)|återställningskoder|reservkoder|gjenopprettingskoder|backupkoder|reservekoder|palautuskood\p{L}*|varakood\p{L}*|záložní kódy|kódy pro obnovení|mã (?:khôi phục|dự phòng)|коди відновлення|резервні коди|κωδικοί (?:ανάκτησης|αντιγράφων ασφαλείας)|קודי (?:שחזור|גיבוי)|رموز (?:الاسترداد|احتياطية)|रिकवरी कोड|बैकअप कोड|รหัสสำรอง|códigos? de (?:recupera[cç][aã]o|recuperaci[oó]n|respaldo|seguridad|backup)|codes? de (?:secours|récupération)|wiederherstellungscodes|коды? (?:восстановления|резервн)|резервные коды|(?:복구|백업)\s?코드|(?:备用|恢复|备份)(?:码|代码)|(?:バックアップ|リカバリー?)コード/iu;
 /** One code on its own line, as sites print them: "xwhtn-jngrd", "4671 9821", "8 3k9f-2jq4", "1. 93810457". */
 const CODE = String.raw`[A-Za-z0-9]{3,6}(?:[ -][A-Za-z0-9]{3,6}){1,3}|[A-Za-z0-9]{8,12}`;
 /** A line of codes: one, or several apart by "·", ",", "|" or wide spaces, after an optional bullet. */
@@ -347,6 +365,13 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       const value = text.slice(start, end);
       if (isPlaceholder(text.slice(start, whole)) || end - start < 4) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
+      // A key inside an ARN ("arn:aws:secretsmanager:eu-west-1:…:secret:prod/db") names where a secret is kept.
+      if (
+        type === 'env_secret' &&
+        m.indices?.groups?.k &&
+        /\barn:[\w-]+:(?:[\w-]*:)*$/i.test(text.slice(Math.max(0, m.indices.groups.k[0] - 60), m.indices.groups.k[0]))
+      )
+        continue;
       if (/^\d{4,8}$/.test(value) && !/(?<!\p{L})PIN(?!\p{L})/iu.test(m[0]) && ONE_TIME_AFTER.test(text.slice(end, end + 80))) continue;
       out.push({ type, start, end });
     }
