@@ -2,7 +2,7 @@
 // the whole match), and the values that look like keys but are not (documented examples,
 // placeholders, references, masks). Typed rows come first: where spans overlap, the earlier row
 // wins (a GitHub token used as a URL password is a github_token).
-// Measured on bench/privacy-set/dev-1 with `npm run bench:privacy` (docs/privacy.md).
+// Measured on the blind sets of bench/privacy-set/ with `npm run bench:privacy` (their LOG.md).
 
 export interface SecretRow {
   type: string;
