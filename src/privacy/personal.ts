@@ -18,7 +18,7 @@ function* matches(text: string, re: RegExp): Generator<RegExpExecArray> {
 }
 
 const EXAMPLE_DOMAIN =
-  /(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|^mail\.gmail\.com$|(?:^|\.)calendar\.google\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
+  /\.tld$|^(?:domain|your-?domain|my-?domain|your-?company)\.(?:com|org|net)$|(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:test|invalid|example|localhost))$|gserviceaccount\.com$|^openssh\.com$|^mail\.gmail\.com$|(?:^|\.)calendar\.google\.com$|\.amazonaws\.com$|\.(?:internal|local|lan)$|noreply/i;
 /** A file name, not an address: image density variants ("hero@2x.webp") and other file extensions as the "TLD". */
 const FILE_DOMAIN = /^\d+(?:\.\d+)?x\.|\.(?:png|jpe?g|webp|gif|svg|avif|ico|css|json|mp4|webm|pdf|woff2?)$/i;
 /** Mail headers that hold message ids ("Message-ID: <…@mail.gmail.com>"), not mailboxes. */
@@ -52,7 +52,7 @@ const PHONE_NOUN = /(?<!\p{L})(?:tel|phone|telefon|téléphone|telefone|teléfon
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept|ISSN|ISBN|EAN|UPC|GTIN|SKU|DOI|MPN))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -88,6 +88,9 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   // A long number in parentheses ("Timeticks: (5975209) 12 days") is no area code; an address written
   // with dashes ("178-73-216-194.static.isp.net") or an id after "#" ("Rx#5861527-47251") is no phone.
   if (/^\(\d{6,}\)/.test(raw) || text[start - 1] === '#') return false;
+  // An EAN-13 barcode as printed under its bars ("4 006381 333931"), a Belgian structured payment
+  // reference ("+++906/3195/65573+++").
+  if (/^\d \d{6} \d{6}$/.test(raw) || /^\+?\d{3}\/\d{4}\/\d{5}$/.test(raw)) return false;
   if (/^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)-){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/.test(raw)) return false;
   // An amount ("27 136 069,00 ₽") or a number named as something else ("Meeting ID: 244 4217 7377").
   // (A comma then more digits is the next CSV field: "+1-218-772-2144,78500".)
@@ -468,7 +471,20 @@ function columnIds(text: string): Span[] {
   return out;
 }
 
+/**
+ * Ids every guide prints as the example: the Woolworth wallet SSN, Social Security's own sample numbers,
+ * "Mario Rossi"'s codice fiscale, the Indian PAN and UK NI of form guides. No one's id.
+ */
+const DOCUMENTED_IDS = new Set(['078051120', '219099999', '457555462', 'RSSMRA80A01H501U', 'ABCDE1234F', 'AB123456C']);
+/** An id whose digits count up ("123-45-6789", "2345 6789 0123") is a form's example, not a person's. */
+const exampleId = (id: string) =>
+  DOCUMENTED_IDS.has(id.replace(/[\s.-]/g, '').toUpperCase()) || /0123456|1234567|2345678|3456789/.test(id.replace(/\D/g, ''));
+
 function govIds(text: string): Span[] {
+  return govIdSpans(text).filter((f) => !exampleId(text.slice(f.start, f.end)));
+}
+
+function govIdSpans(text: string): Span[] {
   const out: Span[] = [];
   for (const { re, valid } of GOV_IDS)
     for (const m of matches(text, re)) if (!valid || valid(m[0])) out.push({ type: 'gov_id', start: m.index, end: m.index + m[0].length });

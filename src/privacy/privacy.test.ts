@@ -105,8 +105,8 @@ test('passwords said in words in several languages, recovery codes, and what a s
 test('ids told apart by the word before them and their check digits; numbers inside an IBAN or named as a meeting are not phones', () => {
   // CPF, DNI and BSN with valid check digits, and the same numbers with one digit changed.
   assert.deepEqual(
-    found('CPF 52998224725 / DNI 12345678Z / BSN: 111222333').map((f) => f[1]),
-    ['52998224725', '12345678Z', '111222333'],
+    found('CPF 52998224725 / DNI 48217395B / BSN: 111222333').map((f) => f[1]),
+    ['52998224725', '48217395B', '111222333'],
   );
   assert.deepEqual(found('CPF 52998224726 / DNI 12345678A / BSN: 111222334'), []);
   assert.deepEqual(found('Aadhaar No: 234123412346'), [['gov_id', '234123412346']]);
@@ -293,4 +293,19 @@ test('heldout-12 as rules: secrets set from a command line, key id and secret ap
   assert.deepEqual(found('See section 3.14.2.7 and art. 21.3.1.4 of the contract'), []);
   assert.deepEqual(found('Linha digitável … Nosso número: 30415920776'), []);
   assert.deepEqual(found('رقم طلبك 55102938 قيد التوصيل'), []);
+});
+
+test('heldout-13 as rules: a Thai "รหัส" and a "login … user / password" pair are secrets; CSS class names, ISSN and EAN barcodes, structured payment references, .tld addresses and documented or counting-up ids are not findings', () => {
+  assert.deepEqual(found('ชื่อ Wi-Fi HomeNet รหัส Mango-7741 นะ'), [['other_secret', 'Mango-7741']]);
+  assert.deepEqual(found('รหัสไปรษณีย์ 10110'), []);
+  assert.deepEqual(found('die Zugangsdaten fürs Portal: k.weber / Tanne!2291x'), [['other_secret', 'Tanne!2291x']]);
+  const key = `sk-${fake('', 40, 'Aq9Zt4Kp2Wm7Xr5')}`;
+  assert.deepEqual(found(`.sk-fade-bounce-delay{} OPENAI=${key}`), [['openai_key', key]]);
+  assert.deepEqual(found('Rivista, ISSN 1120-4471, e EAN 8 012345 678906'), []);
+  assert.deepEqual(found('OCR: 7 312345 998811  Knäckebröd  24,90'), []);
+  assert.deepEqual(found('Mededeling: +++120/4471/08832+++'), []);
+  assert.deepEqual(found('type it as name@domain.tld or you@yourdomain.com'), []);
+  assert.deepEqual(found('Format: AAA-GG-SSSS, e.g. 123-45-6789; the Woolworth card 078-05-1120'), []);
+  assert.deepEqual(found('Codice fiscale di esempio: RSSMRA80A01H501U'), []);
+  assert.deepEqual(found('SSN: 536-22-8471'), [['gov_id', '536-22-8471']]);
 });

@@ -15,7 +15,7 @@ const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
-const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wi-?fi (?:network )?key|network key|пароль|parool|lykilorð|pasahitz|slaptažod|parole|geslo|lozinka|лозинка|парола|contrasenya|contrasinal|cyfrinair|pasfhocal|fjalëkalim|kata laluan|şifrə|құпиясөз|нууц үг|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|رمز عبور|گذرواژه|پاس ورڈ|პაროლი|գաղտնաբառ|የይለፍ ቃል|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|รหัส ?wi-?fi|पासवर्ड)`;
+const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wi-?fi (?:network )?key|network key|пароль|parool|lykilorð|pasahitz|slaptažod|parole|geslo|lozinka|лозинка|парола|contrasenya|contrasinal|cyfrinair|pasfhocal|fjalëkalim|kata laluan|şifrə|құпиясөз|нууц үг|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|رمز عبور|گذرواژه|پاس ورڈ|პაროლი|գաղտնաբառ|የይለፍ ቃል|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|รหัส ?wi-?fi|รหัส(?!ไปรษณีย์|สินค้า|พนักงาน|นักศึกษา|ลูกค้า)|पासवर्ड)`;
 /** "changed to", "set to" in the languages of the traffic: "diganti jadi", "ustawiłem na", "geändert auf", "đổi thành". */
 const CHANGED_TO = String.raw`[^\n:：.?!]{0,40}?(?<!\p{L})(?:changed|set|reset|updated|diganti|diubah|ganti|ubah|ustawi\p{L}*|zmieni\p{L}*|geändert|gesetzt|cambiad[ao]|cambiat[ao]|impostat[ao]|alterad[ao]|mudad[ao]|chang[ée]|modifi[ée]|défini|изменил\p{L}*|поменял\p{L}*|сменил\p{L}*|установил\p{L}*|değiştir\p{L}*|đổi|thay)(?!\p{L})[^\n:：.?!\d]{0,12}?[ \t](?:to|jadi|menjadi|na|auf|zu|en|a|para|em|на|thành|sang)[ \t]+`;
 /**
@@ -122,6 +122,12 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?:\b(?:connect\.sid|PHPSESSID|JSESSIONID|[A-Za-z0-9_.-]*sess(?:ion)?(?:id|_id)?)=|"[A-Za-z0-9_.-]*session[A-Za-z0-9_.-]*"\s*:\s*")(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f-]))(?<v>[^;\s"']{16,})`,
   ),
   row('other_secret', String.raw`${PASSWORD_WORD}${PASSWORD_LINK}["'«“「]?(?<v>${PASSWORD_VALUE})`, 'iu'),
+  // A login given as "user / password" ("de login … is b.devries@… / wLXwB%KL2f6", "Zugangsdaten: max | Tanne!2024").
+  row(
+    'other_secret',
+    String.raw`(?<!\p{L})(?:log-?in|credentials?|inlog\p{L}*|zugangsdaten|anmeldedaten|identifiants|credenciales|credenciais|dati di accesso|логин|учётные данные|учетные данные)(?!\p{L})[^\n/|]{0,60}?[ \t:](?<u>[^\s/|]{3,})[ \t]*[/|][ \t]*(?<v>${PASSWORD_VALUE})`,
+    'iu',
+  ),
   // Asked in one chat message, answered alone in the next ("wifi ka password kya hai?" / "[19:05] Ankit: trombone0936!").
   row(
     'other_secret',
@@ -378,6 +384,8 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       while (end > start + 1 && /[,;.]/.test(text[end - 1])) end--;
       const value = text.slice(start, end);
       if (isPlaceholder(text.slice(start, whole)) || end - start < 4) continue;
+      // A key's random tail has capitals or digits; lowercase words joined by dashes are a name ("sk-circle-rotate-delay").
+      if (type !== 'env_secret' && type !== 'password_in_url' && /^[a-z]+(?:[-_][a-z]+)+$/.test(value)) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
       // A key inside an ARN ("arn:aws:secretsmanager:eu-west-1:…:secret:prod/db") names where a secret is kept.
       if (
