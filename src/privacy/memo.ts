@@ -3,12 +3,7 @@
 // remembered by the text's SHA-256, so each is read once; spans do not depend on the session
 // (placeholders are numbered when applied), so one table serves every session.
 import { createHash } from 'node:crypto';
-
-export interface Span {
-  type: string;
-  start: number;
-  end: number;
-}
+import type { Span } from './spans.ts';
 
 /** Shorter texts are read again: hashing one costs about what reading it does. */
 export const MEMO_MIN_CHARS = 2048;
