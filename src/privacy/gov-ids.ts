@@ -3,7 +3,6 @@
 // resident id, DNI), after the word that names them, or under a table header that names them.
 import {
   luhn,
-  ibanValid,
   verhoeff,
   cpfValid,
   rrnValid,
