@@ -68,7 +68,8 @@ const GOV_IDS: Array<{ re: RegExp; valid?: (s: string) => boolean }> = [
   { re: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
   { re: /\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g },
   { re: /\b[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]\b/g },
-  { re: /\b[2-9]\d{3} \d{4} \d{4}\b/g, valid: (s) => verhoeff(s.replace(/ /g, '')) },
+  // (Not the first three groups of a card's four: "4450 0423 6352 7145".)
+  { re: /(?<!\d )\b[2-9]\d{3} \d{4} \d{4}\b(?! \d)/g, valid: (s) => verhoeff(s.replace(/ /g, '')) },
   { re: /\b\d{6}-[1-8]\d{6}\b/g, valid: rrnValid },
   { re: /\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b/g, valid: codiceFiscaleValid },
   { re: /\b\d{3}\.\d{3}\.\d{3}-\d{2}\b/g, valid: cpfValid },

@@ -63,6 +63,10 @@ const TEST_PANS = new Set([
 const TESTING_WORDS =
   /(?<!\p{L})(?:test(?:ing)?[ -]?(?:cards?|mode|numbers?)|testkarten?|testzahlung\p{L}*|sandbox|tarjetas? de prueba|cartes? de test|cart(?:ão|ões) de teste|тестов\p{L}* карт\p{L}*)(?!\p{L})/iu;
 
+/** Words that name a card number ("card", "卡号", "카드", "tarjeta"): a long solid digit run after one is a card. */
+const CARD_WORDS =
+  /card|carte|tarjeta|cart[ãa]o|karte|karta|kart|kaart|карт|卡|카드|カード|بطاقة|visa|master|amex|unionpay|银联|credit|debit|\bpan\b|\bcc\b/iu;
+
 function cards(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, CARD)) {
@@ -73,6 +77,8 @@ function cards(text: string): Span[] {
     if (!CARD_PREFIX.test(digits) || !luhn(digits)) continue;
     const before = text.slice(Math.max(0, m.index - 24), m.index);
     if (!grouped && /(?:time|ts|at|epoch|order|id|seq|#|offset|snowflake|bytes|size|count)["']?\s*[:=]?\s*["']?$/i.test(before)) continue;
+    // Seventeen digits and more written solid are ids (a Steam manifest, a snowflake) unless a card word names them.
+    if (!grouped && digits.length >= 17 && !CARD_WORDS.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     if (!cardLength(digits)) continue;
     if (TEST_PANS.has(digits) && TESTING_WORDS.test(text)) continue;
     // A size or a count printed before a path (\`du -b\`: "386950173321860\t/var/lib/…").

@@ -11,14 +11,21 @@ const WORDED_COUNTRIES: CountryCode[] = [...PHONE_COUNTRIES, 'SA', 'AE', 'MX', '
 
 // Latin and Cyrillic words start a word ("Parcel 2: DHL 1191066044" is not "cel …"); CJK and Arabic ones need no space.
 const PHONE_WORDS =
-  /(?:(?<![A-Za-z])(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|cel|cellulare|número|mobil|handy|telefon)|(?<![а-яё])(?:телефон|тел)|(?<!\p{L})(?:τηλ|утас|simu|waya|ucingo|telepono)|전화|휴대폰|电话|手机|جوال|هاتف|رقم|تلفن|携帯|電話|मोबाइल|फ़ोन|फोन|ስልክ|ስልኬ|ტელეფონ|հեռախոս|טלפון|נייד|දුරකථන|ទូរស័ព្ទ|ဖုန်း|ໂທລະສັບ)[^\n]{0,12}$/iu;
+  /(?:(?<![A-Za-z])(?:tel|phone|call|mobile|cell|whatsapp|fone|contact|cel|cellulare|número|mobil|handy|telefon)|(?<!\p{L})(?:WA|HP)(?!\p{L})|(?<![а-яё])(?:телефон|тел)|(?<!\p{L})(?:τηλ|утас|simu|waya|ucingo|telepono)|전화|휴대폰|电话|手机|جوال|هاتف|رقم|تلفن|携帯|電話|मोबाइल|फ़ोन|फोन|ስልክ|ስልኬ|ტელეფონ|հեռախոս|טלפון|נייד|දුරකථන|ទូរស័ព្ទ|ဖုန်း|ໂທລະສັບ)[^\n]{0,12}$/iu;
+
+/** A phone word just before `start`, read through OCR's digits for letters ("Te1éfono", "M0bile"). */
+function phoneWordBefore(text: string, start: number): boolean {
+  const before = text.slice(Math.max(0, start - 24), start);
+  return PHONE_WORDS.test(before.replace(/(?<=\p{L})1(?=\p{L})/gu, 'l').replace(/(?<=\p{L})0(?=\p{L})/gu, 'o'));
+}
 
 /** The word "phone" itself, after a word that names another number ("No. Telefon:", "Nr. tel."): then it is a phone. */
-const PHONE_NOUN = /(?<!\p{L})(?:tel|phone|telefon|téléphone|telefone|teléfono|telefono|mobile|mobil|cell|handy|whatsapp|телефон|тел)/iu;
+const PHONE_NOUN =
+  /(?<!\p{L})(?:tel|phone|telefon|téléphone|telefone|teléfono|telefono|mobile|mobil|cell|handy|whatsapp|WA|HP|телефон|тел)(?!\p{L})/iu;
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept|ISSN|ISBN|EAN|UPC|GTIN|SKU|DOI|MPN))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept|ISSN|ISBN|EAN|UPC|GTIN|SKU|DOI|MPN|plot|lot|makani|permit|licen[cs]e|policy|serial|batch|claim|contract|member(?:ship)?|customer|account|acct))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -67,7 +74,7 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   // Inside a longer token (a UUID, an id in a URL) or ending in a lone digit ("7664790 8"): not a phone.
   if (/^(?:[A-Za-z0-9_]|\.\d|-[A-Za-z0-9])/.test(text.slice(start + raw.length, start + raw.length + 2))) return false;
   if (/[A-Za-z0-9_./-]/.test(text[start - 1] ?? '') || /[ -]\d$/.test(raw)) return false;
-  if (/^\d+$/.test(raw)) return PHONE_WORDS.test(text.slice(Math.max(0, start - 24), start));
+  if (/^\d+$/.test(raw)) return phoneWordBefore(text, start);
   return true;
 }
 
@@ -82,7 +89,7 @@ export function phones(text: string): Span[] {
   const out: Span[] = [];
   for (const m of matches(text, PHONE_CANDIDATE)) {
     // International numbers first; otherwise the first country whose plan reads the run as valid.
-    const worded = PHONE_WORDS.test(text.slice(Math.max(0, m.index - 24), m.index));
+    const worded = phoneWordBefore(text, m.index);
     for (const country of [undefined, ...(worded ? WORDED_COUNTRIES : PHONE_COUNTRIES)]) {
       const found = findNumbers(m[0], leniency(country)).filter((f) => {
         const start = m.index + f.startsAt;
@@ -96,7 +103,7 @@ export function phones(text: string): Span[] {
     }
     // Right after a phone word, an international number in groups is someone's number even when its
     // length is one the country's plan does not allow (a digit too many or too few, as people type them).
-    const grouped = /^\+\d{1,3}(?:[ -]\d{2,4}){2,5}/.exec(m[0]);
+    const grouped = /^\+\d{1,3}(?:[ -]\d{1,4}){2,5}/.exec(m[0]);
     if (worded && grouped !== null && !out.some((p) => p.start >= m.index && p.start < m.index + m[0].length)) {
       const digits = grouped[0].replace(/\D/g, '').length;
       if (digits >= 9 && digits <= 15) out.push({ type: 'phone', start: m.index, end: m.index + grouped[0].length });

@@ -309,3 +309,16 @@ test('heldout-13 as rules: a Thai "รหัส" and a "login … user / passwor
   assert.deepEqual(found('Codice fiscale di esempio: RSSMRA80A01H501U'), []);
   assert.deepEqual(found('SSN: 536-22-8471'), [['gov_id', '536-22-8471']]);
 });
+
+test('heldout-14 as rules: phone words read through OCR digits and "WA"/"HP", a +CC number with a legacy digit, codes on their header\'s line are found; long solid ids, the first groups of a card-like run and plot or permit numbers are not', () => {
+  assert.deepEqual(found('M0vil / Te1éfono: +52 1 55 3318 2096'), [['phone', '+52 1 55 3318 2096']]);
+  assert.deepEqual(found('No. WA: +62 274 418207'), [['phone', '+62 274 418207']]);
+  assert.deepEqual(found('my Dropbox backup codes: 4417 9021, 5530 1184'), [
+    ['other_secret', '4417 9021'],
+    ['other_secret', '5530 1184'],
+  ]);
+  assert.deepEqual(found('uploaded manifest 4929172630081155218 to depot 991'), []);
+  assert.deepEqual(found('卡号 6228480402564890018'), [['card_number', '6228480402564890018']]);
+  assert.deepEqual(found('rejected "5310 7728 4419 0036": LUHN_CHECK_FAILED'), []);
+  assert.deepEqual(found('Plot 331-9047 · permit 7713402291 · Makani 30416 88214'), []);
+});

@@ -332,6 +332,13 @@ function recoveryCodes(text: string): Array<{ type: string; start: number; end: 
     } else if (CODES_HEADER.test(line)) {
       armed = true;
       prose = 0;
+      // Codes on the header's own line, after its colon ("… backup code ng Google account ko: 7852 0671, 0212 5588").
+      const after = line.indexOf(':', line.search(CODES_HEADER));
+      const list = after < 0 ? '' : line.slice(after + 1);
+      if (new RegExp(String.raw`^[ \t]*(?:${CODE})(?:[ \t]*[,;·|][ \t]*(?:${CODE}))+`).test(list))
+        for (const m of list.matchAll(CODE_IN_LINE))
+          if (/\d/.test(m[0]))
+            out.push({ type: 'other_secret', start: offset + after + 1 + m.index!, end: offset + after + 1 + m.index! + m[0].length });
     } else if (line.trim() !== '')
       // Prose before the first code is allowed; after a code, any other line ends the list.
       armed = armed && ++prose <= PROSE_BEFORE_CODES;
