@@ -25,6 +25,12 @@ function emails(text: string): Span[] {
     if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$|cid:$|:\/\/$/.test(before) || m[0].startsWith('git@'))
       continue;
     if (MESSAGE_ID_HEADER.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index))) continue;
+    // A URL's user part ("https://x-access-token:ghp_…@github.com"), or a masked one ("XXXXX@", "*****@").
+    if (
+      /:\/\/[\w.~%!$&'()*+;=:-]*$/.test(text.slice(Math.max(0, m.index - 100), m.index)) ||
+      /[xX*]{5,}/.test(m[0].slice(0, m[0].indexOf('@')))
+    )
+      continue;
     out.push({ type: 'email', start: m.index, end: m.index + m[0].length });
   }
   return out;

@@ -25,7 +25,7 @@ const PHONE_NOUN =
 
 /** What a digit run after these words is: a meeting, ticket, invoice or order number, not a phone. */
 const NOT_PHONE_WORDS =
-  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept|ISSN|ISBN|EAN|UPC|GTIN|SKU|DOI|MPN|plot|lot|makani|permit|licen[cs]e|policy|serial|batch|claim|contract|member(?:ship)?|customer|account|acct))(?![\p{L}])[^\d\n]{0,16}$/iu;
+  /(?<w>\bID|\bPIN|meeting|conference|webinar|ticket|invoice|order|booking|confirmation|tracking|reference|ref\.?|fattura|factura|rechnung|commande|заказ|счёт|счет|n[°º.]|nr\.?|no\.|(?<!\p{L})(?:EIN|NIP|REGON|VAT|tax ?id|USt|SIRE[NT]|KVK|ИНН|INN)|사업자등록번호|(?<=\p{L})(?<!telefon|handy|mobil|ruf|fax)nummer|número de (?:pedido|reserva)|nosso n[úu]mero|linha digit[áa]vel|bilhete|billete|billet|طلبك|طلبية|numéro de (?:commande|réservation)|agizo|ufuatiliaji|zásilky|objednávky|zamówienia|przesyłki|pesanan|resi|bestelnummer|bestelling|ordernummer|الطلب|طلب|الشحنة|شحنة|الحجز|伝票番号|伝票|注文番号|追跡番号|お問い合わせ番号|订单号?|运单号?|快递单号|주문번호|송장번호|운송장|parcel|package|shipment|colis|paquete|Paket|Sendung|посылк\p{L}*|包裹|(?<!\p{L})(?:UPS|USPS|DHL|FedEx|DPD|GLS|TNT|Rx|prescription|receta|ordonnance|Rezept|ISSN|ISBN|EAN|UPC|GTIN|SKU|DOI|MPN|plot|lot|makani|permit|MPAN|MPRN|meter|licen[cs]e|policy|serial|batch|claim|contract|member(?:ship)?|customer|account|acct))(?![\p{L}])[^\d\n]{0,16}$/iu;
 
 /**
  * libphonenumber finds every digit run that a numbering plan allows; the ones written as people
@@ -61,6 +61,8 @@ function phoneShaped(raw: string, text: string, start: number): boolean {
   // A long number in parentheses ("Timeticks: (5975209) 12 days") is no area code; an address written
   // with dashes ("178-73-216-194.static.isp.net") or an id after "#" ("Rx#5861527-47251") is no phone.
   if (/^\(\d{6,}\)/.test(raw) || text[start - 1] === '#') return false;
+  // An opening parenthesis never closed ("(5056 1204 1971) fails") is the text's, not an area code's.
+  if (raw.startsWith('(') && !raw.includes(')')) return false;
   // An EAN-13 barcode as printed under its bars ("4 006381 333931"), a Belgian structured payment
   // reference ("+++906/3195/65573+++").
   if (/^\d \d{6} \d{6}$/.test(raw) || /^\+?\d{3}\/\d{4}\/\d{5}$/.test(raw)) return false;

@@ -322,3 +322,22 @@ test('heldout-14 as rules: phone words read through OCR digits and "WA"/"HP", a 
   assert.deepEqual(found('rejected "5310 7728 4419 0036": LUHN_CHECK_FAILED'), []);
   assert.deepEqual(found('Plot 331-9047 · permit 7713402291 · Makani 30416 88214'), []);
 });
+
+test('heldout-15 as rules: a Kubernetes env list in YAML, a WireGuard PresharedKey, a four-word passphrase after a colon and space-apart recovery codes are secrets; an unclosed parenthesis, a URL user part, a masked e-mail and meter numbers are not findings', () => {
+  const key = fake('', 40, 'Pq3Rs7Tu1Vw5Xy9Za');
+  assert.deepEqual(found(`env:\n  - name: MAILER_API_KEY\n    value: "${key}"\n  - name: LOG_LEVEL\n    value: debug`), [
+    ['env_secret', key],
+  ]);
+  const psk = `${fake('', 43, 'Ab3Cd7Ef1Gh5')}=`;
+  assert.deepEqual(found(`[Peer]\nPresharedKey = ${psk}`), [['env_secret', psk]]);
+  assert.deepEqual(found('Passwort fürs Staging: otter-lantern-quartz-meadow'), [['other_secret', 'otter-lantern-quartz-meadow']]);
+  assert.deepEqual(found('Backup codes: r7kq-2mzt w3xp-h8vd'), [
+    ['other_secret', 'r7kq-2mzt'],
+    ['other_secret', 'w3xp-h8vd'],
+  ]);
+  assert.deepEqual(found('his Aadhaar (4172 9930 2184 did not validate'), []);
+  assert.deepEqual(found('git clone https://oauth2:glpat-XXXXXXXXXXXXXXXXXXXX@gitlab.com/a/b.git'), []);
+  assert.deepEqual(found('sent to XXXXXX@gmail.com and *****@corp.io'), []);
+  assert.deepEqual(found('MPAN 01 8811 4402 337'), []);
+  assert.deepEqual(found('Title,Url,Username\n"Shop","https://shop.io","mila.kovac@gmail.com"'), [['email', 'mila.kovac@gmail.com']]);
+});

@@ -12,7 +12,7 @@ export interface SecretRow {
 const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re: new RegExp(source, `gd${flags}`) });
 
 /** Words in a config key that name a secret (`DB_PASSWORD`, `jwtSecret`, `STRIPE_WEBHOOK_SECRET`, `api-key`). */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|preshared[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
 
 /** "password" in the languages of the traffic: whole words with the endings some add (Turkish şifresini, Russian пароля), or inside a CJK run. */
 const PASSWORD_WORD = String.raw`(?:(?<!\p{L})(?:password|passwort|kennwort|mot de passe|mdp|contraseña|clave|senha|parola|wachtwoord|hasło|haslo|şifre|sifre|lösenord|passord|adgangskode|salasana|heslo|jelszó|parolă|κωδικός|passcode|passphrase|wi-?fi (?:network )?key|network key|пароль|parool|lykilorð|pasahitz|slaptažod|parole|geslo|lozinka|лозинка|парола|contrasenya|contrasinal|cyfrinair|pasfhocal|fjalëkalim|kata laluan|şifrə|құпиясөз|нууц үг|mật khẩu|mat khau|khóa bí mật|ה?סיסמ[הא]|code (?:du )?wi-?fi|wi-?fi[- ]?code|clé wi-?fi|kata sandi|nenosiri|password field|pw)\p{L}{0,5}|비밀번호|비번|암호|密码|密碼|口令|パスワード|كلمة المرور|كلمة السر|كلمة سر|رمز عبور|گذرواژه|پاس ورڈ|პაროლი|գաղտնաբառ|የይለፍ ቃል|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|รหัส ?wi-?fi|รหัส(?!ไปรษณีย์|สินค้า|พนักงาน|นักศึกษา|ลูกค้า)|पासवर्ड)`;
@@ -128,6 +128,10 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?<!\p{L})(?:log-?in|credentials?|inlog\p{L}*|zugangsdaten|anmeldedaten|identifiants|credenciales|credenciais|dati di accesso|логин|учётные данные|учетные данные)(?!\p{L})[^\n/|]{0,60}?[ \t:](?<u>[^\s/|]{3,})[ \t]*[/|][ \t]*(?<v>${PASSWORD_VALUE})`,
     'iu',
   ),
+  // A passphrase of four or more words after the word and a colon ("mot de passe de la base : harbor-tulip-velvet-meadow").
+  row('other_secret', String.raw`${PASSWORD_WORD}[^\n:：]{0,40}[:：][ \t]*(?<v>[a-z]{3,}(?:-[a-z]{3,}){3,})(?![\w-])`, 'iu'),
+  // A Kubernetes env list in YAML: "- name: PAYMENT_API_KEY" and "value: …" on the next line.
+  row('env_secret', String.raw`-[ \t]*name:[ \t]*["']?(?<k>${SECRET_KEY})["']?[ \t]*\n[ \t]*value:[ \t]*["']?(?<v>[^"'\s]{4,})`, 'i'),
   // Asked in one chat message, answered alone in the next ("wifi ka password kya hai?" / "[19:05] Ankit: trombone0936!").
   row(
     'other_secret',
@@ -335,8 +339,10 @@ function recoveryCodes(text: string): Array<{ type: string; start: number; end: 
       // Codes on the header's own line, after its colon ("… backup code ng Google account ko: 7852 0671, 0212 5588").
       const after = line.indexOf(':', line.search(CODES_HEADER));
       const list = after < 0 ? '' : line.slice(after + 1);
-      if (new RegExp(String.raw`^[ \t]*(?:${CODE})(?:[ \t]*[,;·|][ \t]*(?:${CODE}))+`).test(list))
-        for (const m of list.matchAll(CODE_IN_LINE))
+      // (Or apart by spaces when each is a dashed pair with a digit: "Recovery codes: dzq5-t4dq y5i8-gfie".)
+      const spaced = /^[ \t]*[A-Za-z0-9]{3,6}-[A-Za-z0-9]{3,6}(?:[ \t]+[A-Za-z0-9]{3,6}-[A-Za-z0-9]{3,6})+[ \t"',.]*$/.test(list);
+      if (spaced || new RegExp(String.raw`^[ \t]*(?:${CODE})(?:[ \t]*[,;·|][ \t]*(?:${CODE}))+`).test(list))
+        for (const m of list.matchAll(spaced ? /[A-Za-z0-9]{3,6}-[A-Za-z0-9]{3,6}/g : CODE_IN_LINE))
           if (/\d/.test(m[0]))
             out.push({ type: 'other_secret', start: offset + after + 1 + m.index!, end: offset + after + 1 + m.index! + m[0].length });
     } else if (line.trim() !== '')
@@ -379,6 +385,9 @@ function csvPasswords(text: string): Array<{ type: string; start: number; end: n
   return out;
 }
 
+/** Rows that read a secret from the words around it, whose values may be plain words ("harbor-tulip-velvet-meadow"). */
+const CONTEXT_TYPES = new Set(['env_secret', 'password_in_url', 'other_secret']);
+
 /** The secret spans of `text`, before overlaps are resolved. */
 export function secretSpans(text: string): Array<{ type: string; start: number; end: number }> {
   const out: Array<{ type: string; start: number; end: number }> = [...recoveryCodes(text), ...csvPasswords(text)];
@@ -392,7 +401,7 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       const value = text.slice(start, end);
       if (isPlaceholder(text.slice(start, whole)) || end - start < 4) continue;
       // A key's random tail has capitals or digits; lowercase words joined by dashes are a name ("sk-circle-rotate-delay").
-      if (type !== 'env_secret' && type !== 'password_in_url' && /^[a-z]+(?:[-_][a-z]+)+$/.test(value)) continue;
+      if (!CONTEXT_TYPES.has(type) && /^[a-z]+(?:[-_][a-z]+)+$/.test(value)) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
       // A key inside an ARN ("arn:aws:secretsmanager:eu-west-1:…:secret:prod/db") names where a secret is kept.
       if (
