@@ -18,7 +18,7 @@ import {
   myNumberValid,
   innValid,
 } from './check-digits.ts';
-import { matches, type Span } from './spans.ts';
+import { matches, type Span, tableFields } from './spans.ts';
 
 /**
  * Ids that are only told apart from other numbers by the word before them ("CPF 92272043003",
@@ -93,15 +93,12 @@ function columnIds(text: string): Span[] {
   let offset = 0;
   for (const line of text.split('\n')) {
     const sep = ['|', '\t', ';', ','].find((c) => line.includes(c)) ?? '';
-    const cells: Array<{ value: string; start: number }> = [];
-    if (sep !== '') {
-      let at = 0;
-      for (const raw of line.split(sep)) {
-        const lead = raw.length - raw.trimStart().length;
-        cells.push({ value: raw.trim().replace(/^"(.*)"$/, '$1'), start: offset + at + lead + (raw.trim().startsWith('"') ? 1 : 0) });
-        at += raw.length + 1;
-      }
-    }
+    // Markdown pads its cells with spaces (and a padded cell may still be quoted): a cell is its field without them.
+    const cells = (sep === '' ? [] : tableFields(line, sep)).map((f) => {
+      const lead = f.value.length - f.value.trimStart().length;
+      const quoted = /^"(.*)"$/.exec(f.value.trim());
+      return { value: quoted ? quoted[1] : f.value.trim(), start: offset + f.start + lead + (quoted ? 1 : 0) };
+    });
     const named = cells.flatMap((c, at) => NAMED_ID_CELLS.filter((n) => n.header.test(c.value)).map((n) => ({ at, ...n })));
     if (named.length > 0) {
       columns = named;

@@ -22,8 +22,7 @@ function emails(text: string): Span[] {
   for (const m of matches(text, EMAIL)) {
     const domain = m[0].slice(m[0].indexOf('@') + 1);
     const before = text.slice(Math.max(0, m.index - 8), m.index);
-    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$|cid:$|:\/\/$/.test(before) || m[0].startsWith('git@'))
-      continue;
+    if (EXAMPLE_DOMAIN.test(domain) || FILE_DOMAIN.test(domain) || /UID:\s*$|git$|cid:$/.test(before) || m[0].startsWith('git@')) continue;
     if (MESSAGE_ID_HEADER.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index))) continue;
     // A URL's user part ("https://x-access-token:ghp_…@github.com"), or a masked one ("XXXXX@", "*****@").
     if (

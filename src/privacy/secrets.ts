@@ -3,6 +3,7 @@
 // placeholders, references, masks). Typed rows come first: where spans overlap, the earlier row
 // wins (a GitHub token used as a URL password is a github_token).
 // Measured on the blind sets of bench/privacy-set/ with `npm run bench:privacy` (their LOG.md).
+import { tableFields } from './spans.ts';
 
 export interface SecretRow {
   type: string;
@@ -10,6 +11,9 @@ export interface SecretRow {
 }
 
 const row = (type: string, source: string, flags = ''): SecretRow => ({ type, re: new RegExp(source, `gd${flags}`) });
+
+/** Not a key inside an ARN ("arn:aws:secretsmanager:eu-west-1:…:secret:prod/db" names where a secret is kept). */
+const NOT_IN_ARN = String.raw`(?<!\barn:[\w-]+:(?:[\w-]*:)*)`;
 
 /** Words in a config key that name a secret (`DB_PASSWORD`, `jwtSecret`, `STRIPE_WEBHOOK_SECRET`, `api-key`). */
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|_pass|^pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|master[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|preshared[_-]?key|credentials?|_key|psk|passphrase|totp|otp_?seed)[A-Za-z0-9_.-]*`;
@@ -108,10 +112,9 @@ export const SECRET_ROWS: readonly SecretRow[] = [
     String.raw`(?:\bbase64 (?:-d|--decode|-D)\b|\bpass(?:word)? show\b|\bop read\b|\bvault kv get\b[^\n]*-field|get-secret-value\b[^\n]*--output text|\bsecrets? (?:get|show|reveal)\b|\bauth:token\b|\bgh auth token\b|print-(?:access|identity)-token\b|get-login-password\b|\bget-token\b|\bcreate token\b)[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?<v>(?=[^\s]*\d)[^\s$#>{}›]{12,})[ \t]*(?:\n|$)`,
   ),
   row('other_secret', String.raw`\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`),
-  // Sentry DSN key, passwords on command lines.
-  row('other_secret', String.raw`https://(?<v>[0-9a-f]{32})@[a-z0-9.-]*sentry\.io`),
   // A token as a URL's user name ("https://<token>@github.com/…", a Sentry DSN's key, whatever the scheme's spelling).
   row('other_secret', String.raw`\b[a-z][a-z0-9+.-]*://(?<v>(?=[^\s@/:]*\d)(?=[^\s@/:]*[a-z])[A-Za-z0-9_-]{20,})@[A-Za-z0-9.-]+`),
+  // Passwords on command lines.
   row(
     'other_secret',
     String.raw`(?:\bmysql(?:dump)?\b[^\n]*?\s-p|\bredis-cli\b[^\n]*?\s-a\s+|--requirepass["',\s]+|\bsshpass\s+-p\s*|\b(?:docker|podman|helm|oras)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bcurl\b[^\n]*?\s(?:-u|--user)[=\s]+["']?[^:\s'"]+:|\s-pass(?:in|out)\s+pass:|\bsmbclient\b[^\n]*?\s-U\s+["']?[^%\s'"]+%|\bsqlcmd\b[^\n]*?\s-P\s+["']?|\bhtpasswd\b[^\n]*?\s-b\b(?:\s+-\w+)*\s+\S+\s+\S+\s+|\bnet use\b[^\n]*?\/user:\S+\s+|\baz login\b[^\n]*?\s(?:-p|--password)[=\s]+["']?|\bvault login\s+(?:-method=token\s+)?|\bngrok (?:config add-)?authtoken\s+|\bSSWS\s+|--(?:password|passwd|pass|token|secret|api-key)[=\s]+["']?)["']?(?<v>[^\s'"]{4,})`,
@@ -224,10 +227,14 @@ export const SECRET_ROWS: readonly SecretRow[] = [
   row('env_secret', String.raw`\bdefine\(\s*["'](?<k>${SECRET_KEY})["']\s*,\s*(?<q>["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`, 'i'),
   row(
     'env_secret',
-    String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*(?<q>"""|'''|["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`,
+    String.raw`(?<![A-Za-z0-9_])${NOT_IN_ARN}["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*(?<q>"""|'''|["'])(?<v>(?:(?!\k<q>)[^\n]){4,})\k<q>`,
     'i',
   ),
-  row('env_secret', String.raw`(?<![A-Za-z0-9_])["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?<v>[^\s"'\`,;}{)(]{4,})`, 'i'),
+  row(
+    'env_secret',
+    String.raw`(?<![A-Za-z0-9_])${NOT_IN_ARN}["']?(?<k>${SECRET_KEY})["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?<v>[^\s"'\`,;}{)(]{4,})`,
+    'i',
+  ),
   // A table of keys and values aligned by spaces (\`vault kv get\`, \`consul kv\`): a key that names a secret, then its value.
   row('env_secret', String.raw`^[ \t]*(?<k>${SECRET_KEY})(?:[ \t]{2,}|\t)(?<v>[^\s]{8,})[ \t]*$`, 'im'),
   // (A key as long as its column leaves one space: then only a long value with letters and digits.)
@@ -353,25 +360,13 @@ function recoveryCodes(text: string): Array<{ type: string; start: number; end: 
   return out;
 }
 
-/** Splits one CSV line into its fields with their offsets (quotes kept out of the span). */
-function csvFields(line: string): Array<{ value: string; start: number }> {
-  const out: Array<{ value: string; start: number }> = [];
-  const re = /"((?:[^"]|"")*)"|([^,]*)/g;
-  for (let m = re.exec(line); m !== null && m.index <= line.length; m = re.exec(line)) {
-    out.push({ value: m[1] ?? m[2] ?? '', start: m.index + (m[1] !== undefined ? 1 : 0) });
-    if (re.lastIndex >= line.length || line[re.lastIndex] !== ',') break;
-    re.lastIndex++;
-  }
-  return out;
-}
-
 /** Password-manager and browser exports: the password column of CSV rows under a header that names one. */
 function csvPasswords(text: string): Array<{ type: string; start: number; end: number }> {
   const out: Array<{ type: string; start: number; end: number }> = [];
   let column = -1;
   let offset = 0;
   for (const line of text.split('\n')) {
-    const fields = line.includes(',') ? csvFields(line) : [];
+    const fields = line.includes(',') ? tableFields(line, ',') : [];
     const header = fields.findIndex((f) =>
       /^(?:password|passwort|contraseña|senha|mot de passe|пароль|login_password)$/i.test(f.value.trim()),
     );
@@ -403,13 +398,6 @@ export function secretSpans(text: string): Array<{ type: string; start: number; 
       // A key's random tail has capitals or digits; lowercase words joined by dashes are a name ("sk-circle-rotate-delay").
       if (!CONTEXT_TYPES.has(type) && /^[a-z]+(?:[-_][a-z]+)+$/.test(value)) continue;
       if (type === 'env_secret' && notACredential(value, m.groups?.k ?? '')) continue;
-      // A key inside an ARN ("arn:aws:secretsmanager:eu-west-1:…:secret:prod/db") names where a secret is kept.
-      if (
-        type === 'env_secret' &&
-        m.indices?.groups?.k &&
-        /\barn:[\w-]+:(?:[\w-]*:)*$/i.test(text.slice(Math.max(0, m.indices.groups.k[0] - 60), m.indices.groups.k[0]))
-      )
-        continue;
       if (/^\d{4,8}$/.test(value) && !/(?<!\p{L})PIN(?!\p{L})/iu.test(m[0]) && ONE_TIME_AFTER.test(text.slice(end, end + 80))) continue;
       out.push({ type, start, end });
     }
